@@ -1,0 +1,309 @@
+"""Scenario files: table size, turn count, terrain, deployment zones and objectives.
+
+Game-agnostic: a scenario names its ruleset and carries ruleset-specific options in ``rules``, but nothing
+here knows any game. :func:`load_scenario` reads YAML or JSON and reports every problem at once through
+:class:`~warband.kernel.errors.ScenarioError`.
+
+All lengths are inches; the table spans ``0 <= x <= width`` and ``0 <= y <= depth``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from warband.kernel.errors import Problem, ScenarioError
+from warband.kernel.roster import describe_value, problems_from_validation, read_document
+
+__all__ = [
+    "TERRAIN_KINDS",
+    "DeploymentZone",
+    "Objective",
+    "Point",
+    "Scenario",
+    "Table",
+    "TerrainKind",
+    "TerrainPiece",
+    "convexity_problem",
+    "load_scenario",
+]
+
+Point = tuple[float, float]
+
+TerrainKind = Literal["open", "difficult", "dangerous", "impassable", "obstacle", "blocking", "platform"]
+TERRAIN_KINDS: tuple[str, ...] = (
+    "open",
+    "difficult",
+    "dangerous",
+    "impassable",
+    "obstacle",
+    "blocking",
+    "platform",
+)
+
+_EPS = 1e-9
+
+
+def convexity_problem(points: Sequence[Point]) -> str | None:
+    """Why ``points`` is not a simple convex polygon, or ``None`` if it is.
+
+    Vertices may wind either way; collinear vertices are tolerated, repeated ones and self-crossings are not.
+    """
+    n = len(points)
+    if n < 3:
+        return f"expected a convex polygon of at least 3 points, found {n} point(s)"
+    for i in range(n):
+        a, b = points[i], points[(i + 1) % n]
+        if math.isclose(a[0], b[0], abs_tol=_EPS) and math.isclose(a[1], b[1], abs_tol=_EPS):
+            return f"expected distinct consecutive points, found point {i} repeated at {list(a)}"
+    sign = 0
+    turning = 0.0
+    for i in range(n):
+        a, b, c = points[i - 1], points[i], points[(i + 1) % n]
+        e1 = (b[0] - a[0], b[1] - a[1])
+        e2 = (c[0] - b[0], c[1] - b[1])
+        cross = e1[0] * e2[1] - e1[1] * e2[0]
+        dot = e1[0] * e2[0] + e1[1] * e2[1]
+        turning += math.atan2(cross, dot)
+        if abs(cross) <= _EPS:
+            if dot < 0:
+                return f"expected a convex polygon, found the outline doubling back at point {i} {list(b)}"
+            continue
+        s = 1 if cross > 0 else -1
+        if sign == 0:
+            sign = s
+        elif s != sign:
+            return f"expected a convex polygon, found a reflex (inward) corner at point {i} {list(b)}"
+    if sign == 0:
+        return "expected a convex polygon with area, found all points on one line"
+    if not math.isclose(abs(turning), 2 * math.pi, rel_tol=1e-6):
+        return "expected a simple convex polygon, found an outline that crosses itself"
+    return None
+
+
+def _check_polygon(points: list[Point]) -> list[Point]:
+    why = convexity_problem(points)
+    if why is not None:
+        raise ValueError(why)
+    return points
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Table(_Model):
+    """The playing surface, in inches."""
+
+    width: float = Field(gt=0, description="Table width (x extent), inches.")
+    depth: float = Field(gt=0, description="Table depth (y extent), inches.")
+
+    def contains(self, p: Point) -> bool:
+        return -_EPS <= p[0] <= self.width + _EPS and -_EPS <= p[1] <= self.depth + _EPS
+
+
+class TerrainPiece(_Model):
+    """One terrain piece: a convex footprint with a kind, a height and line-of-sight/cover flags."""
+
+    id: str = Field(min_length=1, description="Unique id within the scenario.")
+    kind: TerrainKind
+    name: str = Field(default="", description="Display name.")
+    polygon: list[Point] = Field(description="Convex footprint, list of [x, y] in inches.")
+    height: float = Field(default=0, ge=0, description="Height in inches.")
+    blocks_los: bool = Field(default=False, description="Whether the piece blocks line of sight.")
+    cover: bool = Field(default=False, description="Whether a model touching the piece can claim cover.")
+
+    @field_validator("polygon")
+    @classmethod
+    def _convex(cls, value: list[Point]) -> list[Point]:
+        return _check_polygon(value)
+
+
+class DeploymentZone(_Model):
+    """The area one side deploys in."""
+
+    side: int = Field(ge=0, le=1, description="Side 0 or side 1.")
+    polygon: list[Point] = Field(description="Convex zone, list of [x, y] in inches.")
+
+    @field_validator("polygon")
+    @classmethod
+    def _convex(cls, value: list[Point]) -> list[Point]:
+        return _check_polygon(value)
+
+
+class Objective(_Model):
+    """A scoring point: controlled by models within ``radius`` of ``at``."""
+
+    id: str = Field(min_length=1)
+    at: Point
+    radius: float = Field(default=3, gt=0)
+    vp: int = Field(default=1, ge=0, description="Victory points for controlling it.")
+
+
+RuleValue = bool | int | float | str
+
+
+class Scenario(_Model):
+    """A scenario file."""
+
+    name: str = Field(min_length=1)
+    ruleset: str = Field(min_length=1, description="Ruleset id, e.g. the entry-point name.")
+    table: Table
+    turns: int = Field(ge=1)
+    terrain: list[TerrainPiece] = Field(default_factory=list)
+    deployment: list[DeploymentZone]
+    objectives: list[Objective] = Field(default_factory=list)
+    rules: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Ruleset-specific options: a mapping of names to numbers, strings or booleans.",
+        json_schema_extra={"additionalProperties": {"type": ["number", "string", "boolean"]}},
+    )
+
+    @field_validator("rules")
+    @classmethod
+    def _scalar_rules(cls, value: dict[str, Any]) -> dict[str, Any]:
+        bad = [f"{k}={describe_value(v)}" for k, v in value.items() if not isinstance(v, RuleValue)]
+        if bad:
+            raise ValueError(
+                f"expected each option to be a number, string or boolean, found {', '.join(bad)}"
+            )
+        return value
+
+    def zone(self, side: int) -> DeploymentZone:
+        for z in self.deployment:
+            if z.side == side:
+                return z
+        raise KeyError(side)
+
+
+def _cross_check(
+    file: str,
+    table: Table | None,
+    terrain: list[tuple[int, TerrainPiece]],
+    zones: list[tuple[int, DeploymentZone]],
+    objectives: list[tuple[int, Objective]],
+    zones_complete: bool,
+) -> list[Problem]:
+    """Checks that need several parts of the file at once (run on whichever parts are valid)."""
+    out: list[Problem] = []
+    seen: dict[str, str] = {}
+    for label, items in (("terrain", terrain), ("objectives", objectives)):
+        for i, item in items:
+            place = f"{label}[{i}].id"
+            if item.id in seen:
+                out.append(
+                    Problem(
+                        file,
+                        place,
+                        f"expected a unique id, found {item.id!r} already used at {seen[item.id]}",
+                    )
+                )
+            else:
+                seen[item.id] = place
+    if table is not None:
+        size = f"{table.width:g} x {table.depth:g}"
+        for label, polys in (("terrain", terrain), ("deployment", zones)):
+            for i, piece in polys:
+                outside = [list(p) for p in piece.polygon if not table.contains(p)]
+                if outside:
+                    out.append(
+                        Problem(
+                            file,
+                            f"{label}[{i}].polygon",
+                            f"expected every point inside the {size} table, found {outside} outside",
+                        )
+                    )
+        for i, obj in objectives:
+            if not table.contains(obj.at):
+                out.append(
+                    Problem(
+                        file,
+                        f"objectives[{i}].at",
+                        f"expected a point inside the {size} table, found {list(obj.at)}",
+                    )
+                )
+    side_at: dict[int, int] = {}
+    for i, z in zones:
+        if z.side in side_at:
+            out.append(
+                Problem(
+                    file,
+                    f"deployment[{i}].side",
+                    f"expected one zone per side, found side {z.side} again "
+                    f"(first at deployment[{side_at[z.side]}])",
+                )
+            )
+        else:
+            side_at[z.side] = i
+    if zones_complete:
+        missing = [s for s in (0, 1) if s not in side_at]
+        if missing:
+            out.append(
+                Problem(
+                    file,
+                    "deployment",
+                    "expected a zone for each of sides 0 and 1, "
+                    f"found none for side {', '.join(map(str, missing))}",
+                )
+            )
+    for i, t in terrain:
+        if t.kind == "platform" and t.height <= 0:
+            out.append(Problem(file, f"terrain[{i}].height", "expected a platform height above 0, found 0"))
+    return out
+
+
+def _salvage(file: str, raw: dict[str, Any]) -> list[Problem]:
+    """After a failed validation, validate the parts one by one and cross-check the ones that are valid."""
+
+    def parts(key: str, cls: type[BaseModel]) -> tuple[list[tuple[int, Any]], bool]:
+        value = raw.get(key)
+        if not isinstance(value, list):
+            return [], False
+        good: list[tuple[int, Any]] = []
+        for i, item in enumerate(value):
+            with contextlib.suppress(pydantic.ValidationError):
+                good.append((i, cls.model_validate(item)))
+        return good, len(good) == len(value)
+
+    table: Table | None
+    try:
+        table = Table.model_validate(raw.get("table"))
+    except pydantic.ValidationError:
+        table = None
+    terrain, _ = parts("terrain", TerrainPiece)
+    zones, zones_ok = parts("deployment", DeploymentZone)
+    objectives, _ = parts("objectives", Objective)
+    return _cross_check(file, table, terrain, zones, objectives, zones_ok)
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and validate a scenario file; raise :class:`ScenarioError` listing every problem."""
+    file = str(path)
+    raw = read_document(path, ScenarioError)
+    if not isinstance(raw, dict):
+        raise ScenarioError(
+            [Problem(file, "", f"expected a mapping at the top level, found {describe_value(raw)}")]
+        )
+    try:
+        scn = Scenario.model_validate(raw)
+    except pydantic.ValidationError as exc:
+        problems = problems_from_validation(file, exc)
+        problems += _salvage(file, raw)
+        raise ScenarioError(problems) from None
+    problems = _cross_check(
+        file,
+        scn.table,
+        list(enumerate(scn.terrain)),
+        list(enumerate(scn.deployment)),
+        list(enumerate(scn.objectives)),
+        True,
+    )
+    if problems:
+        raise ScenarioError(problems)
+    return scn
