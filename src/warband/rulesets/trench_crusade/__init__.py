@@ -1,0 +1,117 @@
+"""The ``trench-crusade`` ruleset: Trench Crusade v1.0 (seed 000; seed 001's Shoot reading as an option).
+
+Where things are:
+
+* ``rules.py``   the turn, the Activation Phase and every action of the seed (the clause matrix points here)
+* ``attacks.py`` ranged and melee attacks, Injury Rolls, Blood, Down, Out of Action, keywords
+* ``morale.py``  the Morale phase, objectives and victory
+* ``space.py``   engagement, sight, cover, elevation and movement on the table
+* ``rolls.py``   Success Roll and Injury Roll arithmetic (shared with the odds)
+* ``roster.py``  warband files; ``data/`` the armoury, sample warbands and scenarios
+* ``params.toml`` every number of the rules
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from warband.kernel.actions import Action, Decision
+from warband.kernel.events import Event
+from warband.kernel.geometry import base_radius
+from warband.kernel.params import ParamTable
+from warband.kernel.rng import Rng
+from warband.kernel.roster import read_document
+from warband.kernel.ruleset import GameResult, Reason, Ruleset
+from warband.kernel.scenario import load_scenario
+from warband.kernel.state import GameState, Model, SideState
+from warband.rulesets.trench_crusade import morale, rules
+from warband.rulesets.trench_crusade.context import Context, build_context, model_height
+from warband.rulesets.trench_crusade.render import explain_action, render_table
+from warband.rulesets.trench_crusade.roster import TCRoster, load_roster, model_specs
+
+_HERE = Path(__file__).parent
+
+
+class TrenchCrusade(Ruleset):
+    """Trench Crusade behind the kernel protocol."""
+
+    id: ClassVar[str] = "trench-crusade"
+    version: ClassVar[str] = "1.0.0"
+    title: ClassVar[str] = "Trench Crusade (v1.0 activation rules, seed 000)"
+    params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
+
+    def data_dir(self) -> Path:
+        return _HERE / "data"
+
+    def sample_name(self, path: Path) -> str:
+        try:
+            doc = read_document(path)
+            return str(doc.get("name", path.stem))
+        except Exception:  # a broken sample still lists under its file name
+            return path.stem
+
+    def load_roster(self, path: Path) -> dict[str, Any]:
+        return load_roster(path).model_dump(mode="json", exclude_none=True)
+
+    def load_scenario(self, path: Path) -> dict[str, Any]:
+        return load_scenario(path).model_dump(mode="json")
+
+    def _context(self, params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict[str, Any]],
+                 scenario: dict[str, Any], seed: int) -> Context:
+        specs = (model_specs(TCRoster.model_validate(rosters[0])), model_specs(TCRoster.model_validate(rosters[1])))
+        return build_context(params, rosters, scenario, seed, specs)
+
+    def _blank(self, ctx: Context, seed: int) -> GameState:
+        models: dict[str, Model] = {}
+        for side in (0, 1):
+            for mid in ctx.order[side]:
+                spec = ctx.specs[mid]
+                models[mid] = Model(mid, side, spec["name"], spec["type"], base_radius(spec["base_mm"]),
+                                    model_height(ctx, spec["base_mm"]), spec["data"])
+        sides = [SideState(str(ctx.rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
+        return GameState(ctx, models, sides, Rng(seed))
+
+    def setup(self, params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict[str, Any]],
+              scenario: dict[str, Any], seed: int) -> GameState:
+        ctx = self._context(params, rosters, scenario, seed)
+        state = self._blank(ctx, seed)
+        events: list[Event] = []
+        rules.start_game(state, events)
+        rules.run_auto(state, events)
+        return state
+
+    def restore(self, params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict[str, Any]],
+                scenario: dict[str, Any], seed: int, data: dict[str, Any]) -> GameState:
+        ctx = self._context(params, rosters, scenario, seed)
+        state = self._blank(ctx, seed)
+        state.load_json(data, ctx.profiles)
+        return state
+
+    def decision(self, state: GameState) -> Decision:
+        return rules.decision(state)
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        return rules.legal_actions(state)
+
+    def why_illegal(self, state: GameState, action: Action) -> list[Reason]:
+        return rules.why_illegal(state, action)
+
+    def apply(self, state: GameState, action: Action) -> list[Event]:
+        return rules.apply(state, action)
+
+    def roll(self, state: GameState, values: tuple[int, ...]) -> list[Event]:
+        return rules.roll(state, values)
+
+    def result(self, state: GameState) -> GameResult | None:
+        return morale.result(state)
+
+    def render(self, state: GameState) -> str:
+        return render_table(state)
+
+    def explain(self, state: GameState, action: Action) -> str:
+        return explain_action(state, action)
+
+
+__all__ = ["TrenchCrusade"]

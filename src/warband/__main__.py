@@ -1,0 +1,3 @@
+from warband.cli.main import run
+
+run()

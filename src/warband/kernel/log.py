@@ -1,0 +1,187 @@
+"""Game logs (JSON lines) and replay.
+
+A log file is::
+
+    {"format": "warband-log", "ruleset": ..., "ruleset_version": ..., "params": {...}, "rosters": [...],
+     "scenario": {...}, "seed": N, ...}                        <- line 1, the header
+    {"n": 0, "d": "choice:0:deploy:None", "a": {"kind": "deploy", ...}}   <- a decision
+    {"n": 1, "d": "chance:2d6:initiative", "r": [3, 5], "src": "auto"}   <- a roll
+    ...
+    {"end": {"winner": 0, ...}, "fingerprint": "..."}            <- last line, once the game is over
+
+Replay rebuilds the game from the header and re-applies every line. With ``verify`` it also checks that each
+logged decision point is the one the rules reach, that every ``auto`` roll is what the seeded stream gives, and
+that the final state and result match; the first divergence raises :class:`ReplayError` naming the line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from warband.kernel.actions import Action
+from warband.kernel.engine import LOG_FORMAT, Game
+from warband.kernel.errors import IllegalActionError, ReplayError, WarbandError
+from warband.kernel.events import Event
+
+
+def log_lines(game: Game) -> list[str]:
+    """The log of ``game`` as text lines (header, steps and, if over, the end line)."""
+    if game.log is None:
+        raise ValueError("this game was created without a log (record=False)")
+    lines = [json.dumps(game.header, separators=(",", ":"), sort_keys=True)]
+    lines.extend(json.dumps(e, separators=(",", ":")) for e in game.log)
+    result = game.result()
+    if result is not None:
+        lines.append(json.dumps({"end": result.to_json(), "fingerprint": game.fingerprint()},
+                                separators=(",", ":"), sort_keys=True))
+    return lines
+
+
+def write_log(game: Game, path: Path) -> None:
+    """Write the log atomically: a reader never sees a half-written file."""
+    write_text_atomic(path, "\n".join(log_lines(game)) + "\n")
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@dataclass(frozen=True, slots=True)
+class LogFile:
+    """A parsed log: its header, its steps (with their line numbers) and the end line if any."""
+
+    source: str
+    header: dict[str, Any]
+    steps: list[tuple[int, dict[str, Any]]]
+    end: dict[str, Any] | None
+
+
+def parse_log(lines: Iterable[str], source: str = "<log>") -> LogFile:
+    """Parse log lines; a malformed line raises ReplayError naming the source and line number."""
+    header: dict[str, Any] | None = None
+    steps: list[tuple[int, dict[str, Any]]] = []
+    end: dict[str, Any] | None = None
+    for no, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ReplayError(f"{source}: line {no}: not JSON ({exc.msg} at column {exc.colno})") from None
+        if not isinstance(obj, dict):
+            raise ReplayError(f"{source}: line {no}: expected a JSON object, found {type(obj).__name__}")
+        if header is None:
+            if obj.get("format") != LOG_FORMAT:
+                raise ReplayError(f"{source}: line {no}: not a warband log header (format is "
+                                  f"{obj.get('format')!r}, expected {LOG_FORMAT!r})")
+            missing = [k for k in ("ruleset", "ruleset_version", "params", "rosters", "scenario", "seed")
+                       if k not in obj]
+            if missing:
+                raise ReplayError(f"{source}: line {no}: header lacks {', '.join(missing)}")
+            header = obj
+        elif "end" in obj:
+            end = obj
+        elif ("a" in obj or "r" in obj) and "d" in obj:
+            steps.append((no, obj))
+        else:
+            raise ReplayError(f"{source}: line {no}: expected a step with 'd' and 'a' or 'r', found keys "
+                              f"{sorted(obj)}")
+    if header is None:
+        raise ReplayError(f"{source}: empty log (no header line)")
+    return LogFile(source, header, steps, end)
+
+
+def read_log(path: Path) -> LogFile:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ReplayError(f"{path}: cannot read ({exc.strerror})") from None
+    return parse_log(text.splitlines(), str(path))
+
+
+StepHook = Callable[[int, Game, list[Event]], None]
+
+
+def replay(log: LogFile, verify: bool = False, on_step: StepHook | None = None) -> Game:
+    """Re-play a parsed log and return the final game; with ``verify``, stop at the first divergence."""
+    from warband.kernel import ruleset as registry
+
+    h = log.header
+    try:
+        rs = registry.get(h["ruleset"])
+        if verify and h["ruleset_version"] != rs.version:
+            raise ReplayError(f"{log.source}: line 1: ruleset version {h['ruleset_version']} was logged, "
+                              f"installed is {rs.version}")
+        game = Game.new(rs, h["rosters"], h["scenario"], int(h["seed"]), h["params"])
+    except WarbandError as exc:
+        if isinstance(exc, ReplayError):
+            raise
+        raise ReplayError(f"{log.source}: line 1: cannot set up the game: {exc}") from None
+    for no, step in log.steps:
+        _replay_step(game, no, step, verify, log.source, on_step)
+    if verify:
+        _verify_end(game, log)
+    return game
+
+
+def _replay_step(game: Game, no: int, step: dict[str, Any], verify: bool, source: str,
+                 on_step: StepHook | None) -> None:
+    where = f"{source}: line {no}"
+    key = game.decision.key()
+    if game.over:
+        raise ReplayError(f"{where}: the game is already over, but the log goes on")
+    if verify and step["d"] != key:
+        raise ReplayError(f"{where}: divergence: the log has decision {step['d']!r}, the rules reach {key!r}")
+    try:
+        if "a" in step:
+            events = game.apply(Action.from_json(step["a"]))
+        else:
+            values = [int(v) for v in step["r"]]
+            if verify and step.get("src") == "auto":
+                probe = game.state.rng.copy()
+                spec = game.decision.dice
+                expected = list(probe.dice(spec.n, spec.sides)) if spec else []
+                if expected != values:
+                    raise ReplayError(f"{where}: divergence: logged roll {values} but the seeded stream "
+                                      f"gives {expected}")
+                events = game.roll()
+            else:
+                events = game.roll(values)
+    except IllegalActionError as exc:
+        raise ReplayError(f"{where}: {exc}") from None
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, ReplayError):
+            raise
+        raise ReplayError(f"{where}: malformed step ({exc})") from None
+    if on_step is not None:
+        on_step(no, game, events)
+
+
+def _verify_end(game: Game, log: LogFile) -> None:
+    result = game.result()
+    if log.end is None:
+        if result is not None:
+            raise ReplayError(f"{log.source}: the game ends after the last step but the log has no end line")
+        return
+    if result is None:
+        raise ReplayError(f"{log.source}: the log ends the game, but after its steps the game is not over")
+    if log.end.get("end") != json.loads(json.dumps(result.to_json())):
+        raise ReplayError(f"{log.source}: divergence in the result: logged {log.end.get('end')}, "
+                          f"replayed {result.to_json()}")
+    if log.end.get("fingerprint") != game.fingerprint():
+        raise ReplayError(f"{log.source}: divergence: the final state differs from the logged fingerprint")

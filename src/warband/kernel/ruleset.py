@@ -1,0 +1,154 @@
+"""The Ruleset protocol and the registry of rulesets (entry point group ``warband.rulesets``).
+
+A ruleset is one game's rules. The kernel's :class:`~warband.kernel.engine.Game` drives it through the methods
+below and never looks inside. A ruleset owns its parameters (``params.toml``), its file formats (rosters) and
+its sample data; it mutates the :class:`~warband.kernel.state.GameState` only inside ``apply`` and ``roll``.
+"""
+
+from __future__ import annotations
+
+import abc
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, ClassVar
+
+from warband.kernel.actions import Action, Decision
+from warband.kernel.errors import WarbandError
+from warband.kernel.events import Event
+from warband.kernel.params import ParamTable
+from warband.kernel.state import GameState
+
+Reason = tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a finished game ended: the winner (0, 1 or None for a draw), why, the score and per-model fates."""
+
+    winner: int | None
+    reason: str
+    score: tuple[int, int]
+    turns: int
+    models: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": self.reason, "score": list(self.score), "turns": self.turns,
+                "models": self.models}
+
+
+class Ruleset(abc.ABC):
+    """One game's rules behind the kernel protocol (see DESIGN.md, "The kernel protocol")."""
+
+    id: ClassVar[str]
+    version: ClassVar[str]
+    title: ClassVar[str]
+    params: ClassVar[ParamTable]
+
+    # --- files and samples -------------------------------------------------------------------------
+    @abc.abstractmethod
+    def data_dir(self) -> Path:
+        """The folder with ``warbands/`` and ``scenarios/`` sample files."""
+
+    def samples(self) -> dict[str, list[dict[str, str]]]:
+        """The bundled warbands and scenarios: ``{"warbands": [{"name", "path"}], "scenarios": [...]}``."""
+        out: dict[str, list[dict[str, str]]] = {}
+        for kind in ("warbands", "scenarios"):
+            items = []
+            for p in sorted((self.data_dir() / kind).glob("*.y*ml")):
+                items.append({"name": self.sample_name(p), "path": str(p)})
+            out[kind] = items
+        return out
+
+    def sample_name(self, path: Path) -> str:
+        return path.stem
+
+    def default_scenario(self) -> Path:
+        return self.data_dir() / "scenarios" / "default.yaml"
+
+    @abc.abstractmethod
+    def load_roster(self, path: Path) -> dict[str, Any]:
+        """Read and validate a warband file; return its document (raises RosterError listing every problem)."""
+
+    @abc.abstractmethod
+    def load_scenario(self, path: Path) -> dict[str, Any]:
+        """Read and validate a scenario file; return its document (raises ScenarioError)."""
+
+    # --- the game ----------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def setup(self, params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict[str, Any]],
+              scenario: dict[str, Any], seed: int) -> GameState:
+        """A new game at its first decision point. Documents are the validated file contents."""
+
+    @abc.abstractmethod
+    def restore(self, params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict[str, Any]],
+                scenario: dict[str, Any], seed: int, data: dict[str, Any]) -> GameState:
+        """A state saved by ``GameState.to_json()`` in the game those documents describe."""
+
+    @abc.abstractmethod
+    def decision(self, state: GameState) -> Decision:
+        """Who decides what now."""
+
+    @abc.abstractmethod
+    def legal_actions(self, state: GameState) -> list[Action]:
+        """The legal choices in a deterministic order (moves: a finite set of candidate destinations)."""
+
+    @abc.abstractmethod
+    def why_illegal(self, state: GameState, action: Action) -> list[Reason]:
+        """Every rule ``action`` breaks now as ``(rule_id, message)``; empty when it is legal.
+
+        Must accept any concrete destination, not only the candidates of ``legal_actions``."""
+
+    @abc.abstractmethod
+    def apply(self, state: GameState, action: Action) -> list[Event]:
+        """Carry out a legal choice, mutating ``state``; return what happened."""
+
+    @abc.abstractmethod
+    def roll(self, state: GameState, values: tuple[int, ...]) -> list[Event]:
+        """Resolve the pending chance decision with these dice."""
+
+    @abc.abstractmethod
+    def result(self, state: GameState) -> GameResult | None:
+        """The result once the game is over, else None."""
+
+    # --- faces -------------------------------------------------------------------------------------
+    def render(self, state: GameState) -> str:
+        """A text picture of the table for the terminal."""
+        return f"turn {state.turn}, {state.phase}"
+
+    def explain(self, state: GameState, action: Action) -> str:
+        """What choosing ``action`` risks: the odds of the rolls it starts (empty if none)."""
+        return ""
+
+    def fingerprint(self, state: GameState) -> str:
+        """A short digest of the state, logged at the end of a game and compared on replay."""
+        import hashlib
+        import json
+
+        text = json.dumps(state.to_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class UnknownRulesetError(WarbandError):
+    """A ruleset id that no installed plug-in provides."""
+
+
+def available() -> dict[str, type[Ruleset]]:
+    """Installed rulesets by id, from the ``warband.rulesets`` entry points."""
+    found: dict[str, type[Ruleset]] = {}
+    for ep in entry_points(group="warband.rulesets"):
+        cls = ep.load()
+        found[cls.id] = cls
+    return dict(sorted(found.items()))
+
+
+@functools.cache
+def get(ruleset_id: str) -> Ruleset:
+    """The ruleset with this id (instances hold no game state, so one per process is shared)."""
+    rulesets = available()
+    if ruleset_id not in rulesets:
+        known = ", ".join(rulesets) or "none"
+        raise UnknownRulesetError(f"unknown ruleset {ruleset_id!r}; installed: {known}")
+    return rulesets[ruleset_id]()

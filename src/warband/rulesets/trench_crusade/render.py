@@ -1,0 +1,113 @@
+"""The terminal face of Trench Crusade: a text map of the table and the odds of an action before it is taken."""
+
+from __future__ import annotations
+
+import math
+
+from warband.kernel.actions import Action
+from warband.kernel.state import GameState
+from warband.odds.trench_crusade import injury_odds, success_odds
+from warband.rulesets.trench_crusade import rolls as tcr
+from warband.rulesets.trench_crusade.attacks import attack_dice
+from warband.rulesets.trench_crusade.space import charge_route, gap
+
+_GLYPH = {"difficult": "~", "dangerous": "!", "impassable": "X", "obstacle": "=", "blocking": "#",
+          "platform": "^", "open": "."}
+_COLS_PER_INCH = 2
+
+
+def render_table(state: GameState) -> str:
+    """A map at 1 row per inch and 2 columns per inch; models show as their ids, objectives as ``()``."""
+    ctx = state.ctx
+    table = ctx.table
+    w = int(math.ceil(table.width)) * _COLS_PER_INCH
+    h = int(math.ceil(table.depth))
+    grid = [[" "] * w for _ in range(h)]
+    for row in range(h):
+        for col in range(w):
+            p = ((col + 0.5) / _COLS_PER_INCH, row + 0.5)
+            pieces = table.pieces_at(p)
+            if pieces:
+                grid[row][col] = _GLYPH.get(pieces[-1].kind, "?")
+    for o in ctx.objectives:
+        r, c = int(o.at[1]), int(o.at[0] * _COLS_PER_INCH)
+        for dc, ch in ((-1, "("), (0, ")")):
+            if 0 <= r < h and 0 <= c + dc < w:
+                grid[r][c + dc] = ch
+    for m in state.models.values():
+        if not m.on_table:
+            continue
+        label = m.id.upper() if m.side == 0 else m.id
+        if m.flags.get("down"):
+            label = label + "_"
+        r, c = min(h - 1, int(m.y)), int(m.x * _COLS_PER_INCH)
+        for i, ch in enumerate(label):
+            if 0 <= c + i < w:
+                grid[r][c + i] = ch
+    lines = ["+" + "-" * w + "+"]
+    lines.extend("|" + "".join(row) + f"| {y}" for y, row in reversed(list(enumerate(grid))))
+    lines.append("+" + "-" * w + "+")
+    vp = state.vars.get("vp", [0, 0])
+    lines.append(f"turn {state.turn}/{ctx.turns}  phase {state.phase}  VP A {vp[0]} - B {vp[1]}   "
+                 "(A models in capitals; _ = Down; ~ difficult ! dangerous X impassable = obstacle # blocking "
+                 "^ platform () objective)")
+    for side in (0, 1):
+        flags = state.sides[side].flags
+        status = " SHAKEN" if flags.get("shaken") else ""
+        lines.append(f"side {'AB'[side]}: {state.sides[side].name}{status}")
+        for m in state.side_models(side):
+            where = f"({m.x:.1f}, {m.y:.1f}, z {m.z:.0f})" if m.on_table else ("out of action" if m.flags.get("out")
+                                                                           else "not deployed")
+            marks = []
+            if m.flags.get("down"):
+                marks.append("Down")
+            if m.token("blood"):
+                marks.append(f"Blood {m.token('blood')}")
+            if m.flags.get("activated"):
+                marks.append("activated")
+            lines.append(f"  {m.id:4} {m.name:28} {where:24} {' '.join(marks)}")
+    return "\n".join(lines)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def explain_action(state: GameState, a: Action) -> str:
+    """The odds of the rolls an action starts: to hit and to injure for attacks, the Risky roll of a Dash,
+    the chance that a Charge reaches."""
+    from warband.rulesets.trench_crusade import rules
+
+    m = state.models.get(a.model or "")
+    if m is None:
+        return ""
+    p = state.ctx.params
+    if a.kind in ("shoot", "fight", "strike") and a.target in state.models:
+        t = state.models[a.target]
+        mode = "ranged" if a.kind == "shoot" else "melee"
+        w = rules.weapon_named(m, a.option, mode)
+        if w is None:
+            return ""
+        plus, minus, why = attack_dice(state, m, t, w, mode, False)
+        net = tcr.net_dice(plus, minus)
+        hit = success_odds(net, p)
+        mod = tcr.injury_modifier([int(t.data["armour"]), int(w["injury_mod"])], p)
+        extra = int(p["down_melee_injury_dice"]) if mode == "melee" and t.flags.get("down") else 0
+        inj = injury_odds(extra, mod, params=p)
+        return (f"{net:+d} DICE ({', '.join(why) or 'no modifiers'}): hit {_pct(float(hit['success']))}, "
+                f"critical {_pct(float(hit['critical']))}; if hit: Down {_pct(float(inj['down']))}, "
+                f"Out of Action {_pct(float(inj['out']))} (injury modifier {mod:+d})")
+    if a.kind == "dash":
+        odds = success_odds(tcr.net_dice(*rules.model_dice(state, m)), p)
+        return f"Risky roll: success {_pct(float(odds['success']))}; failure ends the activation"
+    if a.kind == "charge" and a.target in state.models:
+        t = state.models[a.target]
+        sides = int(p["charge_die_sides"])
+        base = rules.movement(state, m)
+        full = charge_route(state, m, t, base + (0 if rules.heavy_applies(m) else sides))
+        if not full.reached:
+            return f"cannot reach {t.id} even with a {sides} ({gap(m, t):.1f}\" away)"
+        reach = sum(1 for d in range(1, sides + 1)
+                    if charge_route(state, m, t, base + (0 if rules.heavy_applies(m) else d)).reached)
+        return f"charge reaches {t.id} on {reach} of {sides} die results ({_pct(reach / sides)})"
+    return ""

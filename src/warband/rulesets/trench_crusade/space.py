@@ -1,0 +1,443 @@
+"""Trench Crusade on the table: engagement, sight, cover, elevation and movement (seed 000 §Actions: Move,
+Charge, Retreat, Dash; digest §4 and §7). Pure functions of a state; nothing here changes it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from warband.kernel.geometry import Table, TerrainPiece, Vec
+from warband.kernel.state import GameState, Model
+from warband.rulesets.trench_crusade.context import Context
+
+Reason = tuple[str, str]
+R = "trench-crusade"
+_SOLID = frozenset(("impassable", "blocking"))
+_LOS_CACHE_LIMIT = 200_000
+
+
+def standing_enemies(state: GameState, m: Model) -> list[Model]:
+    """Enemy models on the table (Down ones included)."""
+    return [e for e in state.models.values() if e.on_table and e.side != m.side]
+
+
+def gap(a: Model, b: Model) -> float:
+    """Base edge to base edge, in inches."""
+    d = math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius
+    return d if d > 0.0 else 0.0
+
+
+def gap_at(p: Vec, r: float, b: Model) -> float:
+    d = math.hypot(p[0] - b.x, p[1] - b.y) - r - b.radius
+    return d if d > 0.0 else 0.0
+
+
+def engaged_with(state: GameState, m: Model) -> list[Model]:
+    """Enemies within the engagement range (1") of ``m`` (seed 000: 'within 1" of an enemy')."""
+    rng = state.ctx.params["engagement_range"]
+    return [e for e in standing_enemies(state, m) if gap(m, e) <= rng + 1e-9]
+
+
+def visible(ctx: Context, a: Model, b: Model) -> bool:
+    """True line of sight from ``a`` to ``b`` (digest §4 LoS: 360 degrees, bases ignored), memoised."""
+    key = (a.x, a.y, a.z, a.radius, b.x, b.y, b.z, b.radius)
+    hit = ctx.los_cache.get(key)
+    if hit is None:
+        hit = ctx.table.can_see((a.x, a.y), a.radius, a.z, a.height, (b.x, b.y), b.radius, b.z, b.height)
+        if len(ctx.los_cache) > _LOS_CACHE_LIMIT:
+            ctx.los_cache.clear()
+        ctx.los_cache[key] = hit
+    return hit
+
+
+def cover_piece(ctx: Context, shooter: Model, target: Model) -> TerrainPiece | None:
+    """The terrain giving ``target`` cover against ``shooter``, if any (digest §4 Cover).
+
+    Cover: the target touches terrain at least ``cover_min_height`` high and at least as wide as its base,
+    and that terrain lies between the target and the shooter (the line between them crosses it)."""
+    p = ctx.params
+    reach = target.radius + p["cover_contact"]
+    tpos = (target.x, target.y)
+    for piece in ctx.table.terrain:
+        if piece.height < p["cover_min_height"] or piece.kind in ("difficult", "dangerous", "open"):
+            continue
+        if piece.kind == "platform" and piece.contains(tpos):
+            continue  # the platform it stands on
+        if piece.height <= target.z:
+            continue
+        minx, miny, maxx, maxy = piece.bbox
+        if max(maxx - minx, maxy - miny) < 2 * target.radius:
+            continue
+        if piece.distance_to(tpos) > reach:
+            continue
+        if piece.clip((shooter.x, shooter.y), tpos) is not None:
+            return piece
+    return None
+
+
+def elevated_over(ctx: Context, shooter: Model, target: Model) -> bool:
+    """Whether the shooter stands high enough above the target for +DICE (digest §4 Elevated)."""
+    return shooter.z - target.z >= ctx.params["elevation_height"] - 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlan:
+    """A checked move: the path, what it costs and what it asks for (a climb roll, a fall, a jump)."""
+
+    path: tuple[Vec, ...]
+    cost: float
+    end_z: float
+    climb: float
+    drop: float
+    jump: bool
+    dangerous: bool
+
+    @property
+    def end(self) -> Vec:
+        return self.path[-1]
+
+
+def _own_platform(table: Table, p: Vec) -> TerrainPiece | None:
+    best: TerrainPiece | None = None
+    for piece in table.pieces_at(p):
+        if piece.kind == "platform" and (best is None or piece.height > best.height):
+            best = piece
+    return best
+
+
+def _solids(ctx: Context, start: Vec, end: Vec) -> list[TerrainPiece]:
+    """Pieces a walking model must go round: impassable and blocking terrain, obstacles too high to step over,
+    and raised platforms other than the one it starts or ends on."""
+    free = ctx.params["obstacle_free_height"]
+    own = {id(x) for x in (_own_platform(ctx.table, start), _own_platform(ctx.table, end)) if x is not None}
+    out = []
+    for piece in ctx.table.terrain:
+        if piece.kind in _SOLID or (piece.kind == "obstacle" and piece.height > free + 1e-9) or (
+                piece.kind == "platform" and piece.height > free + 1e-9 and id(piece) not in own):
+            out.append(piece)
+    return out
+
+
+def _leg_cost(ctx: Context) -> object:
+    table = ctx.table
+    extra = ctx.params["difficult_cost"] - 1.0
+
+    def cost(a: Vec, b: Vec) -> float:
+        tr = table.trace(a, b)
+        return tr.length + extra * tr.length_in("difficult")
+
+    return cost
+
+
+def _straight_clear(ctx: Context, a: Vec, b: Vec, solids: list[TerrainPiece], r: float) -> bool:
+    for piece in solids:
+        span = piece.clip(a, b)
+        if span is not None and span[1] - span[0] > 1e-9:
+            return False
+    return True
+
+
+def _blocked_circles(state: GameState, m: Model, mode: str, target: Model | None) -> list[tuple[Vec, float]]:
+    """Zones the moving centre may not enter: 1" round enemies (only a Charge enters them, and only its
+    target's; a Retreat leaves them), and every other base (bases never overlap)."""
+    rng = state.ctx.params["engagement_range"]
+    out = []
+    for o in state.models.values():
+        if o is m or not o.on_table:
+            continue
+        if o.side != m.side and mode == "move":
+            out.append(((o.x, o.y), o.radius + m.radius + rng))
+        elif o is target:
+            continue
+        else:
+            out.append(((o.x, o.y), o.radius + m.radius))
+    return out
+
+
+def check_destination(state: GameState, m: Model, dest: Vec, mode: str,
+                      target: Model | None = None) -> list[Reason]:
+    """Rules about where a model may end a move, whatever the path (seed 000 Move/Retreat; digest §7)."""
+    ctx = state.ctx
+    table = ctx.table
+    out: list[Reason] = []
+    if not table.on_table(dest, m.radius):
+        out.append((f"{R}/move/table-edge", f"({dest[0]:.2f}, {dest[1]:.2f}) puts the base off the table"))
+        return out
+    for piece in table.terrain:
+        if piece.kind in _SOLID and piece.circle_overlaps(dest, m.radius):
+            out.append((f"{R}/move/impassable", f"the base would stand in {piece.kind} terrain {piece.id}"))
+            return out
+    for o in state.models.values():
+        if o is m or not o.on_table:
+            continue
+        if math.hypot(dest[0] - o.x, dest[1] - o.y) < m.radius + o.radius - 1e-6:
+            out.append((f"{R}/move/bases-overlap", f"the base would overlap {o.id}"))
+            return out
+    rng = ctx.params["engagement_range"]
+    if mode == "move":
+        engaged = {e.id for e in engaged_with(state, m)}
+        for e in standing_enemies(state, m):
+            near = gap_at(dest, m.radius, e) <= rng + 1e-9
+            if near and e.id not in engaged:
+                out.append((f"{R}/move/enter-engagement",
+                            f"only a Charge may move within 1\" of an enemy ({e.id})"))
+            elif not near and e.id in engaged:
+                out.append((f"{R}/move/leave-engagement",
+                            f"a model within 1\" of {e.id} may only leave it by a Retreat"))
+    elif mode == "retreat":
+        for e in standing_enemies(state, m):
+            if gap_at(dest, m.radius, e) <= rng + 1e-9:
+                out.append((f"{R}/retreat/end-clear", f"a Retreat must end more than 1\" from every enemy ({e.id})"))
+    return out
+
+
+def plan_move(state: GameState, m: Model, dest: Vec, allowance: float, mode: str = "move",
+              target: Model | None = None, straight: bool = False) -> MovePlan | list[Reason]:
+    """Check a move of ``m`` to ``dest`` with ``allowance`` inches; return the plan or the broken rules.
+
+    Difficult terrain costs ``difficult_cost`` per inch; obstacles up to ``obstacle_free_height`` are free;
+    a step up higher than that is a sheer climb (its height counts against the allowance and needs a Risky
+    roll, made by the caller); a drop of ``fall_height`` or more is a fall (seed 000 Move; digest §7).
+    ``straight`` skips the search for a way round obstacles (used for generating candidates quickly)."""
+    reasons = check_destination(state, m, dest, mode, target)
+    if reasons:
+        return reasons
+    ctx = state.ctx
+    p = ctx.params
+    start = (m.x, m.y)
+    end_z = ctx.table.surface_height(dest)
+    solids = _solids(ctx, start, dest)
+    circles = _blocked_circles(state, m, mode, target)
+    cost_fn = _leg_cost(ctx)
+    path: list[Vec] | None
+    if _straight_clear(ctx, start, dest, solids, m.radius) and not any(
+            _hits_circle(start, dest, c, r) for c, r in circles):
+        path = [start, dest]
+        cost = cost_fn(start, dest)  # type: ignore[operator]
+    elif straight:
+        return [(f"{R}/move/no-path", "the straight line is blocked")]
+    else:
+        found = ctx.table.shortest_path(start, dest, m.radius, solids, circles, cost=cost_fn,  # type: ignore[arg-type]
+                                        max_cost=allowance + 1e-6)
+        if found is None:
+            return [(f"{R}/move/no-path", f"no path within {allowance:g}\" reaches ({dest[0]:.2f}, {dest[1]:.2f})")]
+        path, cost = found
+    dz = end_z - m.z
+    free = p["obstacle_free_height"]
+    climb = dz if dz > free + 1e-9 else 0.0
+    drop = -dz if dz < 0 else 0.0
+    jump = False
+    if m.z > free and end_z > free and abs(dz) <= free + 1e-9 and _own_platform(ctx.table, start) is not \
+            _own_platform(ctx.table, dest):
+        jump = True
+        span = _gap_length(ctx.table, start, dest)
+        if span > p["jump_gap_fraction"] * m.data["movement"] + 1e-9:
+            return [(f"{R}/move/jump-too-far",
+                     f"a gap of {span:.2f}\" is more than half the model's Movement")]
+    total = cost + climb
+    if total > allowance + 1e-6:
+        return [(f"{R}/move/too-far", f"the move costs {total:.2f}\" but the model may move {allowance:g}\"")]
+    dangerous = any(c.piece.kind == "dangerous" for i in range(len(path) - 1)
+                    for c in ctx.table.trace(path[i], path[i + 1]).crossings)
+    return MovePlan(tuple(path), total, end_z, climb, drop, jump, dangerous)
+
+
+def _gap_length(table: Table, a: Vec, b: Vec) -> float:
+    tr = table.trace(a, b)
+    covered = sum(c.s1 - c.s0 for c in tr.crossings if c.piece.kind == "platform")
+    return max(0.0, tr.length - covered)
+
+
+def _hits_circle(a: Vec, b: Vec, c: Vec, r: float) -> bool:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    L2 = dx * dx + dy * dy
+    if L2 == 0.0:
+        return math.hypot(c[0] - a[0], c[1] - a[1]) < r - 1e-9
+    t = max(0.0, min(1.0, ((c[0] - a[0]) * dx + (c[1] - a[1]) * dy) / L2))
+    return math.hypot(a[0] + t * dx - c[0], a[1] + t * dy - c[1]) < r - 1e-9
+
+
+def _r2(p: Vec) -> Vec:
+    return (round(p[0], 2), round(p[1], 2))
+
+
+def move_candidates(state: GameState, m: Model, allowance: float) -> list[Vec]:
+    """A finite, deterministic set of sensible destinations for a Move: toward each enemy (stopping outside
+    1"), onto each objective, into the cover of nearby terrain, onto reachable platforms, and eight compass
+    points at full and half distance. Every candidate passes :func:`plan_move`."""
+    ctx = state.ctx
+    start = (m.x, m.y)
+    pts: list[Vec] = []
+    rng = ctx.params["engagement_range"]
+    enemies = sorted(standing_enemies(state, m), key=lambda e: gap(m, e))[:3]
+    for e in enemies:
+        d = math.hypot(e.x - m.x, e.y - m.y)
+        if d <= 1e-9:
+            continue
+        stop = max(0.0, min(allowance, d - e.radius - m.radius - rng - 0.05))
+        if stop > 0.2:
+            pts.append(_toward(start, (e.x, e.y), stop))
+    for o in ctx.objectives:
+        d = math.hypot(o.at[0] - m.x, o.at[1] - m.y)
+        pts.append(o.at if d <= allowance else _toward(start, o.at, allowance))
+    threat = enemies[0] if enemies else None
+    for piece in ctx.table.terrain:
+        if piece.id not in ctx.cover_ids and piece.kind != "platform":
+            continue
+        c = _centroid(piece)
+        if math.hypot(c[0] - m.x, c[1] - m.y) > allowance + 6:
+            continue
+        if piece.kind == "platform":
+            pts.append(c)
+        elif threat is not None:
+            away = _unit((c[0] - threat.x, c[1] - threat.y))
+            reach = piece.distance_to(c)  # 0 inside; step out past the far edge
+            edge = _far_side(piece, c, away)
+            pts.append((edge[0] + away[0] * (m.radius + 0.1 + reach), edge[1] + away[1] * (m.radius + 0.1 + reach)))
+    for k in range(8):
+        ang = k * math.pi / 4
+        for frac in (1.0, 0.5):
+            pts.append((m.x + math.cos(ang) * allowance * frac, m.y + math.sin(ang) * allowance * frac))
+    out: list[Vec] = []
+    seen: set[Vec] = set()
+    for raw in pts:
+        for shrink in (1.0, 0.6):
+            cand = _r2((m.x + (raw[0] - m.x) * shrink, m.y + (raw[1] - m.y) * shrink))
+            if cand in seen or cand == _r2(start):
+                break
+            plan = plan_move(state, m, cand, allowance, straight=True)
+            if isinstance(plan, MovePlan):
+                seen.add(cand)
+                out.append(cand)
+                break
+    return out
+
+
+def _toward(a: Vec, b: Vec, dist: float) -> Vec:
+    d = math.hypot(b[0] - a[0], b[1] - a[1])
+    if d <= 1e-12:
+        return a
+    return (a[0] + (b[0] - a[0]) * dist / d, a[1] + (b[1] - a[1]) * dist / d)
+
+
+def _unit(v: Vec) -> Vec:
+    d = math.hypot(v[0], v[1])
+    return (v[0] / d, v[1] / d) if d > 1e-12 else (1.0, 0.0)
+
+
+def _centroid(piece: TerrainPiece) -> Vec:
+    xs = [q[0] for q in piece.polygon]
+    ys = [q[1] for q in piece.polygon]
+    return (sum(xs) / len(xs), sum(ys) / len(ys))
+
+
+def _far_side(piece: TerrainPiece, c: Vec, away: Vec) -> Vec:
+    """The point where a ray from the centroid along ``away`` leaves the footprint."""
+    far = (c[0] + away[0] * 100, c[1] + away[1] * 100)
+    span = piece.clip(c, far)
+    if span is None:
+        return c
+    return (c[0] + (far[0] - c[0]) * span[1], c[1] + (far[1] - c[1]) * span[1])
+
+
+def away_direction(state: GameState, m: Model) -> Vec:
+    """'Directly away from its opponent' (seed 000 Retreat): away from the engaged enemies' centre."""
+    engaged = engaged_with(state, m)
+    if not engaged:
+        return (1.0, 0.0)
+    cx = sum(e.x for e in engaged) / len(engaged)
+    cy = sum(e.y for e in engaged) / len(engaged)
+    return _unit((m.x - cx, m.y - cy))
+
+
+def retreat_angle_ok(state: GameState, m: Model, dest: Vec, away: Vec) -> bool:
+    v = (dest[0] - m.x, dest[1] - m.y)
+    d = math.hypot(v[0], v[1])
+    if d <= 1e-9:
+        return False
+    cos = (v[0] * away[0] + v[1] * away[1]) / d
+    return cos >= math.cos(math.radians(state.ctx.params["retreat_angle"])) - 1e-9
+
+
+def retreat_candidates(state: GameState, m: Model, allowance: float, away: Vec) -> list[Vec]:
+    """Destinations directly away (and slightly off it, within ``retreat_angle``) at several distances."""
+    out: list[Vec] = []
+    tol = math.radians(state.ctx.params["retreat_angle"])
+    base = math.atan2(away[1], away[0])
+    for ang in (base, base + tol * 0.9, base - tol * 0.9):
+        for frac in (1.0, 0.75, 0.5):
+            cand = _r2((m.x + math.cos(ang) * allowance * frac, m.y + math.sin(ang) * allowance * frac))
+            if cand in out:
+                continue
+            if isinstance(plan_move(state, m, cand, allowance, "retreat", straight=True), MovePlan) and retreat_angle_ok(
+                    state, m, cand, away):
+                out.append(cand)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeMove:
+    """Where a charge ends: along the shortest route toward the target, stopping at base contact."""
+
+    path: tuple[Vec, ...]
+    end: Vec
+    end_z: float
+    reached: bool
+    climb: float
+    drop: float
+
+
+def charge_route(state: GameState, m: Model, target: Model, allowance: float) -> ChargeMove:
+    """Move ``m`` toward ``target`` by the shortest route, up to ``allowance`` inches (seed 000 Charge;
+    digest §7: shortest route, stop on contact). Reaching means ending within 1" of the target."""
+    ctx = state.ctx
+    start = (m.x, m.y)
+    contact = _toward((target.x, target.y), start, target.radius + m.radius + 0.01)
+    solids = _solids(ctx, start, contact)
+    circles = [c for c in _blocked_circles(state, m, "charge", target)]
+    cost_fn = _leg_cost(ctx)
+    found = ctx.table.shortest_path(start, contact, m.radius, solids, circles, cost=cost_fn)  # type: ignore[arg-type]
+    free = ctx.params["obstacle_free_height"]
+    rng = ctx.params["engagement_range"]
+    if found is None:
+        return ChargeMove((start,), start, m.z, False, 0.0, 0.0)
+    path, cost = found
+    dz = target.z - m.z
+    climb = dz if dz > free + 1e-9 else 0.0
+    if cost + climb <= allowance + 1e-6:
+        end = contact
+        end_z = ctx.table.surface_height(end)
+        return ChargeMove(tuple(path), end, end_z, True, climb, max(0.0, m.z - end_z))
+    end = _walk(ctx, path, allowance)
+    end = _settle(state, m, end, target)
+    end_z = ctx.table.surface_height(end)
+    if end_z - m.z > free + 1e-9:
+        end_z = m.z  # cannot finish the climb: stays at the foot
+    reached = gap_at(end, m.radius, target) <= rng + 1e-9 and abs(end_z - target.z) <= free + 1e-9
+    return ChargeMove(tuple(path), end, end_z, reached, 0.0, max(0.0, m.z - end_z))
+
+
+def _walk(ctx: Context, path: list[Vec], budget: float) -> Vec:
+    cost_fn = _leg_cost(ctx)
+    left = budget
+    for i in range(len(path) - 1):
+        a, b = path[i], path[i + 1]
+        c = cost_fn(a, b)  # type: ignore[operator]
+        if c <= left:
+            left -= c
+            continue
+        frac = left / c if c > 0 else 0.0
+        return (a[0] + (b[0] - a[0]) * frac, a[1] + (b[1] - a[1]) * frac)
+    return path[-1]
+
+
+def _settle(state: GameState, m: Model, p: Vec, target: Model) -> Vec:
+    """Pull a charge's end point back along the line from the target until the base overlaps nothing."""
+    for k in range(12):
+        cand = _toward(p, (m.x, m.y), 0.25 * k) if k else p
+        if not any(o is not m and o.on_table and math.hypot(cand[0] - o.x, cand[1] - o.y) < m.radius + o.radius - 1e-6
+                   for o in state.models.values()) and not any(
+                piece.kind in _SOLID and piece.circle_overlaps(cand, m.radius) for piece in state.ctx.table.terrain):
+            return cand
+    return (m.x, m.y)
