@@ -113,6 +113,16 @@ class Ruleset(abc.ABC):
     def result(self, state: GameState) -> GameResult | None:
         """The result once the game is over, else None."""
 
+    def all_actions(self, state: GameState) -> list[Action]:
+        """A superset of the legal actions: what a player might try now (``warband legal --explain`` lists the
+        illegal ones with their rules). Defaults to the legal actions."""
+        return self.legal_actions(state)
+
+    def evaluate(self, state: GameState, side: int) -> float:
+        """A heuristic value of ``state`` for ``side`` (higher is better), for agents; public, so agents need
+        no ruleset internals. The default knows nothing."""
+        return 0.0
+
     # --- faces -------------------------------------------------------------------------------------
     def render(self, state: GameState) -> str:
         """A text picture of the table for the terminal."""

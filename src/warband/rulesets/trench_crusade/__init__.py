@@ -107,6 +107,14 @@ class TrenchCrusade(Ruleset):
     def result(self, state: GameState) -> GameResult | None:
         return morale.result(state)
 
+    def all_actions(self, state: GameState) -> list[Action]:
+        return rules.all_actions(state)
+
+    def evaluate(self, state: GameState, side: int) -> float:
+        from warband.rulesets.trench_crusade.evaluate import evaluate
+
+        return evaluate(state, side)
+
     def render(self, state: GameState) -> str:
         return render_table(state)
 

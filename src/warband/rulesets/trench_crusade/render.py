@@ -6,7 +6,6 @@ import math
 
 from warband.kernel.actions import Action
 from warband.kernel.state import GameState
-from warband.odds.trench_crusade import injury_odds, success_odds
 from warband.rulesets.trench_crusade import rolls as tcr
 from warband.rulesets.trench_crusade.attacks import attack_dice
 from warband.rulesets.trench_crusade.space import charge_route, gap
@@ -76,6 +75,7 @@ def _pct(x: float) -> str:
 def explain_action(state: GameState, a: Action) -> str:
     """The odds of the rolls an action starts: to hit and to injure for attacks, the Risky roll of a Dash,
     the chance that a Charge reaches."""
+    from warband.odds.trench_crusade import injury_odds, success_odds
     from warband.rulesets.trench_crusade import rules
 
     m = state.models.get(a.model or "")

@@ -343,34 +343,31 @@ def end_activation(state: GameState, events: list[Event]) -> None:
 
 
 # ------------------------------------------------------------------------------------------- the action menu
-def menu(state: GameState, m: Model) -> list[Action]:
-    """Every legal action for the active model, in a fixed order."""
-    out: list[Action] = []
-    for kind in ("move", "dash", "retreat"):
-        a = Action(kind, m.id)
-        if not action_reasons(state, m, a):
-            out.append(a)
-    for e in standing_enemies(state, m):
-        a = Action("charge", m.id, e.id)
-        if not action_reasons(state, m, a):
-            out.append(a)
-    for w in weapons(m, "ranged"):
-        for e in standing_enemies(state, m):
-            a = Action("shoot", m.id, e.id, option=w["name"])
-            if not action_reasons(state, m, a):
-                out.append(a)
-    for w in weapons(m, "melee"):
-        for e in engaged_with(state, m):
-            a = Action("fight", m.id, e.id, option=w["name"])
-            if not action_reasons(state, m, a):
-                out.append(a)
-    if has_kw(m, "MEDIC"):
-        for f in state.models.values():
-            a = Action("tend", m.id, f.id)
-            if f.side == m.side and f.on_table and not action_reasons(state, m, a):
-                out.append(a)
+def menu(state: GameState, m: Model, only_legal: bool = True) -> list[Action]:
+    """Every legal action for the active model, in a fixed order (``only_legal=False``: every action the
+    model might try, legal or not, for explanations)."""
+    enemies = standing_enemies(state, m)
+    tries: list[Action] = [Action(kind, m.id) for kind in ("move", "dash", "retreat")]
+    tries += [Action("charge", m.id, e.id) for e in enemies]
+    tries += [Action("shoot", m.id, e.id, option=w["name"]) for w in weapons(m, "ranged") for e in enemies]
+    melee_targets = enemies if not only_legal else engaged_with(state, m)
+    tries += [Action("fight", m.id, e.id, option=w["name"]) for w in weapons(m, "melee") for e in melee_targets]
+    if has_kw(m, "MEDIC") or not only_legal:
+        tries += [Action("tend", m.id, f.id) for f in state.models.values() if f.side == m.side and f.on_table]
+    out = [a for a in tries if not only_legal or not action_reasons(state, m, a)]
     out.append(Action("end", m.id))
     return out
+
+
+def all_actions(state: GameState) -> list[Action]:
+    """What a player might try now, legal or not (the action menu unfiltered)."""
+    step = top(state)
+    m = active_model(state)
+    if step is None and state.phase == "activation":
+        if m is None:
+            return [Action("activate", x.id) for x in state.models.values()]
+        return menu(state, m, only_legal=False)
+    return legal_actions(state)
 
 
 def action_reasons(state: GameState, m: Model, a: Action) -> list[Reason]:
