@@ -1,9 +1,122 @@
-"""Placeholder: filled in by the CLI work (registers its commands on the main app)."""
+"""``warband rulesets``, ``samples``, ``validate`` and ``params``: what is installed and whether a file is good.
+
+``validate`` tells a warband file from a scenario file by its keys: ``models`` makes a warband, ``terrain`` or
+``table`` a scenario; its ``ruleset`` key (or ``--ruleset``) picks the rules that check it. Every problem is
+printed as ``file: place: message`` and the exit code is 2.
+"""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+
+from warband.kernel import ruleset as registry
+from warband.kernel.errors import FileProblemsError, Problem
+from warband.kernel.roster import read_document
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+
+def list_rulesets(as_json: JsonOption = False) -> None:
+    """The installed rulesets: id, version and title."""
+    rows = [{"id": cls.id, "version": cls.version, "title": cls.title} for cls in registry.available().values()]
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        typer.echo(f"{row['id']:<20} {row['version']:<8} {row['title']}")
+
+
+def samples(ruleset: Annotated[str, typer.Argument(help="Ruleset id.")], as_json: JsonOption = False) -> None:
+    """The warbands and scenarios bundled with RULESET (paths usable as --a / --b / --scenario)."""
+    found = registry.get(ruleset).samples()
+    payload = {kind: [{"name": s["name"], "path": str(Path(s["path"]).resolve())} for s in found.get(kind, [])]
+               for kind in ("warbands", "scenarios")}
+    if as_json:
+        typer.echo(json.dumps(payload, indent=2))
+        return
+    for kind, items in payload.items():
+        typer.echo(f"{kind}:")
+        for item in items:
+            typer.echo(f"  {item['name']}\n    {item['path']}")
+
+
+def file_kind(doc: dict[str, Any]) -> str | None:
+    """``warband`` for a document with ``models``, ``scenario`` for one with ``terrain`` or ``table``."""
+    if "models" in doc:
+        return "warband"
+    if "terrain" in doc or "table" in doc:
+        return "scenario"
+    return None
+
+
+def _summary(kind: str, doc: dict[str, Any]) -> str:
+    if kind == "warband":
+        models = doc.get("models", [])
+        count = sum(int(m.get("count", 1)) for m in models)
+        limit = doc.get("points_limit")
+        limit_text = f", points limit {limit}" if limit is not None else ""
+        return f"warband {doc.get('name', '?')!r}: {count} models in {len(models)} entries{limit_text}"
+    table = doc.get("table", {})
+    size = f"{table.get('width', '?')}x{table.get('depth', '?')}" if isinstance(table, dict) else "?"
+    return (f"scenario {doc.get('name', '?')!r}: table {size}, {len(doc.get('terrain', []))} terrain pieces, "
+            f"{len(doc.get('objectives', []))} objectives, {doc.get('turns', '?')} turns")
+
+
+def check_file(path: Path, ruleset: str | None) -> tuple[str, dict[str, Any]]:
+    """Validate a warband or scenario file; return its kind and validated document (raises FileProblemsError)."""
+    file = str(path)
+    raw = read_document(path)
+    if not isinstance(raw, dict):
+        raise FileProblemsError([Problem(file, "", f"expected a mapping, found {type(raw).__name__}")])
+    kind = file_kind(raw)
+    if kind is None:
+        raise FileProblemsError([Problem(file, "", "expected a warband (with 'models') or a scenario "
+                                                   "(with 'terrain' or 'table'), found neither")])
+    rid = ruleset or raw.get("ruleset")
+    if not isinstance(rid, str):
+        raise FileProblemsError([Problem(file, "ruleset", "expected a ruleset id (or pass --ruleset), "
+                                                          f"found {rid!r}")])
+    rs = registry.get(rid)
+    doc = rs.load_roster(path) if kind == "warband" else rs.load_scenario(path)
+    return kind, doc
+
+
+def validate(
+    file: Annotated[Path, typer.Argument(help="A warband or scenario file (YAML or JSON).")],
+    ruleset: Annotated[str | None, typer.Option("--ruleset", help="Ruleset id (default: the file's).")] = None,
+) -> None:
+    """Check a warband or scenario file; print OK and a summary, or every problem (exit 2)."""
+    try:
+        kind, doc = check_file(file, ruleset)
+    except FileProblemsError as exc:
+        for problem in exc.problems:
+            typer.echo(str(problem), err=True)
+        typer.echo(f"{file}: {len(exc.problems)} problem(s)", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"OK: {file}: {_summary(kind, doc)}")
+
+
+def params(ruleset: Annotated[str, typer.Argument(help="Ruleset id.")], as_json: JsonOption = False) -> None:
+    """Every parameter of RULESET: name, default, doc, source; PROPOSED marks our own defaults."""
+    specs = registry.get(ruleset).params.specs
+    rows = [{"name": s.name, "default": s.default, "doc": s.doc, "source": s.source, "proposed": s.proposed,
+             "choices": list(s.choices) if s.choices is not None else None} for s in specs.values()]
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        flag = "  PROPOSED" if row["proposed"] else ""
+        choices = f" (one of {row['choices']})" if row["choices"] else ""
+        typer.echo(f"{row['name']} = {row['default']!r}{choices}{flag}\n    {row['doc']}\n    source: {row['source']}")
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
+    app.command("rulesets")(list_rulesets)
+    app.command("samples")(samples)
+    app.command("validate")(validate)
+    app.command("params")(params)
