@@ -1,0 +1,290 @@
+"""Many games between two warbands: the lab's basic experiment.
+
+A run is a pure function of its :class:`SimulationConfig`. Game ``i`` is played by :func:`play_one` with the
+seed ``derive_seed(config.seed, i)``, and its agents' seeds are derived from that game seed, so any game can be
+re-played alone, in any process, in any order: a run gives the same records whether it uses one process or a
+pool of workers (``simulate(config, workers=n)`` orders the results by game index).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from warband.agents.base import Agent, make_agent
+from warband.agents.play import play_out
+from warband.kernel import ruleset as registry
+from warband.kernel.actions import Action
+from warband.kernel.engine import Game
+from warband.kernel.errors import WarbandError
+from warband.kernel.log import write_log
+from warband.kernel.rng import derive_seed
+from warband.lab.stats import wilson_interval
+
+SIDES = ("a", "b")
+
+
+class SimulationError(WarbandError):
+    """A simulation that cannot run as configured (no games, no workers, a log folder that is a file)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationConfig:
+    """Everything that decides a run's results (``log_dir`` only decides where logs go)."""
+
+    ruleset: str
+    roster_a: Path
+    roster_b: Path
+    scenario: Path | None = None
+    games: int = 100
+    seed: int = 1
+    agent_a: str = "random"
+    agent_b: str = "random"
+    params: Mapping[str, object] = field(default_factory=dict)
+    log_dir: Path | None = None
+    swap_sides: bool = False
+
+    def game_seed(self, index: int) -> int:
+        return derive_seed(self.seed, index)
+
+    def log_path(self, index: int) -> Path | None:
+        return None if self.log_dir is None else self.log_dir / f"game-{index:05d}.jsonl"
+
+    def swapped(self, index: int) -> bool:
+        """With ``swap_sides``, odd games put warband b (and its agent) first, to cancel any first-side edge."""
+        return self.swap_sides and index % 2 == 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One finished game, told from the run's point of view: ``winner`` and ``score`` are in a/b terms."""
+
+    index: int
+    seed: int
+    winner: str | None
+    reason: str
+    score: tuple[int, int]
+    turns: int
+    decisions: int
+    steps: int
+    swapped: bool = False
+    log: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "seed": self.seed, "winner": self.winner, "reason": self.reason,
+                "score": list(self.score), "turns": self.turns, "decisions": self.decisions,
+                "steps": self.steps, "swapped": self.swapped, "log": self.log}
+
+
+@dataclass(frozen=True, slots=True)
+class Documents:
+    """The validated files of a run: both warbands and the scenario."""
+
+    roster_a: dict[str, Any]
+    roster_b: dict[str, Any]
+    scenario: dict[str, Any]
+
+    def names(self) -> tuple[str, str]:
+        return (_name(self.roster_a, "a"), _name(self.roster_b, "b"))
+
+
+def _name(doc: dict[str, Any], side: str) -> str:
+    return str(doc.get("name") or f"warband {side}")
+
+
+# Validated documents by (ruleset, paths, modification times): a worker validates each file once per run, and
+# an edited file is read again.
+_DOCUMENTS: dict[tuple[object, ...], Documents] = {}
+
+
+def load_documents(config: SimulationConfig) -> Documents:
+    """The run's warbands and scenario, validated by the ruleset (RosterError / ScenarioError name the file)."""
+    rs = registry.get(config.ruleset)
+    scenario = config.scenario if config.scenario is not None else rs.default_scenario()
+    paths = (config.roster_a, config.roster_b, scenario)
+    key = (config.ruleset, *((str(p), _mtime(p)) for p in paths))
+    docs = _DOCUMENTS.get(key)
+    if docs is None:
+        docs = Documents(rs.load_roster(paths[0]), rs.load_roster(paths[1]), rs.load_scenario(paths[2]))
+        if len(_DOCUMENTS) > 16:
+            _DOCUMENTS.clear()
+        _DOCUMENTS[key] = docs
+    return docs
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return -1  # the ruleset's loader reports the missing file with its own message
+
+
+class _Counting(Agent):
+    """Counts the choices an agent makes (the run's ``decisions``) without changing them."""
+
+    def __init__(self, inner: Agent) -> None:
+        super().__init__(inner.seed)
+        self.inner = inner
+        self.name = inner.name
+        self.calls = 0
+
+    def choose(self, game: Game) -> Action:
+        self.calls += 1
+        return self.inner.choose(game)
+
+
+def play_one(config: SimulationConfig, index: int) -> GameRecord:
+    """Play game ``index`` of the run ``config`` (writing its log if ``config.log_dir``); a pure function of
+    its arguments, so a process pool can call it."""
+    rs = registry.get(config.ruleset)
+    docs = load_documents(config)
+    seed = config.game_seed(index)
+    agents = [_Counting(make_agent(config.agent_a, derive_seed(seed, 1))),
+              _Counting(make_agent(config.agent_b, derive_seed(seed, 2)))]
+    rosters = [docs.roster_a, docs.roster_b]
+    swapped = config.swapped(index)
+    if swapped:
+        agents.reverse()
+        rosters.reverse()
+    path = config.log_path(index)
+    game = Game.new(rs, rosters, docs.scenario, seed, config.params, record=path is not None)
+    start = game.state.state_id
+    result = play_out(game, agents)
+    if path is not None:
+        write_log(game, path)
+    order = (1, 0) if swapped else (0, 1)
+    winner = None if result.winner is None else SIDES[order[result.winner]]
+    score = (result.score[order[0]], result.score[order[1]])
+    return GameRecord(index, seed, winner, result.reason, score, result.turns,
+                      sum(a.calls for a in agents), game.state.state_id - start, swapped,
+                      None if path is None else str(path))
+
+
+Progress = Callable[[int, int, GameRecord], None]
+"""Called after each game with (games done, games in the run, the game's record)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationResult:
+    """The records of a run (ordered by game index) and what they add up to."""
+
+    config: SimulationConfig
+    names: tuple[str, str]
+    ruleset_version: str
+    params: dict[str, object]
+    records: list[GameRecord]
+    elapsed_s: float
+
+    def wins(self, side: str) -> int:
+        return sum(1 for r in self.records if r.winner == side)
+
+    @property
+    def draws(self) -> int:
+        return sum(1 for r in self.records if r.winner is None)
+
+    @property
+    def decisions(self) -> int:
+        return sum(r.decisions for r in self.records)
+
+    @property
+    def steps(self) -> int:
+        return sum(r.steps for r in self.records)
+
+    def side(self, side: str) -> dict[str, Any]:
+        """One side's line of the summary: its warband, agent, wins, win rate and 95% Wilson interval."""
+        n = len(self.records)
+        wins = self.wins(side)
+        low, high = wilson_interval(wins, n)
+        i = SIDES.index(side)
+        return {"name": self.names[i], "roster": str((self.config.roster_a, self.config.roster_b)[i]),
+                "agent": (self.config.agent_a, self.config.agent_b)[i], "wins": wins,
+                "win_rate": wins / n if n else 0.0, "ci95": [low, high]}
+
+    def rate(self, count: int) -> float:
+        """``count`` per second of the run's wall time."""
+        return count / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+    def summary(self) -> dict[str, Any]:
+        """The run as one JSON-able object (what ``warband simulate --json`` prints)."""
+        n = len(self.records)
+        c = self.config
+        return {
+            "ruleset": c.ruleset, "ruleset_version": self.ruleset_version, "games": n, "seed": c.seed,
+            "scenario": None if c.scenario is None else str(c.scenario), "swap_sides": c.swap_sides,
+            "a": self.side("a"), "b": self.side("b"),
+            "draws": self.draws, "draw_rate": self.draws / n if n else 0.0,
+            "decisions": self.decisions, "steps": self.steps,
+            "mean_turns": sum(r.turns for r in self.records) / n if n else 0.0,
+            "elapsed_s": self.elapsed_s, "games_per_s": self.rate(n), "decisions_per_s": self.rate(self.decisions),
+            "params": dict(self.params), "logs": [r.log for r in self.records if r.log is not None],
+        }
+
+
+def check(config: SimulationConfig, workers: int = 1) -> Documents:
+    """Fail before the first game on any bad input: games or workers below 1, a log folder that is a file, an
+    unknown ruleset, a bad warband or scenario file, an unknown parameter or agent."""
+    if config.games < 1:
+        raise SimulationError(f"--games must be at least 1, got {config.games}")
+    if workers < 1:
+        raise SimulationError(f"--workers must be at least 1, got {workers}")
+    if config.log_dir is not None and config.log_dir.exists() and not config.log_dir.is_dir():
+        raise SimulationError(f"--log-dir {config.log_dir} exists and is not a folder")
+    rs = registry.get(config.ruleset)
+    docs = load_documents(config)
+    rs.params.resolve(config.params)
+    for flag, spec in (("--agent-a", config.agent_a), ("--agent-b", config.agent_b)):
+        try:
+            make_agent(spec, 0)
+        except WarbandError as exc:
+            raise type(exc)(f"{flag}: {exc}") from None
+    return docs
+
+
+def simulate(config: SimulationConfig, progress: Progress | None = None, workers: int = 1) -> SimulationResult:
+    """Play the run's games (in this process, or in ``workers`` processes) and gather their records.
+
+    The records, and so the summary apart from timings, do not depend on ``workers``."""
+    docs = check(config, workers)
+    rs = registry.get(config.ruleset)
+    resolved = rs.params.resolve(config.params)
+    overrides: dict[str, object] = {name: resolved[name] for name in config.params}
+    start = time.perf_counter()
+    records: list[GameRecord] = []
+    for record in (_serial(config) if workers == 1 else _pooled(config, workers)):
+        records.append(record)
+        if progress is not None:
+            progress(len(records), config.games, record)
+    records.sort(key=lambda r: r.index)
+    return SimulationResult(config, docs.names(), rs.version, overrides, records, time.perf_counter() - start)
+
+
+def _serial(config: SimulationConfig) -> Iterator[GameRecord]:
+    for index in range(config.games):
+        yield play_one(config, index)
+
+
+def _pooled(config: SimulationConfig, workers: int) -> Iterator[GameRecord]:
+    """Records as games finish (any order); at most ``2 * workers`` games are queued at a time."""
+    pending: set[Future[GameRecord]] = set()
+    indices = iter(range(config.games))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        try:
+            for index in indices:
+                pending.add(pool.submit(play_one, config, index))
+                if len(pending) >= 2 * workers:
+                    break
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in sorted(done, key=lambda f: f.result().index):
+                    nxt = next(indices, None)
+                    if nxt is not None:
+                        pending.add(pool.submit(play_one, config, nxt))
+                    yield future.result()
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
