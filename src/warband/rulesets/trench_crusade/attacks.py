@@ -108,11 +108,9 @@ def attack_dice(state: GameState, m: Model, t: Model, w: dict[str, Any], mode: s
         mods.append((int(p["down_dice"]), "attacker is Down"))
     kws = w["keywords"]
     if mode == "ranged":
-        grenade = "GRENADE" in kws
-        rng = float(w["range"] or 0)
-        if not grenade and gap(m, t) > rng * p["long_range_fraction"] + 1e-9:
+        if long_range(state, m, t, w) and "SHOTGUN" not in kws:
             mods.append((int(p["long_range_dice"]), "long range"))
-        if not grenade and cover_piece(state.ctx, m, t) is not None:
+        if "IGNORE COVER" not in kws and "GRENADE" not in kws and cover_piece(state.ctx, m, t) is not None:
             mods.append((int(p["cover_dice"]), "target in cover"))
         if elevated_over(state.ctx, m, t):
             mods.append((int(p["elevation_dice"]), "elevated"))
@@ -127,9 +125,20 @@ def attack_dice(state: GameState, m: Model, t: Model, w: dict[str, Any], mode: s
             mods.append((int(p["defended_obstacle_dice"]), "defended obstacle"))
         if m.flags.get("dive"):
             mods.append((int(p["dive_dice"]), "diving charge"))
+        if m.flags.get("charged_turn") == state.turn and any("BLOCK" in x["keywords"] for x in t.data["weapons"]
+                                                             if "melee" in x["modes"]):
+            mods.append((int(p["block_dice"]), "target has BLOCK against a charger"))
     plus = sum(v for v, _ in mods if v > 0)
     minus = -sum(v for v, _ in mods if v < 0)
     return plus, minus, [f"{'+' if v > 0 else ''}{v} {why}" for v, why in mods if v]
+
+
+def long_range(state: GameState, m: Model, t: Model, w: dict[str, Any]) -> bool:
+    """More than ``long_range_fraction`` of the weapon's range away (digest §4); grenades ignore it."""
+    kws = w["keywords"]
+    if "IGNORE LONG RANGE" in kws or "GRENADE" in kws:
+        return False
+    return gap(m, t) > float(w["range"] or 0) * state.ctx.params["long_range_fraction"] + 1e-9
 
 
 def auto_attack(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
@@ -148,6 +157,12 @@ def auto_attack(state: GameState, step: dict[str, Any], events: list[Event]) -> 
             push(state, {**step, "deflect_done": True})
             push(state, {"t": "roll", "k": "deflect", "model": m.id, "friend": friend.id})
             return
+    if step["mode"] == "ranged" and "SHOTGUN" in w["keywords"] and long_range(state, m, t, w):
+        step = {**step, "inj_minus": 1}  # digest §9 SHOTGUN: -1 INJURY DICE instead of -1 DICE at long range
+    if "FLAMETHROWER" in w["keywords"]:
+        events.append(Note(f"{m.id}'s {w['name']} hits {t.id} automatically", f"{R}/keyword/flamethrower"))
+        after_hit_roll(state, {"payload": step}, "success", events)
+        return
     plus, minus, why = attack_dice(state, m, t, w, step["mode"], step["offhand"])
     if step["mode"] == "melee":
         m.flags.pop("dive", None)
@@ -201,7 +216,8 @@ def after_hit_roll(state: GameState, roll_step: dict[str, Any], result: str, eve
                 victims.append(o)
         events.append(Note(f"BLAST {radius:g}\": {', '.join(v.id for v in victims)} hit", f"{R}/keyword/blast"))
     for v in reversed(victims):
-        push(state, {"t": "injury", "att": m.id, "victim": v.id, "w": w["name"], "mode": step["mode"], "crit": crit})
+        push(state, {"t": "injury", "att": m.id, "victim": v.id, "w": w["name"], "mode": step["mode"], "crit": crit,
+                     "inj_minus": int(step.get("inj_minus", 0))})
 
 
 # ------------------------------------------------------------------------------------------- auto targets
@@ -278,7 +294,8 @@ def spend_on_injury(state: GameState, step: dict[str, Any], a: Action, events: l
         cost = int(p["bloodbath_cost_down"] if v.flags.get("down") else p["bloodbath_cost"])
         add_blood(state, v, -cost, events)
         events.append(Note(f"Bloodbath against {v.id}", f"{R}/injury/bloodbath"))
-        state.stack = [*state.stack[:-1], {**roll, "all": int(p["bloodbath_dice"])}]
+        dice = int(p["deadly_dice"] if roll.get("deadly") else p["bloodbath_dice"])
+        state.stack = [*state.stack[:-1], {**roll, "all": dice}]
         return
     k = int(a.option or 0)
     if k > 0:
@@ -337,8 +354,10 @@ def auto_injury(state: GameState, step: dict[str, Any], events: list[Event]) -> 
         mods.append(int(w["injury_mod"]))
     modifier = tcr.injury_modifier(mods, p) if step.get("source") is None else 0
     shrapnel = bool(w is not None and any(k in w["keywords"] for k in ("SHRAPNEL", "FIRE", "GAS")))
-    roll = {"t": "roll", "k": "injury", "model": v.id, "att": step.get("att"), "plus": plus, "minus": 0,
-            "mod": modifier, "all": 0, "shrapnel": shrapnel, "source": step.get("source") or (w or {}).get("name")}
+    deadly = w is not None and "DEADLY" in w["keywords"]
+    roll = {"t": "roll", "k": "injury", "model": v.id, "att": step.get("att"), "plus": plus,
+            "minus": int(step.get("inj_minus", 0)), "mod": modifier, "all": int(p["deadly_dice"] - 1) if deadly else 0,
+            "deadly": deadly, "shrapnel": shrapnel, "source": step.get("source") or (w or {}).get("name")}
     push(state, roll)
     if v.token("blood") > 0:
         push(state, {"t": "spend-injury", "model": v.id, "by": 1 - v.side})

@@ -535,13 +535,17 @@ def begin_retreat(state: GameState, m: Model, events: list[Event]) -> None:
     away = away_direction(state, m)
     push(state, {"t": "retreat-move", "model": m.id, "away": list(away)})
     for e in reversed(engaged_with(state, m)):
-        if weapons(e, "melee"):
+        arms = weapons(e, "melee")
+        if len(arms) == 1:
+            attacks.begin_melee_attack(state, e, m, arms[0]["name"], events, own_activation=False)
+        elif arms:  # the opponent picks the one weapon it strikes with
             push(state, {"t": "strike", "model": e.id, "target": m.id, "by": e.side})
 
 
 def begin_charge(state: GameState, m: Model, t: Model, events: list[Event]) -> None:
     """Seed 000 Charge: roll a die, add Movement, move toward the target (HEAVY: no die, digest §9)."""
     state.vars["charged"] = t.id
+    set_flag(m, "charged_turn", state.turn)
     free = state.ctx.params["obstacle_free_height"]
     if t.z - m.z > free + 1e-9:
         # The route ends in a sheer climb: seed 000 Move: a Risky roll first.

@@ -1,0 +1,84 @@
+"""Test helpers: small Trench Crusade positions built from inline rosters and an open table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warband.kernel import ruleset as registry
+from warband.kernel.actions import Action
+from warband.kernel.engine import Game
+from warband.kernel.state import Model
+
+RS = registry.get("trench-crusade")
+
+
+def trooper(type: str = "Trooper", weapons: list[str] | None = None, movement: int = 6, ranged: int = 0,
+            melee: int = 0, keywords: list[str] | None = None, base: int = 25, **extra: Any) -> dict[str, Any]:
+    return {"type": type, "cost": 10, "movement": movement, "ranged": ranged, "melee": melee, "armour": 0,
+            "base": base, "keywords": keywords or [], "weapons": weapons or ["Bolt Action Rifle", "Trench Club"],
+            **extra}
+
+
+def roster(*models: dict[str, Any], name: str = "Test") -> dict[str, Any]:
+    return {"ruleset": "trench-crusade", "name": name, "faction": "Test", "points_limit": 5000,
+            "models": list(models)}
+
+
+def scenario(terrain: list[dict[str, Any]] | None = None, size: float = 24.0, turns: int = 4,
+             objectives: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    return {"name": "test table", "ruleset": "trench-crusade", "table": {"width": size, "depth": size},
+            "turns": turns, "terrain": terrain or [],
+            "deployment": [{"side": 0, "polygon": [[0, 0], [size, 0], [size, 4], [0, 4]]},
+                           {"side": 1, "polygon": [[0, size - 4], [size, size - 4], [size, size], [0, size]]}],
+            "objectives": objectives or [], "rules": {}}
+
+
+def box(id: str, kind: str, x0: float, y0: float, x1: float, y1: float, height: float = 0.0,
+        blocks_los: bool = False, cover: bool = False) -> dict[str, Any]:
+    return {"id": id, "kind": kind, "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], "height": height,
+            "blocks_los": blocks_los, "cover": cover}
+
+
+def position(a: list[dict[str, Any]], b: list[dict[str, Any]], at: dict[str, tuple[float, float]],
+             active: str | None = None, to_act: int = 0, terrain: list[dict[str, Any]] | None = None,
+             params: dict[str, object] | None = None, seed: int = 1, **scen: Any) -> Game:
+    """A game in the Activation phase of turn 1 with the models in ``at`` on the table (others are out of
+    action), side ``to_act`` to choose, or ``active`` already activated."""
+    game = Game.new(RS, [roster(*a, name="A"), roster(*b, name="B")], scenario(terrain, **scen), seed, params)
+    st = game.state
+    st.stack = []
+    st.turn = 1
+    st.phase = "activation"
+    for m in st.models.values():
+        if m.id in at:
+            m.x, m.y = at[m.id]
+            m.z = st.ctx.table.surface_height(at[m.id])
+            m.on_table = True
+        else:
+            m.on_table = False
+            m.flags["out"] = True
+    st.vars.update({"initiative": to_act, "next_side": to_act, "active": None, "acts": [], "shot_with": [],
+                    "end_now": False, "vp": [0, 0], "zone_of": [0, 1]})
+    if active is not None:
+        st.vars["active"] = active
+        st.vars["next_side"] = st.models[active].side
+    st.state_id += 1
+    return game
+
+
+def act(game: Game, text: str) -> None:
+    """Apply an action, then resolve any dice it calls for (forced ones first)."""
+    game.apply(Action.parse(text))
+    game.settle()
+
+
+def rules_of(game: Game, text: str) -> list[str]:
+    return [rid for rid, _ in game.why_illegal(Action.parse(text))]
+
+
+def model(game: Game, mid: str) -> Model:
+    return game.state.models[mid]
+
+
+def legal_texts(game: Game) -> list[str]:
+    return [str(a) for a in game.legal_actions()]
