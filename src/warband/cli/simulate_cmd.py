@@ -1,9 +1,112 @@
-"""Placeholder: filled in by the CLI work (registers its commands on the main app)."""
+"""``warband simulate``: many games between two warbands, with a win-rate table (or ``--json``).
+
+Every input is checked before the first game (a bad file, ``--set`` name or agent exits 2 naming it); the
+progress bar goes to stderr, so stdout holds only the table, or with ``--json`` exactly one JSON object.
+"""
 
 from __future__ import annotations
 
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from warband.kernel.params import parse_assignments
+from warband.lab.simulate import GameRecord, SimulationConfig, check, default_agent, simulate
+from warband.lab.simulate import Progress as ProgressHook
+
+
+@contextmanager
+def progress_bar(total: int, label: str = "games", enabled: bool = True) -> Iterator[ProgressHook]:
+    """A rich progress bar on stderr, as a :data:`~warband.lab.simulate.Progress` hook that also shows the
+    running score (A wins, B wins, draws)."""
+    if not enabled:
+        yield lambda done, total, record: None
+        return
+    tally = {"a": 0, "b": 0, None: 0}
+    bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                   TextColumn("{task.fields[score]}"), console=Console(stderr=True))
+    task = bar.add_task(label, total=total, score="")
+
+    def hook(done: int, total: int, record: GameRecord) -> None:
+        tally[record.winner] += 1
+        bar.update(task, completed=done, score=f"A {tally['a']} · B {tally['b']} · draws {tally[None]}")
+
+    with bar:
+        yield hook
+
+
+def summary_table(summary: dict[str, Any]) -> Table:
+    """The summary of a run as a table: one row per side, then draws, games, decisions and speed."""
+    table = Table(title=f"{summary['ruleset']} {summary['ruleset_version']}: {summary['games']} games, "
+                        f"seed {summary['seed']}")
+    for name, justify in (("side", "left"), ("warband", "left"), ("agent", "left"), ("wins", "right"),
+                          ("win rate", "right"), ("95% CI", "right")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for side in ("a", "b"):
+        s = summary[side]
+        low, high = s["ci95"]
+        table.add_row(side.upper(), s["name"], s["agent"], str(s["wins"]), f"{s['win_rate']:.1%}",
+                      f"{low:.1%} – {high:.1%}")
+    table.add_section()
+    table.add_row("", "draws", "", str(summary["draws"]), f"{summary['draw_rate']:.1%}", "")
+    params = ", ".join(f"{k}={v}" for k, v in summary["params"].items()) or "defaults"
+    table.caption = (f"games {summary['games']} · decisions {summary['decisions']} · "
+                     f"{summary['games_per_s']:.2f} games/s · {summary['elapsed_s']:.1f} s · params: {params}")
+    return table
+
+
+def simulate_command(
+    ruleset: Annotated[str, typer.Argument(help="Ruleset id (see `warband rulesets`).")],
+    a: Annotated[Path, typer.Option("--a", help="Warband file of side A (see `warband samples RULESET`).")],
+    b: Annotated[Path, typer.Option("--b", help="Warband file of side B.")],
+    scenario: Annotated[Path | None, typer.Option("--scenario", help="Scenario file [default: the "
+                                                  "ruleset's default scenario].")] = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the run; game i uses a seed derived from it.")] = 1,
+    agent_a: Annotated[str | None, typer.Option("--agent-a", help="Agent spec of side A [default: heuristic "
+                                                "if installed, else random].")] = None,
+    agent_b: Annotated[str | None, typer.Option("--agent-b", help="Agent spec of side B.")] = None,
+    assignments: Annotated[list[str] | None, typer.Option("--set", help="Override a rule parameter, "
+                                                          "name=value (repeatable; see `warband params`).")] = None,
+    log_dir: Annotated[Path | None, typer.Option("--log-dir", help="Write each game's log here as "
+                                                 "game-NNNNN.jsonl.")] = None,
+    swap_sides: Annotated[bool, typer.Option("--swap-sides", help="Odd games put warband B first.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
+) -> None:
+    """Play GAMES games of A against B and report win rates with 95% confidence intervals."""
+    config = SimulationConfig(
+        ruleset=ruleset, roster_a=a, roster_b=b, scenario=scenario, games=games, seed=seed,
+        agent_a=agent_a or default_agent(), agent_b=agent_b or default_agent(),
+        params=parse_assignments(assignments or []), log_dir=log_dir, swap_sides=swap_sides)
+    check(config)  # before the bar: a bad input leaves no half-drawn progress behind
+    show = not as_json or sys.stderr.isatty()
+    with progress_bar(games, enabled=show) as hook:
+        result = simulate(config, progress=hook)
+    summary = result.summary()
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    Console().print(summary_table(summary))
+    if log_dir is not None:
+        typer.echo(f"logs: {log_dir}/game-00000.jsonl … game-{games - 1:05d}.jsonl")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to ``app``."""
+    """Add ``simulate`` to ``app``."""
+    app.command("simulate")(simulate_command)

@@ -21,7 +21,7 @@ from warband.agents.play import play_out
 from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
-from warband.kernel.errors import WarbandError
+from warband.kernel.errors import ParameterError, WarbandError
 from warband.kernel.log import write_log
 from warband.kernel.rng import derive_seed
 from warband.lab.stats import wilson_interval
@@ -225,6 +225,15 @@ class SimulationResult:
         }
 
 
+def default_agent() -> str:
+    """``heuristic`` when that agent is installed and loads, else ``random``."""
+    try:
+        make_agent("heuristic", 0)
+    except (WarbandError, ImportError):
+        return "random"
+    return "heuristic"
+
+
 def check(config: SimulationConfig, workers: int = 1) -> Documents:
     """Fail before the first game on any bad input: games or workers below 1, a log folder that is a file, an
     unknown ruleset, a bad warband or scenario file, an unknown parameter or agent."""
@@ -236,7 +245,10 @@ def check(config: SimulationConfig, workers: int = 1) -> Documents:
         raise SimulationError(f"--log-dir {config.log_dir} exists and is not a folder")
     rs = registry.get(config.ruleset)
     docs = load_documents(config)
-    rs.params.resolve(config.params)
+    try:
+        rs.params.resolve(config.params)
+    except ParameterError as exc:
+        raise ParameterError(f"--set: {exc}") from None
     for flag, spec in (("--agent-a", config.agent_a), ("--agent-b", config.agent_b)):
         try:
             make_agent(spec, 0)
