@@ -234,10 +234,12 @@ def position(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the dice stream.")] = 1,
     steps: Annotated[int, typer.Option("--steps", min=0, help="Steps (choices and rolls) to play.")] = 0,
     agent: Annotated[str, typer.Option("--agent", help="Agent spec for both sides.")] = "random",
+    settle: Annotated[bool, typer.Option("--settle/--no-settle", help="Then roll pending dice until a side "
+                                         "must choose (default), or stop at the roll.")] = True,
     settings: Annotated[list[str] | None, typer.Option("--set", help="Override a parameter: name=value.")]
     = None,
 ) -> None:
-    """Play K steps with an agent and save the position (for tests and bug reports)."""
+    """Play K steps with an agent (then roll until a side must choose) and save the position."""
     game = load_game(registry.get(ruleset), a, b, scenario, seed, settings or [])
     agents = []
     for side in (0, 1):
@@ -246,6 +248,8 @@ def position(
             typer.echo(note, err=True)
         agents.append(built)
     played = advance(game, agents, steps)
+    if settle:
+        game.settle()
     write_text_atomic(out, json.dumps(game.to_json(), indent=1, sort_keys=True) + "\n")
     d = game.decision
     typer.echo(f"wrote {out}: {played} steps played, state {game.state.state_id}, next: {d.kind} {d.prompt}")
