@@ -92,6 +92,12 @@ def test_swap_sides_reports_in_a_b_terms(tmp_path: Path) -> None:
     assert header["rosters"][0]["name"] == result.names[1]
 
 
+def test_log_first_keeps_only_the_first_logs(tmp_path: Path) -> None:
+    result = simulate(_config(log_dir=tmp_path, log_first=1))
+    assert [p.name for p in tmp_path.iterdir()] == ["game-00000.jsonl"]
+    assert [r.log for r in result.records] == [str(tmp_path / "game-00000.jsonl"), None, None]
+
+
 def test_no_games_is_an_error() -> None:
     with pytest.raises(SimulationError, match="--games"):
         simulate(_config(games=0))

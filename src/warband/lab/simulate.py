@@ -35,7 +35,8 @@ class SimulationError(WarbandError):
 
 @dataclass(frozen=True, slots=True)
 class SimulationConfig:
-    """Everything that decides a run's results (``log_dir`` only decides where logs go)."""
+    """Everything that decides a run's results (``log_dir`` and ``log_first`` only decide which logs are kept
+    and where)."""
 
     ruleset: str
     roster_a: Path
@@ -48,12 +49,16 @@ class SimulationConfig:
     params: Mapping[str, object] = field(default_factory=dict)
     log_dir: Path | None = None
     swap_sides: bool = False
+    log_first: int | None = None
 
     def game_seed(self, index: int) -> int:
         return derive_seed(self.seed, index)
 
     def log_path(self, index: int) -> Path | None:
-        return None if self.log_dir is None else self.log_dir / f"game-{index:05d}.jsonl"
+        """Where game ``index``'s log goes: under ``log_dir``, for every game or only the first ``log_first``."""
+        if self.log_dir is None or (self.log_first is not None and index >= self.log_first):
+            return None
+        return self.log_dir / f"game-{index:05d}.jsonl"
 
     def swapped(self, index: int) -> bool:
         """With ``swap_sides``, odd games put warband b (and its agent) first, to cancel any first-side edge."""
