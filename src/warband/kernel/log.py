@@ -26,7 +26,7 @@ from typing import Any
 
 from warband.kernel.actions import Action
 from warband.kernel.engine import LOG_FORMAT, Game
-from warband.kernel.errors import IllegalActionError, ReplayError, WarbandError
+from warband.kernel.errors import IllegalActionError, ReplayError
 from warband.kernel.events import Event
 
 
@@ -128,9 +128,9 @@ def replay(log: LogFile, verify: bool = False, on_step: StepHook | None = None) 
             raise ReplayError(f"{log.source}: line 1: ruleset version {h['ruleset_version']} was logged, "
                               f"installed is {rs.version}")
         game = Game.new(rs, h["rosters"], h["scenario"], int(h["seed"]), h["params"])
-    except WarbandError as exc:
-        if isinstance(exc, ReplayError):
-            raise
+    except ReplayError:
+        raise
+    except (ValueError, KeyError, TypeError) as exc:  # WarbandError and pydantic's ValidationError included
         raise ReplayError(f"{log.source}: line 1: cannot set up the game: {exc}") from None
     for no, step in log.steps:
         _replay_step(game, no, step, verify, log.source, on_step)

@@ -23,7 +23,7 @@ class Objective:
     vp: int
 
 
-@dataclass(slots=True)
+@dataclass
 class Context:
     """Everything about a game that never changes while it is played."""
 
@@ -40,6 +40,12 @@ class Context:
     specs: dict[str, dict[str, Any]]
     order: tuple[tuple[str, ...], tuple[str, ...]]
     los_cache: dict[tuple[float, ...], bool] = field(default_factory=dict)
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        terrain = self.table.terrain
+        self.solid_pieces = tuple(p for p in terrain if p.kind in ("impassable", "blocking"))
+        self.platforms = tuple(p for p in terrain if p.kind == "platform")
 
     def piece(self, piece_id: str) -> TerrainPiece:
         for p in self.table.terrain:

@@ -13,6 +13,7 @@ seed sentence to them.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any
 
 from warband.kernel.actions import CHANCE, CHOICE, OVER, Action, Decision, DiceSpec
@@ -252,19 +253,35 @@ def resolve_rolloff(state: GameState, step: dict[str, Any], values: tuple[int, .
 # ------------------------------------------------------------------------------------------- deployment
 def deploy_points(state: GameState, m: Model) -> list[tuple[float, float]]:
     """Candidate spots for a model's deployment: a grid over its zone, wholly inside it (digest §1 CNL)."""
-    zone = state.ctx.zones[state.vars["zone_of"][m.side]]
-    minx, miny, maxx, maxy = zone.bbox
-    out = []
-    nx, ny = 6, 3
-    for j in range(ny):
-        for i in range(nx):
-            p = (round(minx + (i + 0.5) * (maxx - minx) / nx, 2), round(miny + (j + 0.5) * (maxy - miny) / ny, 2))
-            if not deploy_problems(state, m, p):
-                out.append(p)
-    return out
+    zi = state.vars["zone_of"][m.side]
+    key = ("deploy-grid", zi, m.radius)
+    grid = state.ctx.memo.get(key)
+    if grid is None:  # the spots where the zone and the terrain allow this base: the same all game
+        zone = state.ctx.zones[zi]
+        minx, miny, maxx, maxy = zone.bbox
+        nx, ny = 6, 3
+        grid = []
+        for j in range(ny):
+            for i in range(nx):
+                p = (round(minx + (i + 0.5) * (maxx - minx) / nx, 2), round(miny + (j + 0.5) * (maxy - miny) / ny, 2))
+                if not _zone_terrain_problems(state, m, p):
+                    grid.append(p)
+        state.ctx.memo[key] = grid
+    return [p for p in grid if not _overlap_problems(state, m, p)]
 
 
 def deploy_problems(state: GameState, m: Model, p: tuple[float, float]) -> list[Reason]:
+    return _zone_terrain_problems(state, m, p) or _overlap_problems(state, m, p)
+
+
+def _overlap_problems(state: GameState, m: Model, p: tuple[float, float]) -> list[Reason]:
+    for o in state.models.values():
+        if o.on_table and math.hypot(p[0] - o.x, p[1] - o.y) < m.radius + o.radius - 1e-6:
+            return [(f"{R}/deploy/overlap", f"{m.id} would overlap {o.id}")]
+    return []
+
+
+def _zone_terrain_problems(state: GameState, m: Model, p: tuple[float, float]) -> list[Reason]:
     zone = state.ctx.zones[state.vars["zone_of"][m.side]]
     out: list[Reason] = []
     if not (zone.contains(p) and inset(zone, p) >= m.radius - 1e-9):
@@ -273,10 +290,6 @@ def deploy_problems(state: GameState, m: Model, p: tuple[float, float]) -> list[
     for piece in state.ctx.table.terrain:
         if piece.kind in ("impassable", "blocking", "dangerous") and piece.circle_overlaps(p, m.radius):
             out.append((f"{R}/deploy/terrain", f"{m.id} cannot be placed in {piece.kind} terrain {piece.id}"))
-            return out
-    for o in state.models.values():
-        if o.on_table and math.hypot(p[0] - o.x, p[1] - o.y) < m.radius + o.radius - 1e-6:
-            out.append((f"{R}/deploy/overlap", f"{m.id} would overlap {o.id}"))
             return out
     return out
 
@@ -343,20 +356,37 @@ def end_activation(state: GameState, events: list[Event]) -> None:
 
 
 # ------------------------------------------------------------------------------------------- the action menu
+def _tries(state: GameState, m: Model, eng: list[Model], only_legal: bool) -> Iterator[Action]:
+    enemies = standing_enemies(state, m)
+    for kind in ("move", "dash", "retreat"):
+        yield Action(kind, m.id)
+    for e in enemies:
+        yield Action("charge", m.id, e.id)
+    for w in weapons(m, "ranged"):
+        for e in enemies:
+            yield Action("shoot", m.id, e.id, option=w["name"])
+    for w in weapons(m, "melee"):
+        for e in (eng if only_legal else enemies):
+            yield Action("fight", m.id, e.id, option=w["name"])
+    if has_kw(m, "MEDIC") or not only_legal:
+        for f in state.models.values():
+            if f.side == m.side and f.on_table:
+                yield Action("tend", m.id, f.id)
+
+
 def menu(state: GameState, m: Model, only_legal: bool = True) -> list[Action]:
     """Every legal action for the active model, in a fixed order (``only_legal=False``: every action the
     model might try, legal or not, for explanations)."""
-    enemies = standing_enemies(state, m)
-    tries: list[Action] = [Action(kind, m.id) for kind in ("move", "dash", "retreat")]
-    tries += [Action("charge", m.id, e.id) for e in enemies]
-    tries += [Action("shoot", m.id, e.id, option=w["name"]) for w in weapons(m, "ranged") for e in enemies]
-    melee_targets = enemies if not only_legal else engaged_with(state, m)
-    tries += [Action("fight", m.id, e.id, option=w["name"]) for w in weapons(m, "melee") for e in melee_targets]
-    if has_kw(m, "MEDIC") or not only_legal:
-        tries += [Action("tend", m.id, f.id) for f in state.models.values() if f.side == m.side and f.on_table]
-    out = [a for a in tries if not only_legal or not action_reasons(state, m, a)]
+    eng = engaged_with(state, m)
+    out = [a for a in _tries(state, m, eng, only_legal) if not only_legal or not action_reasons(state, m, a, eng)]
     out.append(Action("end", m.id))
     return out
+
+
+def has_action(state: GameState, m: Model) -> bool:
+    """Whether the active model has any legal action besides ending its activation (stops at the first)."""
+    eng = engaged_with(state, m)
+    return any(not action_reasons(state, m, a, eng) for a in _tries(state, m, eng, True))
 
 
 def all_actions(state: GameState) -> list[Action]:
@@ -370,7 +400,7 @@ def all_actions(state: GameState) -> list[Action]:
     return legal_actions(state)
 
 
-def action_reasons(state: GameState, m: Model, a: Action) -> list[Reason]:
+def action_reasons(state: GameState, m: Model, a: Action, eng: list[Model] | None = None) -> list[Reason]:
     """Every rule of seed 000 (and 001 as the ``shoot_restriction`` option) that forbids ``a`` now."""
     done = acts(state)
     out: list[Reason] = []
@@ -386,33 +416,33 @@ def action_reasons(state: GameState, m: Model, a: Action) -> list[Reason]:
     if check is None and a.kind != "end":
         out.append((f"{R}/activation/unknown", f"{a.kind!r} is not an action of this game"))
     elif check is not None:
-        out.extend(check(state, m, a))
+        out.extend(check(state, m, a, engaged_with(state, m) if eng is None else eng))
     return out
 
 
-def _check_move(state: GameState, m: Model, a: Action) -> list[Reason]:
+def _check_move(state: GameState, m: Model, a: Action, eng: list[Model]) -> list[Reason]:
     if a.target is not None or a.option is not None or a.point is not None:
         return [(f"{R}/activation/syntax", "declare 'move MODEL', then give the destination")]
     return []
 
 
-def _check_dash(state: GameState, m: Model, a: Action) -> list[Reason]:
-    return _check_move(state, m, a)
+def _check_dash(state: GameState, m: Model, a: Action, eng: list[Model]) -> list[Reason]:
+    return _check_move(state, m, a, eng)
 
 
-def _check_retreat(state: GameState, m: Model, a: Action) -> list[Reason]:
-    if not engaged_with(state, m):
+def _check_retreat(state: GameState, m: Model, a: Action, eng: list[Model]) -> list[Reason]:
+    if not eng:
         return [(f"{R}/retreat/not-engaged", "a Retreat is only for a model within 1\" of an enemy")]
     return []
 
 
-def _check_charge(state: GameState, m: Model, a: Action) -> list[Reason]:
+def _check_charge(state: GameState, m: Model, a: Action, eng: list[Model]) -> list[Reason]:
     p = state.ctx.params
     out: list[Reason] = []
     t = state.models.get(a.target or "")
     if t is None or not t.on_table or t.side == m.side:
         return [(f"{R}/charge/target", f"{a.target} is not an enemy model on the table")]
-    if engaged_with(state, m):
+    if eng:
         out.append((f"{R}/charge/engaged", "a model already within 1\" of an enemy cannot Charge "
                     "(it may Fight or Retreat)"))
     if gap(m, t) > p["charge_range"] + 1e-9:
@@ -431,7 +461,7 @@ def not_assault(m: Model, wname: str) -> bool:
     return w is None or not wkw(w, "ASSAULT")
 
 
-def _check_shoot(state: GameState, m: Model, a: Action) -> list[Reason]:
+def _check_shoot(state: GameState, m: Model, a: Action, eng: list[Model]) -> list[Reason]:
     p = state.ctx.params
     out: list[Reason] = []
     w = weapon_named(m, a.option, "ranged")
@@ -441,7 +471,7 @@ def _check_shoot(state: GameState, m: Model, a: Action) -> list[Reason]:
     t = state.models.get(a.target or "")
     if t is None or not t.on_table or t.side == m.side:
         return [(f"{R}/shoot/target", f"{a.target} is not an enemy model on the table")]
-    if engaged_with(state, m):
+    if eng:
         out.append((f"{R}/shoot/engaged", "a model within 1\" of an enemy cannot Shoot"))
     done = acts(state)
     if not wkw(w, "ASSAULT"):
@@ -462,7 +492,7 @@ def _check_shoot(state: GameState, m: Model, a: Action) -> list[Reason]:
     return out
 
 
-def _check_fight(state: GameState, m: Model, a: Action) -> list[Reason]:
+def _check_fight(state: GameState, m: Model, a: Action, eng: list[Model]) -> list[Reason]:
     p = state.ctx.params
     out: list[Reason] = []
     w = weapon_named(m, a.option, "melee")
@@ -482,7 +512,7 @@ def _check_fight(state: GameState, m: Model, a: Action) -> list[Reason]:
     return out
 
 
-def _check_tend(state: GameState, m: Model, a: Action) -> list[Reason]:
+def _check_tend(state: GameState, m: Model, a: Action, eng: list[Model]) -> list[Reason]:
     f = state.models.get(a.target or "")
     if not has_kw(m, "MEDIC"):
         return [(f"{R}/other/tend", f"{m.id} has no 'Tend Wounds' action (needs MEDIC)")]
@@ -726,7 +756,7 @@ def idle(state: GameState, events: list[Event]) -> bool:
         if state.vars.get("end_now") or not m.on_table or is_down(m):
             end_activation(state, events)
             return True
-        if all(a.kind == "end" for a in menu(state, m)):
+        if not has_action(state, m):
             end_activation(state, events)
             return True
         return False
@@ -808,7 +838,13 @@ def legal_actions(state: GameState) -> list[Action]:
         return STEP_OPTIONS[step["t"]](state, step)
     if state.phase == "deploy":
         side = int(state.vars["deployer"])
-        return [Action("deploy", m.id, point=p) for m in undeployed(state, side) for p in deploy_points(state, m)]
+        by_radius: dict[float, list[tuple[float, float]]] = {}
+        out = []
+        for m in undeployed(state, side):
+            if m.radius not in by_radius:
+                by_radius[m.radius] = deploy_points(state, m)
+            out.extend(Action("deploy", m.id, point=p) for p in by_radius[m.radius])
+        return out
     m = active_model(state)
     if m is None:
         return [Action("activate", x.id) for x in activatable(state, int(state.vars["next_side"]))]

@@ -5,9 +5,10 @@ Charge, Retreat, Dash; digest §4 and §7). Pure functions of a state; nothing h
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from warband.kernel.geometry import Table, TerrainPiece, Vec
+from warband.kernel.geometry import Table, TerrainPiece, Vec, segment_point_distance
 from warband.kernel.state import GameState, Model
 from warband.rulesets.trench_crusade.context import Context
 
@@ -100,147 +101,192 @@ class MovePlan:
 
 def _own_platform(table: Table, p: Vec) -> TerrainPiece | None:
     best: TerrainPiece | None = None
-    for piece in table.pieces_at(p):
-        if piece.kind == "platform" and (best is None or piece.height > best.height):
+    for piece in table.terrain:
+        if piece.kind == "platform" and (best is None or piece.height > best.height) and piece.contains(p):
             best = piece
     return best
 
 
-def _solids(ctx: Context, start: Vec, end: Vec) -> list[TerrainPiece]:
+def _walk_solids(ctx: Context, start_platform: TerrainPiece | None) -> list[TerrainPiece]:
     """Pieces a walking model must go round: impassable and blocking terrain, obstacles too high to step over,
-    and raised platforms other than the one it starts or ends on."""
+    and raised platforms other than the one it starts on (the one it ends on is dropped per destination)."""
     free = ctx.params["obstacle_free_height"]
-    own = {id(x) for x in (_own_platform(ctx.table, start), _own_platform(ctx.table, end)) if x is not None}
     out = []
     for piece in ctx.table.terrain:
         if piece.kind in _SOLID or (piece.kind == "obstacle" and piece.height > free + 1e-9) or (
-                piece.kind == "platform" and piece.height > free + 1e-9 and id(piece) not in own):
+                piece.kind == "platform" and piece.height > free + 1e-9 and piece is not start_platform):
             out.append(piece)
     return out
 
 
-def _leg_cost(ctx: Context) -> object:
+def _leg_cost(ctx: Context) -> Callable[[Vec, Vec], float]:
     table = ctx.table
     extra = ctx.params["difficult_cost"] - 1.0
 
     def cost(a: Vec, b: Vec) -> float:
         tr = table.trace(a, b)
+        if not tr.crossings:
+            return tr.length
         return tr.length + extra * tr.length_in("difficult")
 
     return cost
 
 
-def _straight_clear(ctx: Context, a: Vec, b: Vec, solids: list[TerrainPiece], r: float) -> bool:
+def _straight_clear(a: Vec, b: Vec, solids: list[TerrainPiece]) -> bool:
+    minx, maxx = (a[0], b[0]) if a[0] < b[0] else (b[0], a[0])
+    miny, maxy = (a[1], b[1]) if a[1] < b[1] else (b[1], a[1])
     for piece in solids:
+        bx0, by0, bx1, by1 = piece.bbox
+        if bx0 > maxx or bx1 < minx or by0 > maxy or by1 < miny:
+            continue
         span = piece.clip(a, b)
         if span is not None and span[1] - span[0] > 1e-9:
             return False
     return True
 
 
-def _blocked_circles(state: GameState, m: Model, mode: str, target: Model | None) -> list[tuple[Vec, float]]:
-    """Zones the moving centre may not enter: 1" round enemies (only a Charge enters them, and only its
-    target's; a Retreat leaves them), and every other base (bases never overlap)."""
-    rng = state.ctx.params["engagement_range"]
-    out = []
-    for o in state.models.values():
-        if o is m or not o.on_table:
-            continue
-        if o.side != m.side and mode == "move":
-            out.append(((o.x, o.y), o.radius + m.radius + rng))
-        elif o is target:
-            continue
-        else:
-            out.append(((o.x, o.y), o.radius + m.radius))
-    return out
+class MoveEnv:
+    """What a move of one model is checked against, computed once per model and mode: the enemies (and which
+    ones it starts within 1" of), the other bases, the zones its path may not cross and the solid terrain."""
+
+    __slots__ = ("circles", "engaged", "enemies", "m", "mode", "others", "rng", "solids", "start", "start_platform")
+
+    def __init__(self, state: GameState, m: Model, mode: str, target: Model | None = None) -> None:
+        ctx = state.ctx
+        self.m = m
+        self.mode = mode
+        self.start = (m.x, m.y)
+        self.rng = float(ctx.params["engagement_range"])
+        rng = self.rng
+        self.enemies: list[Model] = []
+        self.others: list[Model] = []
+        self.circles: list[tuple[Vec, float]] = []
+        self.engaged: set[str] = set()
+        for o in state.models.values():
+            if o is m or not o.on_table:
+                continue
+            self.others.append(o)
+            if o.side != m.side:
+                self.enemies.append(o)
+                if gap(m, o) <= rng + 1e-9:
+                    self.engaged.add(o.id)
+        for o in self.others:
+            if o.side != m.side and mode == "move" and o.id not in self.engaged:
+                # only a Charge may enter within 1" of an enemy (digest §7), so the path keeps out
+                self.circles.append(((o.x, o.y), o.radius + m.radius + rng))
+            elif o is not target:
+                self.circles.append(((o.x, o.y), o.radius + m.radius))
+        self.start_platform = _own_platform(ctx.table, self.start)
+        self.solids = _walk_solids(ctx, self.start_platform)
 
 
-def check_destination(state: GameState, m: Model, dest: Vec, mode: str,
-                      target: Model | None = None) -> list[Reason]:
+def check_destination(state: GameState, m: Model, dest: Vec, mode: str, env: MoveEnv | None = None) -> list[Reason]:
     """Rules about where a model may end a move, whatever the path (seed 000 Move/Retreat; digest §7)."""
-    ctx = state.ctx
-    table = ctx.table
+    env = env or MoveEnv(state, m, mode)
+    table = state.ctx.table
     out: list[Reason] = []
-    if not table.on_table(dest, m.radius):
+    r = m.radius
+    if not table.on_table(dest, r):
         out.append((f"{R}/move/table-edge", f"({dest[0]:.2f}, {dest[1]:.2f}) puts the base off the table"))
         return out
-    for piece in table.terrain:
-        if piece.kind in _SOLID and piece.circle_overlaps(dest, m.radius):
+    for piece in state.ctx.solid_pieces:
+        if piece.circle_overlaps(dest, r):
             out.append((f"{R}/move/impassable", f"the base would stand in {piece.kind} terrain {piece.id}"))
             return out
-    for o in state.models.values():
-        if o is m or not o.on_table:
-            continue
-        if math.hypot(dest[0] - o.x, dest[1] - o.y) < m.radius + o.radius - 1e-6:
+    for o in env.others:
+        if math.hypot(dest[0] - o.x, dest[1] - o.y) < r + o.radius - 1e-6:
             out.append((f"{R}/move/bases-overlap", f"the base would overlap {o.id}"))
             return out
-    rng = ctx.params["engagement_range"]
+    rng = env.rng
     if mode == "move":
-        engaged = {e.id for e in engaged_with(state, m)}
-        for e in standing_enemies(state, m):
-            near = gap_at(dest, m.radius, e) <= rng + 1e-9
-            if near and e.id not in engaged:
+        for e in env.enemies:
+            near = gap_at(dest, r, e) <= rng + 1e-9
+            if near and e.id not in env.engaged:
                 out.append((f"{R}/move/enter-engagement",
                             f"only a Charge may move within 1\" of an enemy ({e.id})"))
-            elif not near and e.id in engaged:
+            elif not near and e.id in env.engaged:
                 out.append((f"{R}/move/leave-engagement",
                             f"a model within 1\" of {e.id} may only leave it by a Retreat"))
     elif mode == "retreat":
-        for e in standing_enemies(state, m):
-            if gap_at(dest, m.radius, e) <= rng + 1e-9:
+        for e in env.enemies:
+            if gap_at(dest, r, e) <= rng + 1e-9:
                 out.append((f"{R}/retreat/end-clear", f"a Retreat must end more than 1\" from every enemy ({e.id})"))
     return out
 
 
 def plan_move(state: GameState, m: Model, dest: Vec, allowance: float, mode: str = "move",
-              target: Model | None = None, straight: bool = False) -> MovePlan | list[Reason]:
+              target: Model | None = None, straight: bool = False, env: MoveEnv | None = None) -> MovePlan | list[Reason]:
     """Check a move of ``m`` to ``dest`` with ``allowance`` inches; return the plan or the broken rules.
 
     Difficult terrain costs ``difficult_cost`` per inch; obstacles up to ``obstacle_free_height`` are free;
     a step up higher than that is a sheer climb (its height counts against the allowance and needs a Risky
     roll, made by the caller); a drop of ``fall_height`` or more is a fall (seed 000 Move; digest §7).
     ``straight`` skips the search for a way round obstacles (used for generating candidates quickly)."""
-    reasons = check_destination(state, m, dest, mode, target)
+    env = env or MoveEnv(state, m, mode, target)
+    reasons = check_destination(state, m, dest, mode, env)
     if reasons:
         return reasons
     ctx = state.ctx
+    table = ctx.table
     p = ctx.params
-    start = (m.x, m.y)
-    end_z = ctx.table.surface_height(dest)
-    solids = _solids(ctx, start, dest)
-    circles = _blocked_circles(state, m, mode, target)
+    start = env.start
+    end_platform = _own_platform(table, dest)
+    end_z = end_platform.height if end_platform is not None else 0.0
+    solids = [x for x in env.solids if x is not end_platform] if end_platform is not None else env.solids
     cost_fn = _leg_cost(ctx)
-    path: list[Vec] | None
-    if _straight_clear(ctx, start, dest, solids, m.radius) and not any(
-            _hits_circle(start, dest, c, r) for c, r in circles):
+    path: list[Vec]
+    dangerous = False
+    if _straight_clear(start, dest, solids) and not any(_hits_circle(start, dest, c, r) for c, r in env.circles):
         path = [start, dest]
-        cost = cost_fn(start, dest)  # type: ignore[operator]
+        tr = table.trace(start, dest)
+        cost = tr.length
+        if tr.crossings:
+            cost += (p["difficult_cost"] - 1.0) * tr.length_in("difficult")
+            dangerous = any(c.piece.kind == "dangerous" for c in tr.crossings)
     elif straight:
         return [(f"{R}/move/no-path", "the straight line is blocked")]
     else:
-        found = ctx.table.shortest_path(start, dest, m.radius, solids, circles, cost=cost_fn,  # type: ignore[arg-type]
-                                        max_cost=allowance + 1e-6)
+        circles, solids = _corridor(start, dest, allowance, env.circles, solids)
+        found = table.shortest_path(start, dest, m.radius, solids, circles, cost=cost_fn,
+                                    max_cost=allowance + 1e-6)
         if found is None:
             return [(f"{R}/move/no-path", f"no path within {allowance:g}\" reaches ({dest[0]:.2f}, {dest[1]:.2f})")]
         path, cost = found
+        dangerous = any(c.piece.kind == "dangerous" for i in range(len(path) - 1)
+                        for c in table.trace(path[i], path[i + 1]).crossings)
     dz = end_z - m.z
     free = p["obstacle_free_height"]
     climb = dz if dz > free + 1e-9 else 0.0
     drop = -dz if dz < 0 else 0.0
     jump = False
-    if m.z > free and end_z > free and abs(dz) <= free + 1e-9 and _own_platform(ctx.table, start) is not \
-            _own_platform(ctx.table, dest):
+    if m.z > free and end_z > free and abs(dz) <= free + 1e-9 and env.start_platform is not end_platform:
         jump = True
-        span = _gap_length(ctx.table, start, dest)
+        span = _gap_length(table, start, dest)
         if span > p["jump_gap_fraction"] * m.data["movement"] + 1e-9:
             return [(f"{R}/move/jump-too-far",
                      f"a gap of {span:.2f}\" is more than half the model's Movement")]
     total = cost + climb
     if total > allowance + 1e-6:
         return [(f"{R}/move/too-far", f"the move costs {total:.2f}\" but the model may move {allowance:g}\"")]
-    dangerous = any(c.piece.kind == "dangerous" for i in range(len(path) - 1)
-                    for c in ctx.table.trace(path[i], path[i + 1]).crossings)
     return MovePlan(tuple(path), total, end_z, climb, drop, jump, dangerous)
+
+
+def _corridor(a: Vec, b: Vec, length: float, circles: list[tuple[Vec, float]],
+              solids: list[TerrainPiece]) -> tuple[list[tuple[Vec, float]], list[TerrainPiece]]:
+    """Only what a path of at most ``length`` from ``a`` to ``b`` can meet: such a path stays inside the ellipse
+    with foci ``a`` and ``b``, whose points are within its semi-minor axis of the segment ``a``-``b``."""
+    d = math.hypot(b[0] - a[0], b[1] - a[1])
+    half = max(length, d) / 2.0
+    reach = math.sqrt(max(0.0, half * half - (d / 2.0) ** 2)) + 0.5
+    keep_c = [(c, r) for c, r in circles if segment_point_distance(a, b, c) <= reach + r]
+    keep_s = []
+    for piece in solids:
+        bx0, by0, bx1, by1 = piece.bbox
+        lo_x, hi_x = min(a[0], b[0]) - reach, max(a[0], b[0]) + reach
+        lo_y, hi_y = min(a[1], b[1]) - reach, max(a[1], b[1]) + reach
+        if bx0 <= hi_x and bx1 >= lo_x and by0 <= hi_y and by1 >= lo_y:
+            keep_s.append(piece)
+    return keep_c, keep_s
 
 
 def _gap_length(table: Table, a: Vec, b: Vec) -> float:
@@ -278,16 +324,21 @@ def move_candidates(state: GameState, m: Model, allowance: float) -> list[Vec]:
         stop = max(0.0, min(allowance, d - e.radius - m.radius - rng - 0.05))
         if stop > 0.2:
             pts.append(_toward(start, (e.x, e.y), stop))
-    for o in ctx.objectives:
+    objectives = sorted(ctx.objectives, key=lambda o: math.hypot(o.at[0] - m.x, o.at[1] - m.y))[:3]
+    for o in objectives:
         d = math.hypot(o.at[0] - m.x, o.at[1] - m.y)
         pts.append(o.at if d <= allowance else _toward(start, o.at, allowance))
     threat = enemies[0] if enemies else None
+    near = []
     for piece in ctx.table.terrain:
         if piece.id not in ctx.cover_ids and piece.kind != "platform":
             continue
         c = _centroid(piece)
-        if math.hypot(c[0] - m.x, c[1] - m.y) > allowance + 6:
-            continue
+        d = math.hypot(c[0] - m.x, c[1] - m.y)
+        if d <= allowance + 3:
+            near.append((d, piece.id, piece, c))
+    near.sort(key=lambda x: (x[0], x[1]))
+    for _, _, piece, c in near[:4]:
         if piece.kind == "platform":
             pts.append(c)
         elif threat is not None:
@@ -297,16 +348,16 @@ def move_candidates(state: GameState, m: Model, allowance: float) -> list[Vec]:
             pts.append((edge[0] + away[0] * (m.radius + 0.1 + reach), edge[1] + away[1] * (m.radius + 0.1 + reach)))
     for k in range(8):
         ang = k * math.pi / 4
-        for frac in (1.0, 0.5):
-            pts.append((m.x + math.cos(ang) * allowance * frac, m.y + math.sin(ang) * allowance * frac))
+        pts.append((m.x + math.cos(ang) * allowance, m.y + math.sin(ang) * allowance))
     out: list[Vec] = []
     seen: set[Vec] = set()
+    env = MoveEnv(state, m, "move")
     for raw in pts:
         for shrink in (1.0, 0.6):
             cand = _r2((m.x + (raw[0] - m.x) * shrink, m.y + (raw[1] - m.y) * shrink))
             if cand in seen or cand == _r2(start):
                 break
-            plan = plan_move(state, m, cand, allowance, straight=True)
+            plan = plan_move(state, m, cand, allowance, straight=True, env=env)
             if isinstance(plan, MovePlan):
                 seen.add(cand)
                 out.append(cand)
@@ -363,6 +414,7 @@ def retreat_angle_ok(state: GameState, m: Model, dest: Vec, away: Vec) -> bool:
 def retreat_candidates(state: GameState, m: Model, allowance: float, away: Vec) -> list[Vec]:
     """Destinations directly away (and slightly off it, within ``retreat_angle``) at several distances."""
     out: list[Vec] = []
+    env = MoveEnv(state, m, "retreat")
     tol = math.radians(state.ctx.params["retreat_angle"])
     base = math.atan2(away[1], away[0])
     for ang in (base, base + tol * 0.9, base - tol * 0.9):
@@ -370,7 +422,7 @@ def retreat_candidates(state: GameState, m: Model, allowance: float, away: Vec) 
             cand = _r2((m.x + math.cos(ang) * allowance * frac, m.y + math.sin(ang) * allowance * frac))
             if cand in out:
                 continue
-            if isinstance(plan_move(state, m, cand, allowance, "retreat", straight=True), MovePlan) and retreat_angle_ok(
+            if isinstance(plan_move(state, m, cand, allowance, "retreat", straight=True, env=env), MovePlan) and retreat_angle_ok(
                     state, m, cand, away):
                 out.append(cand)
     return out
@@ -394,10 +446,13 @@ def charge_route(state: GameState, m: Model, target: Model, allowance: float) ->
     ctx = state.ctx
     start = (m.x, m.y)
     contact = _toward((target.x, target.y), start, target.radius + m.radius + 0.01)
-    solids = _solids(ctx, start, contact)
-    circles = [c for c in _blocked_circles(state, m, "charge", target)]
+    env = MoveEnv(state, m, "charge", target)
+    end_platform = _own_platform(ctx.table, contact)
+    solids = [x for x in env.solids if x is not end_platform]
     cost_fn = _leg_cost(ctx)
-    found = ctx.table.shortest_path(start, contact, m.radius, solids, circles, cost=cost_fn)  # type: ignore[arg-type]
+    d = math.hypot(contact[0] - start[0], contact[1] - start[1])
+    circles, solids = _corridor(start, contact, max(allowance, d) + 2.0, env.circles, solids)
+    found = ctx.table.shortest_path(start, contact, m.radius, solids, circles, cost=cost_fn)
     free = ctx.params["obstacle_free_height"]
     rng = ctx.params["engagement_range"]
     if found is None:
@@ -423,7 +478,7 @@ def _walk(ctx: Context, path: list[Vec], budget: float) -> Vec:
     left = budget
     for i in range(len(path) - 1):
         a, b = path[i], path[i + 1]
-        c = cost_fn(a, b)  # type: ignore[operator]
+        c = cost_fn(a, b)
         if c <= left:
             left -= c
             continue
