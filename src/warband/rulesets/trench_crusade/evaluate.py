@@ -101,6 +101,9 @@ class _Static:
     charge_range: float
     from_turn: int
     turns: int
+    melee: dict[str, dict[str, tuple[float, float]]]
+    shots: dict[str, dict[str, tuple[float, float, float, float]]]
+    reach: dict[str, float]
 
 
 # ------------------------------------------------------------------------------------------- static data
@@ -165,10 +168,40 @@ def _build(state: GameState) -> _Static:
     need = tuple(math.ceil(n * float(p["morale_fraction"])) for n in sizes)
     lead = int(p["leader_morale_dice"])
     fail = (float(success_odds(0, p)["failure"]), float(success_odds(lead, p)["failure"]))
-    return _Static(ctx, {mid: _profile(spec) for mid, spec in ctx.specs.items()}, covers, blockers, objectives, hit,
-                   damage, sizes, (need[0], need[1]), fail, float(p["cover_contact"]),
-                   float(p["long_range_fraction"]), float(p["engagement_range"]), float(p["charge_range"]),
-                   int(p["objective_scoring_from_turn"]), int(ctx.turns))
+    profiles = {mid: _profile(spec) for mid, spec in ctx.specs.items()}
+    melee, shots = _attack_tables(profiles, hit, damage)
+    reach = {mid: (min(pr.movement + CHARGE_DIE_MEAN + float(p["engagement_range"]), float(p["charge_range"]))
+                   if pr.has_melee else -1.0) for mid, pr in profiles.items()}
+    return _Static(ctx, profiles, covers, blockers, objectives, hit, damage, sizes, (need[0], need[1]), fail,
+                   float(p["cover_contact"]), float(p["long_range_fraction"]), float(p["engagement_range"]),
+                   float(p["charge_range"]), int(p["objective_scoring_from_turn"]), int(ctx.turns), melee, shots,
+                   reach)
+
+
+def _attack_tables(profiles: dict[str, _Profile], hit: dict[int, float], damage: dict[tuple[int, int], float]
+                   ) -> tuple[dict[str, dict[str, tuple[float, float]]],
+                              dict[str, dict[str, tuple[float, float, float, float]]]]:
+    """Per attacker and target: expected melee damage (target standing, Down) and ranged damage for
+    -2..+1 situational DICE (long range, cover, elevation), in points of the target."""
+    melee: dict[str, dict[str, tuple[float, float]]] = {}
+    shots: dict[str, dict[str, tuple[float, float, float, float]]] = {}
+
+    def clamp(v: int, lo: int, hi: int) -> int:
+        return max(lo, min(hi, v))
+
+    for aid, pa in profiles.items():
+        melee[aid] = {}
+        shots[aid] = {}
+        for tid, pt in profiles.items():
+            net = pa.melee_net - (1 if pt.fear and not pa.fear else 0)
+            mod = clamp(pt.armour + pa.melee_mod, -3, 3)
+            up = hit[clamp(net, -6, 6)] * damage[(0, mod)] * pt.points
+            down = hit[clamp(net, -6, 6)] * damage[(1, mod)] * pt.points * DOWN_FACTOR
+            melee[aid][tid] = (up, down) if pa.has_melee else (0.0, 0.0)
+            smod = clamp(pa.shoot_mod + (0 if pa.shoot_ignore_armour else pt.armour), -3, 3)
+            row = tuple(hit[clamp(pa.shoot_net + adj, -6, 6)] * damage[(0, smod)] * pt.points for adj in (-2, -1, 0, 1))
+            shots[aid][tid] = (row[0], row[1], row[2], row[3])
+    return melee, shots
 
 
 # ------------------------------------------------------------------------------------------- geometry helpers
@@ -266,50 +299,53 @@ def _objectives(st: _Static, state: GameState, up: list[Model], left: int) -> fl
 def _threats(st: _Static, state: GameState, up: list[Model]) -> tuple[float, float]:
     """Expected damage (in points) each side can deal in its next activations, best target per attacker."""
     out = [0.0, 0.0]
+    by_side: tuple[list[Model], list[Model]] = ([], [])
+    for m in up:
+        by_side[m.side].append(m)
     covers = {m.id: _touching_cover(st, m) for m in up}
-    profiles = st.profiles
-    hit = st.hit
-    damage = st.damage
+    engagement = st.engagement
+    long_fraction = st.long_fraction
+    blockers = st.blockers
+    hypot = math.hypot
     for a in up:
         if a.flags.get("down"):
             continue
-        pa = profiles[a.id]
+        pa = st.profiles[a.id]
+        melee = st.melee[a.id]
+        shots = st.shots[a.id]
         best_shot = 0.0
         best_melee = 0.0
         engaged = False
-        reach = pa.movement + CHARGE_DIE_MEAN + st.engagement
-        for t in up:
-            if t.side == a.side:
-                continue
-            g = math.hypot(a.x - t.x, a.y - t.y) - a.radius - t.radius
-            pt = profiles[t.id]
-            worth = pt.points * (DOWN_FACTOR if t.flags.get("down") else 1.0)
-            if g <= st.engagement:
+        reach = st.reach[a.id]
+        near = pa.movement + 1.0
+        srange = pa.shoot_range
+        ax, ay = a.x, a.y
+        for t in by_side[1 - a.side]:
+            g = hypot(ax - t.x, ay - t.y) - a.radius - t.radius
+            down = bool(t.flags.get("down"))
+            if g <= engagement:
                 engaged = True
-            if pa.has_melee and g <= min(reach, st.charge_range):
-                net = pa.melee_net - (1 if pt.fear and not pa.fear else 0)
-                extra = 1 if t.flags.get("down") else 0
-                mod = pt.armour + pa.melee_mod
-                dmg = hit[max(-6, min(6, net))] * damage[(extra, max(-3, min(3, mod)))] * worth
-                if g > st.engagement:
-                    dmg *= 0.75 if g <= pa.movement + 1.0 else 0.45
-                best_melee = max(best_melee, dmg)
-            if pa.shoot_range > 0.0 and st.engagement < g <= pa.shoot_range:
-                if st.blockers and _blocked(st.blockers, a.x, a.y, t.x, t.y):
+            if g <= reach:
+                dmg = melee[t.id][down]
+                if g > engagement:
+                    dmg *= 0.75 if g <= near else 0.45
+                if dmg > best_melee:
+                    best_melee = dmg
+            if engagement < g <= srange:
+                if blockers and _blocked(blockers, ax, ay, t.x, t.y):
                     continue
-                net = pa.shoot_net
-                if g > pa.shoot_range * st.long_fraction:
-                    net -= 1
-                if _covered(covers[t.id], t, a.x, a.y):
-                    net -= 1
+                adj = 2
+                if g > srange * long_fraction:
+                    adj -= 1
+                cover = covers[t.id]
+                if cover and _covered(cover, t, ax, ay):
+                    adj -= 1
                 if a.z - t.z >= 3.0 - 1e-9:
-                    net += 1
-                mod = pa.shoot_mod + (0 if pa.shoot_ignore_armour else pt.armour)
-                dmg = hit[max(-6, min(6, net))] * damage[(0, max(-3, min(3, mod)))] * worth
-                best_shot = max(best_shot, dmg)
-        if engaged:
-            best_shot = 0.0
-        best = max(best_shot, best_melee)
+                    adj += 1
+                dmg = shots[t.id][adj] * (DOWN_FACTOR if down else 1.0)
+                if dmg > best_shot:
+                    best_shot = dmg
+        best = best_melee if engaged or best_melee > best_shot else best_shot
         out[a.side] += best * (ACTIVATED_FACTOR if a.flags.get("activated") else 1.0)
     return out[0], out[1]
 

@@ -1,0 +1,211 @@
+"""The ``heuristic`` agent: greedy one-ply lookahead on the ruleset's public evaluation.
+
+For every legal action the agent plays it out on a clone of the game: the dice are rolled from a few
+independent streams (the same streams for every action, so the comparison between actions is fair), and any
+follow-up decisions the action itself asks for (a destination, spending markers, a reaction) are answered
+cheaply, until the game comes back to a top-level decision (another activation, the next action of the same
+model) or ends. The average of ``game.ruleset.evaluate(state, side)`` over the samples is the action's value;
+the best value wins, ties going to the earlier action in the legal order.
+
+Destinations (any choice whose actions carry a point) are ranked statically first: the model is put at each
+candidate point of one probe clone and the position evaluated, with no rules run; only the best few are then
+applied for real (so terrain hazards, falls and heights count). Choosing which model to activate looks one
+first a model that has something to attack (an action with a target).
+
+Only the public kernel protocol is used (``Game``, ``Action``, ``Decision``, the state's models and random
+stream) plus ``Ruleset.evaluate``, so the agent plays any ruleset. Options (strings from the CLI spec):
+
+* ``samples`` (3): dice streams per action whose outcome depends on chance;
+* ``refine`` (3): how many of the statically best destinations are checked by really moving there;
+* ``depth`` (1): how many levels of follow-up decisions inside an action are searched rather than defaulted;
+* ``single`` (``charge``): action kinds (joined by ``+``) valued with one dice stream only, because playing
+  them out is slow (a charge plans its route round every base on the table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from warband.agents.base import Agent, AgentError
+from warband.kernel.actions import Action
+from warband.kernel.engine import Game
+from warband.kernel.rng import Rng
+
+#: Decision prompts that start something new: a lookahead stops there and evaluates.
+STOP_PROMPTS = frozenset({"activate", "action", "deploy", "zone"})
+#: Safety cap on the steps of one lookahead.
+MAX_STEPS = 400
+#: Follow-up choices with more options than this are answered with the first legal one.
+MAX_NESTED_OPTIONS = 8
+
+
+def _int_option(options: dict[str, Any], key: str, default: int, low: int) -> int:
+    raw = options.pop(key, default)
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        raise AgentError(f"agent 'heuristic': option {key}={raw!r} is not an integer") from None
+    if value < low:
+        raise AgentError(f"agent 'heuristic': option {key}={value} must be at least {low}")
+    return value
+
+
+def apply_known_legal(game: Game, action: Action) -> None:
+    """Apply an action taken from ``game.legal_actions()`` of this very state, skipping the re-validation
+    (a fresh clone has no cached legal list, and rebuilding it can cost more than the action itself)."""
+    game.ruleset.apply(game.state, action)
+    game.state.state_id += 1
+
+
+class HeuristicAgent(Agent):
+    """Greedy one-ply lookahead over ``ruleset.evaluate``; deterministic for a given seed."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0, **options: Any) -> None:
+        opts = dict(options)
+        self.samples = _int_option(opts, "samples", 3, 1)
+        self.refine = _int_option(opts, "refine", 3, 0)
+        self.depth = _int_option(opts, "depth", 1, 0)
+        single = opts.pop("single", "charge")
+        self.single = frozenset(k for k in str(single).replace("+", " ").split() if k)
+        super().__init__(seed, **opts)
+        self.rng = Rng(seed)
+        self._seeds: tuple[int, ...] = ()
+
+    def describe(self) -> str:
+        return f"heuristic:samples={self.samples},refine={self.refine},depth={self.depth}"
+
+    # --- the choice --------------------------------------------------------------------------------
+    def choose(self, game: Game) -> Action:
+        actions = game.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        d = game.decision
+        me = int(d.player or 0)
+        self._seeds = tuple(self.rng.next64() for _ in range(self.samples))
+        if any(a.point is not None for a in actions):
+            return self._best_point(game, actions, me, self.refine, self.depth)
+        if d.prompt == "activate" and all(a.model is not None for a in actions):
+            return self._best_activation(game, actions, me)
+        return self._best_action(game, actions, me, self.samples, self.depth)
+
+    # --- values ------------------------------------------------------------------------------------
+    def _value(self, game: Game, action: Action, me: int, samples: int, depth: int) -> float:
+        """Mean evaluation after ``action`` and everything it sets off, over up to ``samples`` dice streams
+        (one if no die was rolled)."""
+        root = game.decision.prompt
+        if action.kind in self.single:
+            samples = 1
+        total = 0.0
+        n = 0
+        for i in range(samples):
+            c = game.clone()
+            c.state.rng = Rng(self._seeds[i % len(self._seeds)] if self._seeds else i)
+            apply_known_legal(c, action)
+            rolled, searched = self._settle(c, me, root, depth)
+            total += c.ruleset.evaluate(c.state, me)
+            n += 1
+            if not rolled or searched:
+                break  # no chance involved, or a costly nested search: one sample will do
+        return total / n
+
+    def _settle(self, c: Game, me: int, root: str, depth: int) -> tuple[bool, bool]:
+        """Play ``c`` on until a top-level decision or the end; returns (any dice rolled, any of our own
+        follow-up decisions searched)."""
+        rolled = False
+        searched = False
+        for _ in range(MAX_STEPS):
+            d = c.decision
+            if d.kind == "over":
+                break
+            if d.kind == "chance":
+                c.roll()
+                rolled = True
+                continue
+            if d.prompt in STOP_PROMPTS or d.prompt == root:
+                break
+            if depth <= 0 and d.player == me:
+                break  # a follow-up of our own we do not search: judge the position as it is
+            actions = c.legal_actions()
+            if not actions:
+                break
+            searched = searched or (d.player == me and len(actions) > 1)
+            apply_known_legal(c, self._follow_up(c, actions, me, depth))
+        return rolled, searched
+
+    def _follow_up(self, c: Game, actions: Sequence[Action], me: int, depth: int) -> Action:
+        """A cheap answer to a decision inside an action: ours searched one level down, the opponent's the
+        first legal option."""
+        if len(actions) == 1 or c.decision.player != me:
+            return actions[0]
+        if any(a.point is not None for a in actions):
+            return self._best_point(c, actions, me, 0, depth - 1)
+        if len(actions) <= MAX_NESTED_OPTIONS:
+            return self._best_action(c, actions, me, 1, depth - 1)
+        return actions[0]
+
+    def _best_action(self, game: Game, actions: Sequence[Action], me: int, samples: int, depth: int) -> Action:
+        best = actions[0]
+        best_v = float("-inf")
+        for a in actions:
+            v = self._value(game, a, me, samples, depth)
+            if v > best_v + 1e-9:
+                best, best_v = a, v
+        return best
+
+    # --- destinations ------------------------------------------------------------------------------
+    def _best_point(self, game: Game, actions: Sequence[Action], me: int, refine: int, depth: int) -> Action:
+        """Rank the point actions of one model statically, then check the best ``refine`` for real; actions
+        without a point (``stay``) are valued for real."""
+        pointed = [a for a in actions if a.point is not None]
+        first = pointed[0].model
+        pointed = [a for a in pointed if a.model == first]
+        others = [a for a in actions if a.point is None]
+        ranked = self._static_rank(game, pointed, me)
+        if ranked is None:
+            return self._best_action(game, [*pointed, *others], me, 1, depth)
+        if refine <= 0:
+            best_static = ranked[0]
+            if not others:
+                return best_static[1]
+            stay = max(((self._value(game, a, me, 1, 0), i, a) for i, a in enumerate(others)),
+                       key=lambda t: (t[0], -t[1]))
+            return best_static[1] if best_static[0] >= stay[0] else stay[2]
+        shortlist = [a for _, a in ranked[:refine]] + others
+        return self._best_action(game, shortlist, me, min(2, self.samples), depth)
+
+    def _static_rank(self, game: Game, pointed: Sequence[Action], me: int) -> list[tuple[float, Action]] | None:
+        """Each point action valued by standing its model there in a probe clone (no rules run), best first;
+        None when the actions do not name a model of the state."""
+        probe = game.clone()
+        m = probe.state.models.get(pointed[0].model or "")
+        if m is None:
+            return None
+        x, y, on_table = m.x, m.y, m.on_table
+        m.on_table = True
+        scored: list[tuple[float, int, Action]] = []
+        evaluate = probe.ruleset.evaluate
+        for i, a in enumerate(pointed):
+            assert a.point is not None
+            m.x, m.y = a.point
+            scored.append((evaluate(probe.state, me), i, a))
+        m.x, m.y, m.on_table = x, y, on_table
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        return [(v, a) for v, _, a in scored]
+
+    # --- activations -------------------------------------------------------------------------------
+    def _best_activation(self, game: Game, actions: Sequence[Action], me: int) -> Action:
+        """Activate first a model that has something to attack now (a targeted action), so that the blows
+        land before the enemy can answer; otherwise the first in the legal order. Which target and how is
+        decided by the lookahead at the model's own decisions."""
+        for a in actions:
+            c = game.clone()
+            apply_known_legal(c, a)
+            d = c.decision
+            if d.kind != "choice" or d.player != me:
+                continue
+            if any(x.target is not None for x in c.legal_actions()):
+                return a
+        return actions[0]
