@@ -213,3 +213,13 @@ def test_morale_check_at_half_down_or_out() -> None:
     assert g.decision.prompt == "morale-fail"
     act(g, "stand [shaken]")
     assert g.state.sides[0].flags["shaken"] is True
+
+
+def test_dice_shown_in_plus_minus_format() -> None:
+    """'These are shown in the format "+1 DICE" or "-1 DICE".'"""
+    g = position([trooper(ranged=1)], [trooper()], {"a1": (12, 4), "b1": (12, 12)}, active="a1")
+    g.force([1, 1, 1])
+    assert "(+1 DICE" in rolled(shoot(g), "attack")[0].label
+    g = position([trooper(ranged=-1)], [trooper()], {"a1": (12, 4), "b1": (12, 12)}, active="a1")
+    g.force([1, 1, 1])
+    assert "(-1 DICE" in rolled(shoot(g), "attack")[0].label
