@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-
 import pytest
 
 from warband.kernel import ruleset as registry
@@ -133,5 +132,3 @@ def test_probabilities_sum_to_one() -> None:
     for k in range(-3, 4):
         for mod in range(-3, 4):
             assert sum(injury_odds(k, mod).values()) == Fraction(1)
-
-

@@ -12,36 +12,87 @@ from warband.kernel.state import Model
 RS = registry.get("trench-crusade")
 
 
-def trooper(type: str = "Trooper", weapons: list[str] | None = None, movement: int = 6, ranged: int = 0,
-            melee: int = 0, keywords: list[str] | None = None, base: int = 25, **extra: Any) -> dict[str, Any]:
-    return {"type": type, "cost": 10, "movement": movement, "ranged": ranged, "melee": melee, "armour": 0,
-            "base": base, "keywords": keywords or [], "weapons": weapons or ["Bolt Action Rifle", "Trench Club"],
-            **extra}
+def trooper(
+    type: str = "Trooper",
+    weapons: list[str] | None = None,
+    movement: int = 6,
+    ranged: int = 0,
+    melee: int = 0,
+    keywords: list[str] | None = None,
+    base: int = 25,
+    **extra: Any,
+) -> dict[str, Any]:
+    return {
+        "type": type,
+        "cost": 10,
+        "movement": movement,
+        "ranged": ranged,
+        "melee": melee,
+        "armour": 0,
+        "base": base,
+        "keywords": keywords or [],
+        "weapons": weapons or ["Bolt Action Rifle", "Trench Club"],
+        **extra,
+    }
 
 
 def roster(*models: dict[str, Any], name: str = "Test") -> dict[str, Any]:
-    return {"ruleset": "trench-crusade", "name": name, "faction": "Test", "points_limit": 5000,
-            "models": list(models)}
+    return {"ruleset": "trench-crusade", "name": name, "faction": "Test", "points_limit": 5000, "models": list(models)}
 
 
-def scenario(terrain: list[dict[str, Any]] | None = None, size: float = 24.0, turns: int = 4,
-             objectives: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    return {"name": "test table", "ruleset": "trench-crusade", "table": {"width": size, "depth": size},
-            "turns": turns, "terrain": terrain or [],
-            "deployment": [{"side": 0, "polygon": [[0, 0], [size, 0], [size, 4], [0, 4]]},
-                           {"side": 1, "polygon": [[0, size - 4], [size, size - 4], [size, size], [0, size]]}],
-            "objectives": objectives or [], "rules": {}}
+def scenario(
+    terrain: list[dict[str, Any]] | None = None,
+    size: float = 24.0,
+    turns: int = 4,
+    objectives: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    return {
+        "name": "test table",
+        "ruleset": "trench-crusade",
+        "table": {"width": size, "depth": size},
+        "turns": turns,
+        "terrain": terrain or [],
+        "deployment": [
+            {"side": 0, "polygon": [[0, 0], [size, 0], [size, 4], [0, 4]]},
+            {"side": 1, "polygon": [[0, size - 4], [size, size - 4], [size, size], [0, size]]},
+        ],
+        "objectives": objectives or [],
+        "rules": {},
+    }
 
 
-def box(id: str, kind: str, x0: float, y0: float, x1: float, y1: float, height: float = 0.0,
-        blocks_los: bool = False, cover: bool = False) -> dict[str, Any]:
-    return {"id": id, "kind": kind, "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], "height": height,
-            "blocks_los": blocks_los, "cover": cover}
+def box(
+    id: str,
+    kind: str,
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+    height: float = 0.0,
+    blocks_los: bool = False,
+    cover: bool = False,
+) -> dict[str, Any]:
+    return {
+        "id": id,
+        "kind": kind,
+        "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]],
+        "height": height,
+        "blocks_los": blocks_los,
+        "cover": cover,
+    }
 
 
-def position(a: list[dict[str, Any]], b: list[dict[str, Any]], at: dict[str, tuple[float, float]],
-             active: str | None = None, to_act: int = 0, terrain: list[dict[str, Any]] | None = None,
-             params: dict[str, object] | None = None, seed: int = 1, **scen: Any) -> Game:
+def position(
+    a: list[dict[str, Any]],
+    b: list[dict[str, Any]],
+    at: dict[str, tuple[float, float]],
+    active: str | None = None,
+    to_act: int = 0,
+    terrain: list[dict[str, Any]] | None = None,
+    params: dict[str, object] | None = None,
+    seed: int = 1,
+    **scen: Any,
+) -> Game:
     """A game in the Activation phase of turn 1 with the models in ``at`` on the table (others are out of
     action), side ``to_act`` to choose, or ``active`` already activated."""
     game = Game.new(RS, [roster(*a, name="A"), roster(*b, name="B")], scenario(terrain, **scen), seed, params)
@@ -57,8 +108,18 @@ def position(a: list[dict[str, Any]], b: list[dict[str, Any]], at: dict[str, tup
         else:
             m.on_table = False
             m.flags["out"] = True
-    st.vars.update({"initiative": to_act, "next_side": to_act, "active": None, "acts": [], "shot_with": [],
-                    "end_now": False, "vp": [0, 0], "zone_of": [0, 1]})
+    st.vars.update(
+        {
+            "initiative": to_act,
+            "next_side": to_act,
+            "active": None,
+            "acts": [],
+            "shot_with": [],
+            "end_now": False,
+            "vp": [0, 0],
+            "zone_of": [0, 1],
+        }
+    )
     if active is not None:
         st.vars["active"] = active
         st.vars["next_side"] = st.models[active].side

@@ -54,8 +54,12 @@ def test_model_cannot_activate_twice_per_turn() -> None:
 def test_when_one_side_runs_out_the_other_activates_the_rest_then_morale() -> None:
     """'...until one player runs out of models to Activate. Their opponent can then Activate their remaining
     models one after the other until they have all been Activated, then proceed to the Morale Phase.'"""
-    g = position([trooper()], [trooper(), trooper(), trooper()],
-                 {"a1": (2, 2), "b1": (2, 20), "b2": (6, 20), "b3": (10, 20)}, to_act=0)
+    g = position(
+        [trooper()],
+        [trooper(), trooper(), trooper()],
+        {"a1": (2, 2), "b1": (2, 20), "b2": (6, 20), "b3": (10, 20)},
+        to_act=0,
+    )
     order = []
     while g.state.turn == 1 and not g.over:
         d = g.decision
@@ -177,8 +181,13 @@ def test_charge_target_must_be_visible_and_within_12() -> None:
     from tc import box
 
     wall = box("wall", "blocking", 8, 11, 16, 12, height=5, blocks_los=True)
-    g = position([trooper()], [trooper(), trooper()], {"a1": (12, 8), "b1": (12, 16), "b2": (2, 22.5)},
-                 active="a1", terrain=[wall])
+    g = position(
+        [trooper()],
+        [trooper(), trooper()],
+        {"a1": (12, 8), "b1": (12, 16), "b2": (2, 22.5)},
+        active="a1",
+        terrain=[wall],
+    )
     assert f"{R}/charge/visible" in rules_of(g, "charge a1 b1")
     assert f"{R}/charge/range" in rules_of(g, "charge a1 b2")
 
@@ -274,8 +283,7 @@ def test_shoot_needs_a_ranged_weapon() -> None:
 
 def test_shoot_needs_more_than_one_inch_from_enemy() -> None:
     """'...if it is more than 1" from the enemy...'"""
-    g = position([trooper()], [trooper(), trooper()], {"a1": (12, 12), "b1": (12, 13.5), "b2": (2, 22)},
-                 active="a1")
+    g = position([trooper()], [trooper(), trooper()], {"a1": (12, 12), "b1": (12, 13.5), "b2": (2, 22)}, active="a1")
     assert f"{R}/shoot/engaged" in rules_of(g, "shoot a1 b2 [Bolt Action Rifle]")
 
 
@@ -287,8 +295,12 @@ def test_no_shoot_after_charge_unless_assault() -> None:
     act(g, "charge a1 b1")
     # a 1 leaves it short of b1 (and more than 1" away), so only the Charge forbids shooting
     assert f"{R}/activation/shoot-after-charge" in rules_of(g, "shoot a1 b2 [Bolt Action Rifle]")
-    g = position([trooper(weapons=["Semi-Automatic Rifle"])], [trooper(), trooper()],
-                 {"a1": (12, 4), "b1": (12, 13), "b2": (2, 20)}, active="a1")
+    g = position(
+        [trooper(weapons=["Semi-Automatic Rifle"])],
+        [trooper(), trooper()],
+        {"a1": (12, 4), "b1": (12, 13), "b2": (2, 20)},
+        active="a1",
+    )
     g.force([1])
     act(g, "charge a1 b1")
     assert rules_of(g, "shoot a1 b2 [Semi-Automatic Rifle]") == []
@@ -302,9 +314,16 @@ def test_no_charge_after_shooting_without_assault() -> None:
 
 
 def _fight_then_shoot(params: dict[str, object] | None) -> list[str]:
-    g = position([trooper(weapons=["Pistol", "Trench Club"])], [trooper(), trooper()],
-                 {"a1": (12, 12), "b1": (12, 13.2), "b2": (2, 20)}, active="a1", params=params)
-    g.force([6, 6], [6, 6, 6])  # a critical hit and a 12 on the injury: b1 is out of action, so a1 is no longer within 1"
+    g = position(
+        [trooper(weapons=["Pistol", "Trench Club"])],
+        [trooper(), trooper()],
+        {"a1": (12, 12), "b1": (12, 13.2), "b2": (2, 20)},
+        active="a1",
+        params=params,
+    )
+    g.force(
+        [6, 6], [6, 6, 6]
+    )  # a critical hit and a 12 on the injury: b1 is out of action, so a1 is no longer within 1"
     act(g, "fight a1 b1 [Trench Club]")
     g.settle()
     assert not model(g, "b1").on_table
@@ -325,21 +344,23 @@ def test_fight_needs_enemy_within_one_inch_and_melee_weapon() -> None:
     """'Fight: You can make a Melee Attack with your model if it is within 1" of an enemy and has a Melee Weapon.'"""
     g = position([trooper()], [trooper()], {"a1": (12, 12), "b1": (12, 15)}, active="a1")
     assert f"{R}/fight/range" in rules_of(g, "fight a1 b1 [Trench Club]")
-    g = position([trooper(weapons=["Bolt Action Rifle"])], [trooper()], {"a1": (12, 12), "b1": (12, 13.2)},
-                 active="a1")
+    g = position([trooper(weapons=["Bolt Action Rifle"])], [trooper()], {"a1": (12, 12), "b1": (12, 13.2)}, active="a1")
     assert f"{R}/fight/weapon" in rules_of(g, "fight a1 b1 [Trench Club]")
 
 
 def test_other_actions_from_the_profile() -> None:
     """'Other: Some models have other Actions they can take during their Activations.' (MEDIC: Tend Wounds)"""
-    g = position([trooper(keywords=["MEDIC"]), trooper()], [trooper()], {"a1": (12, 12), "a2": (12, 13.2),
-                                                                         "b1": (2, 22)}, active="a1")
+    g = position(
+        [trooper(keywords=["MEDIC"]), trooper()],
+        [trooper()],
+        {"a1": (12, 12), "a2": (12, 13.2), "b1": (2, 22)},
+        active="a1",
+    )
     model(g, "a2").tokens["blood"] = 2
     assert "tend a1 a2" in legal_texts(g)
     act(g, "tend a1 a2")
     assert model(g, "a2").token("blood") == 1
-    g2 = position([trooper(), trooper()], [trooper()], {"a1": (12, 12), "a2": (12, 13.2), "b1": (2, 22)},
-                  active="a1")
+    g2 = position([trooper(), trooper()], [trooper()], {"a1": (12, 12), "a2": (12, 13.2), "b1": (2, 22)}, active="a1")
     model(g2, "a2").tokens["blood"] = 2
     assert f"{R}/other/tend" in rules_of(g2, "tend a1 a2")
 

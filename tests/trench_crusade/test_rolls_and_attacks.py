@@ -72,8 +72,7 @@ def test_plus_and_minus_dice_cancel_in_pairs() -> None:
     from tc import box
 
     wall = box("wall", "obstacle", 8, 10.9, 16, 11.2, height=1.0, cover=True)
-    g = position([trooper(ranged=2)], [trooper()], {"a1": (12, 4), "b1": (12, 11.8)}, active="a1",
-                 terrain=[wall])
+    g = position([trooper(ranged=2)], [trooper()], {"a1": (12, 4), "b1": (12, 11.8)}, active="a1", terrain=[wall])
     g.force([1, 6, 6], [1, 1, 1])
     hit = rolled(shoot(g), "attack")[0]
     assert len(hit.values) == 3 and hit.result == "12: critical"
@@ -163,8 +162,12 @@ def test_heavy_cannot_shoot_after_moving() -> None:
 
 
 def test_reload_ends_activation_and_automatic_makes_several_attacks() -> None:
-    g = position([trooper(weapons=["Machine Gun"])], [trooper(), trooper()],
-                 {"a1": (12, 4), "b1": (12, 14), "b2": (14, 14)}, active="a1")
+    g = position(
+        [trooper(weapons=["Machine Gun"])],
+        [trooper(), trooper()],
+        {"a1": (12, 4), "b1": (12, 14), "b2": (14, 14)},
+        active="a1",
+    )
     g.force([1, 1], [1, 1], [1, 1])
     events = shoot(g, "shoot a1 b1 [Machine Gun]")
     attacks = rolled(events, "attack")
@@ -185,8 +188,9 @@ def test_fear_costs_the_attacker_a_die_in_melee() -> None:
 
 
 def test_cleave_and_offhand() -> None:
-    g = position([trooper(weapons=["Trench Club", "Trench Knife"])], [trooper()],
-                 {"a1": (12, 12), "b1": (12, 13.2)}, active="a1")
+    g = position(
+        [trooper(weapons=["Trench Club", "Trench Knife"])], [trooper()], {"a1": (12, 12), "b1": (12, 13.2)}, active="a1"
+    )
     g.force([1, 1], [1, 1, 1, 1])
     ev = shoot(g, "fight a1 b1 [Trench Club]")
     hits = rolled(ev, "attack")
@@ -197,8 +201,7 @@ def test_cleave_and_offhand() -> None:
 def test_morale_check_at_half_down_or_out() -> None:
     """Digest §1: a Morale check when at least half the warband (rounded up) is Down or Out of Action; a failure
     makes it Shaken (or it may flee); a second failure means it flees and loses."""
-    g = position([trooper(), trooper()], [trooper(), trooper()],
-                 {"a1": (2, 2), "b1": (2, 22), "b2": (6, 22)}, to_act=0)
+    g = position([trooper(), trooper()], [trooper(), trooper()], {"a1": (2, 2), "b1": (2, 22), "b2": (6, 22)}, to_act=0)
     # a2 is out of action: 1 of 2 = half -> side A tests in the Morale phase
     from warband.kernel.actions import Action
 

@@ -41,8 +41,15 @@ def test_second_morale_failure_flees_and_loses() -> None:
 def test_objectives_score_and_game_ends_on_vp() -> None:
     """Digest §1 and CNL: objectives held score VP; after the last turn the side with more VP wins."""
     obj = [{"id": "o1", "at": [12, 12], "radius": 3, "vp": 1}]
-    g = position([trooper()], [trooper()], {"a1": (12, 11), "b1": (2, 22)}, to_act=0, turns=1,
-                 objectives=obj, params={"objective_scoring_from_turn": 1})
+    g = position(
+        [trooper()],
+        [trooper()],
+        {"a1": (12, 11), "b1": (2, 22)},
+        to_act=0,
+        turns=1,
+        objectives=obj,
+        params={"objective_scoring_from_turn": 1},
+    )
     while not g.over:
         if g.decision.is_chance:
             g.roll()
@@ -70,8 +77,12 @@ def test_jumping_down_three_inches_is_a_fall() -> None:
 
 def test_blast_hits_models_around_the_target() -> None:
     """Digest §9 BLAST X": everything within X" of the point with line of sight to it takes a hit."""
-    g = position([trooper(weapons=["Grenades", "Trench Club"])], [trooper(), trooper(), trooper()],
-                 {"a1": (12, 6), "b1": (12, 12), "b2": (13.5, 12), "b3": (20, 12)}, active="a1")
+    g = position(
+        [trooper(weapons=["Grenades", "Trench Club"])],
+        [trooper(), trooper(), trooper()],
+        {"a1": (12, 6), "b1": (12, 12), "b2": (13.5, 12), "b3": (20, 12)},
+        active="a1",
+    )
     g.force([4, 4], [1, 1], [1, 1])
     events = g.apply(Action.parse("shoot a1 b1 [Grenades]"))
     events += g.settle()

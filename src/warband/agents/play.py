@@ -12,8 +12,12 @@ from warband.kernel.ruleset import GameResult
 MAX_STEPS = 100_000
 
 
-def play_out(game: Game, agents: Sequence[Agent], on_events: Callable[[Game, list[Event]], None] | None = None,
-             max_steps: int = MAX_STEPS) -> GameResult:
+def play_out(
+    game: Game,
+    agents: Sequence[Agent],
+    on_events: Callable[[Game, list[Event]], None] | None = None,
+    max_steps: int = MAX_STEPS,
+) -> GameResult:
     """Play ``game`` to its end: chance rolls from the game's own stream, each side's choices by its agent.
 
     Returns the result; raises RuntimeError if the game has not ended after ``max_steps`` steps."""

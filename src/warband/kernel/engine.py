@@ -25,11 +25,22 @@ LOG_FORMAT_VERSION = 1
 class Game:
     """One game in progress. Not thread-safe; cheap to :meth:`clone` for search."""
 
-    __slots__ = ("_decision", "_decision_id", "_legal", "_legal_id", "_legal_set", "forced", "header", "log",
-                 "ruleset", "state")
+    __slots__ = (
+        "_decision",
+        "_decision_id",
+        "_legal",
+        "_legal_id",
+        "_legal_set",
+        "forced",
+        "header",
+        "log",
+        "ruleset",
+        "state",
+    )
 
-    def __init__(self, ruleset: Ruleset, state: GameState, header: dict[str, Any],
-                 log: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self, ruleset: Ruleset, state: GameState, header: dict[str, Any], log: list[dict[str, Any]] | None = None
+    ) -> None:
         self.ruleset = ruleset
         self.state = state
         self.header = header
@@ -43,17 +54,30 @@ class Game:
 
     # --- creation ----------------------------------------------------------------------------------
     @classmethod
-    def new(cls, ruleset: Ruleset | str, rosters: Sequence[dict[str, Any]], scenario: dict[str, Any],
-            seed: int, params: Mapping[str, object] | None = None, record: bool = True) -> Game:
+    def new(
+        cls,
+        ruleset: Ruleset | str,
+        rosters: Sequence[dict[str, Any]],
+        scenario: dict[str, Any],
+        seed: int,
+        params: Mapping[str, object] | None = None,
+        record: bool = True,
+    ) -> Game:
         """A new game from validated roster and scenario documents; ``params`` overrides defaults."""
         rs = registry.get(ruleset) if isinstance(ruleset, str) else ruleset
         resolved = rs.params.resolve(params)
         pair = (rosters[0], rosters[1])
         state = rs.setup(resolved, pair, scenario, seed)
         header = {
-            "format": LOG_FORMAT, "format_version": LOG_FORMAT_VERSION, "warband": __version__,
-            "ruleset": rs.id, "ruleset_version": rs.version, "params": resolved,
-            "rosters": [pair[0], pair[1]], "scenario": scenario, "seed": seed,
+            "format": LOG_FORMAT,
+            "format_version": LOG_FORMAT_VERSION,
+            "warband": __version__,
+            "ruleset": rs.id,
+            "ruleset_version": rs.version,
+            "params": resolved,
+            "rosters": [pair[0], pair[1]],
+            "scenario": scenario,
+            "seed": seed,
         }
         return cls(rs, state, header, [] if record else None)
 
@@ -111,8 +135,9 @@ class Game:
         """
         d = self.decision
         if d.kind != "chance" or d.dice is None:
-            raise IllegalActionError("roll", [("kernel/decision", f"no roll is pending: {d.kind}")],
-                                     self.state.state_id)
+            raise IllegalActionError(
+                "roll", [("kernel/decision", f"no roll is pending: {d.kind}")], self.state.state_id
+            )
         spec = d.dice
         source = "manual"
         if values is None and self.forced:
@@ -128,7 +153,8 @@ class Game:
                 raise IllegalActionError(
                     f"roll {list(rolled)}",
                     [("kernel/dice", f"expected {spec.n} value(s) from 1 to {spec.sides} for {spec.label}")],
-                    self.state.state_id)
+                    self.state.state_id,
+                )
         events = self.ruleset.roll(self.state, rolled)
         if self.log is not None:
             self.log.append({"n": self.state.state_id, "d": d.key(), "r": list(rolled), "src": source})

@@ -72,7 +72,7 @@ class Moved(Event):
 
     def describe(self) -> str:
         return (
-            f"{self.model} moves {self.distance:.1f}\" from ({self.start[0]:.1f}, {self.start[1]:.1f}) "
+            f'{self.model} moves {self.distance:.1f}" from ({self.start[0]:.1f}, {self.start[1]:.1f}) '
             f"to ({self.end[0]:.1f}, {self.end[1]:.1f})"
         )
 

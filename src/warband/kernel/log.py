@@ -38,8 +38,11 @@ def log_lines(game: Game) -> list[str]:
     lines.extend(json.dumps(e, separators=(",", ":")) for e in game.log)
     result = game.result()
     if result is not None:
-        lines.append(json.dumps({"end": result.to_json(), "fingerprint": game.fingerprint()},
-                                separators=(",", ":"), sort_keys=True))
+        lines.append(
+            json.dumps(
+                {"end": result.to_json(), "fingerprint": game.fingerprint()}, separators=(",", ":"), sort_keys=True
+            )
+        )
     return lines
 
 
@@ -87,10 +90,13 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> LogFile:
             raise ReplayError(f"{source}: line {no}: expected a JSON object, found {type(obj).__name__}")
         if header is None:
             if obj.get("format") != LOG_FORMAT:
-                raise ReplayError(f"{source}: line {no}: not a warband log header (format is "
-                                  f"{obj.get('format')!r}, expected {LOG_FORMAT!r})")
-            missing = [k for k in ("ruleset", "ruleset_version", "params", "rosters", "scenario", "seed")
-                       if k not in obj]
+                raise ReplayError(
+                    f"{source}: line {no}: not a warband log header (format is "
+                    f"{obj.get('format')!r}, expected {LOG_FORMAT!r})"
+                )
+            missing = [
+                k for k in ("ruleset", "ruleset_version", "params", "rosters", "scenario", "seed") if k not in obj
+            ]
             if missing:
                 raise ReplayError(f"{source}: line {no}: header lacks {', '.join(missing)}")
             header = obj
@@ -99,8 +105,7 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> LogFile:
         elif ("a" in obj or "r" in obj) and "d" in obj:
             steps.append((no, obj))
         else:
-            raise ReplayError(f"{source}: line {no}: expected a step with 'd' and 'a' or 'r', found keys "
-                              f"{sorted(obj)}")
+            raise ReplayError(f"{source}: line {no}: expected a step with 'd' and 'a' or 'r', found keys {sorted(obj)}")
     if header is None:
         raise ReplayError(f"{source}: empty log (no header line)")
     return LogFile(source, header, steps, end)
@@ -125,8 +130,9 @@ def replay(log: LogFile, verify: bool = False, on_step: StepHook | None = None) 
     try:
         rs = registry.get(h["ruleset"])
         if verify and h["ruleset_version"] != rs.version:
-            raise ReplayError(f"{log.source}: line 1: ruleset version {h['ruleset_version']} was logged, "
-                              f"installed is {rs.version}")
+            raise ReplayError(
+                f"{log.source}: line 1: ruleset version {h['ruleset_version']} was logged, installed is {rs.version}"
+            )
         game = Game.new(rs, h["rosters"], h["scenario"], int(h["seed"]), h["params"])
     except ReplayError:
         raise
@@ -139,8 +145,9 @@ def replay(log: LogFile, verify: bool = False, on_step: StepHook | None = None) 
     return game
 
 
-def _replay_step(game: Game, no: int, step: dict[str, Any], verify: bool, source: str,
-                 on_step: StepHook | None) -> None:
+def _replay_step(
+    game: Game, no: int, step: dict[str, Any], verify: bool, source: str, on_step: StepHook | None
+) -> None:
     where = f"{source}: line {no}"
     key = game.decision.key()
     if game.over:
@@ -157,8 +164,9 @@ def _replay_step(game: Game, no: int, step: dict[str, Any], verify: bool, source
                 spec = game.decision.dice
                 expected = list(probe.dice(spec.n, spec.sides)) if spec else []
                 if expected != values:
-                    raise ReplayError(f"{where}: divergence: logged roll {values} but the seeded stream "
-                                      f"gives {expected}")
+                    raise ReplayError(
+                        f"{where}: divergence: logged roll {values} but the seeded stream gives {expected}"
+                    )
                 events = game.roll()
             else:
                 events = game.roll(values)
@@ -181,7 +189,8 @@ def _verify_end(game: Game, log: LogFile) -> None:
     if result is None:
         raise ReplayError(f"{log.source}: the log ends the game, but after its steps the game is not over")
     if log.end.get("end") != json.loads(json.dumps(result.to_json())):
-        raise ReplayError(f"{log.source}: divergence in the result: logged {log.end.get('end')}, "
-                          f"replayed {result.to_json()}")
+        raise ReplayError(
+            f"{log.source}: divergence in the result: logged {log.end.get('end')}, replayed {result.to_json()}"
+        )
     if log.end.get("fingerprint") != game.fingerprint():
         raise ReplayError(f"{log.source}: divergence: the final state differs from the logged fingerprint")

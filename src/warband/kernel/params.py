@@ -63,9 +63,7 @@ def _coerce_to(default: Scalar, raw: object, name: str) -> Scalar:
         if kind is float:
             return float(text)
     except ValueError:
-        raise ParameterError(
-            f"parameter {name}: expected {kind.__name__}, found {text!r}"
-        ) from None
+        raise ParameterError(f"parameter {name}: expected {kind.__name__}, found {text!r}") from None
     return text
 
 

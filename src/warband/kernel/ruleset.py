@@ -35,8 +35,13 @@ class GameResult:
     models: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason, "score": list(self.score), "turns": self.turns,
-                "models": self.models}
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "score": list(self.score),
+            "turns": self.turns,
+            "models": self.models,
+        }
 
 
 class Ruleset(abc.ABC):
@@ -78,13 +83,24 @@ class Ruleset(abc.ABC):
 
     # --- the game ----------------------------------------------------------------------------------
     @abc.abstractmethod
-    def setup(self, params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict[str, Any]],
-              scenario: dict[str, Any], seed: int) -> GameState:
+    def setup(
+        self,
+        params: Mapping[str, Any],
+        rosters: tuple[dict[str, Any], dict[str, Any]],
+        scenario: dict[str, Any],
+        seed: int,
+    ) -> GameState:
         """A new game at its first decision point. Documents are the validated file contents."""
 
     @abc.abstractmethod
-    def restore(self, params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict[str, Any]],
-                scenario: dict[str, Any], seed: int, data: dict[str, Any]) -> GameState:
+    def restore(
+        self,
+        params: Mapping[str, Any],
+        rosters: tuple[dict[str, Any], dict[str, Any]],
+        scenario: dict[str, Any],
+        seed: int,
+        data: dict[str, Any],
+    ) -> GameState:
         """A state saved by ``GameState.to_json()`` in the game those documents describe."""
 
     @abc.abstractmethod

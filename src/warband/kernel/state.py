@@ -23,8 +23,22 @@ from warband.kernel.rng import Rng
 class Model:
     """A model on (or off) the table: where it stands and what the game has done to it."""
 
-    __slots__ = ("data", "flags", "height", "id", "kind", "name", "on_table", "radius", "side", "tokens",
-                 "unit", "x", "y", "z")
+    __slots__ = (
+        "data",
+        "flags",
+        "height",
+        "id",
+        "kind",
+        "name",
+        "on_table",
+        "radius",
+        "side",
+        "tokens",
+        "unit",
+        "x",
+        "y",
+        "z",
+    )
 
     def __init__(
         self,
@@ -63,24 +77,61 @@ class Model:
         return (self.x, self.y)
 
     def copy(self) -> Model:
-        return Model(self.id, self.side, self.name, self.kind, self.radius, self.height, self.data,
-                     self.x, self.y, self.z, self.on_table, self.unit, dict(self.tokens), dict(self.flags))
+        return Model(
+            self.id,
+            self.side,
+            self.name,
+            self.kind,
+            self.radius,
+            self.height,
+            self.data,
+            self.x,
+            self.y,
+            self.z,
+            self.on_table,
+            self.unit,
+            dict(self.tokens),
+            dict(self.flags),
+        )
 
     def token(self, name: str) -> int:
         return self.tokens.get(name, 0)
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "id": self.id, "side": self.side, "name": self.name, "kind": self.kind,
-            "radius": self.radius, "height": self.height, "x": self.x, "y": self.y, "z": self.z,
-            "on_table": self.on_table, "unit": self.unit, "tokens": self.tokens, "flags": self.flags,
+            "id": self.id,
+            "side": self.side,
+            "name": self.name,
+            "kind": self.kind,
+            "radius": self.radius,
+            "height": self.height,
+            "x": self.x,
+            "y": self.y,
+            "z": self.z,
+            "on_table": self.on_table,
+            "unit": self.unit,
+            "tokens": self.tokens,
+            "flags": self.flags,
         }
 
     @classmethod
     def from_json(cls, d: dict[str, Any], data: dict[str, Any]) -> Model:
-        return cls(d["id"], int(d["side"]), d["name"], d["kind"], float(d["radius"]), float(d["height"]),
-                   data, float(d["x"]), float(d["y"]), float(d["z"]), bool(d["on_table"]), d.get("unit"),
-                   dict(d.get("tokens", {})), dict(d.get("flags", {})))
+        return cls(
+            d["id"],
+            int(d["side"]),
+            d["name"],
+            d["kind"],
+            float(d["radius"]),
+            float(d["height"]),
+            data,
+            float(d["x"]),
+            float(d["y"]),
+            float(d["z"]),
+            bool(d["on_table"]),
+            d.get("unit"),
+            dict(d.get("tokens", {})),
+            dict(d.get("flags", {})),
+        )
 
     def __repr__(self) -> str:
         return f"Model({self.id} {self.name!r} at ({self.x:.2f},{self.y:.2f},{self.z:.1f}))"
@@ -120,8 +171,9 @@ class GameState:
 
     def clone(self) -> GameState:
         """An independent copy; the context and models' static data are shared."""
-        other = GameState(self.ctx, {k: m.copy() for k, m in self.models.items()},
-                          [s.copy() for s in self.sides], self.rng.copy())
+        other = GameState(
+            self.ctx, {k: m.copy() for k, m in self.models.items()}, [s.copy() for s in self.sides], self.rng.copy()
+        )
         other.turn = self.turn
         other.phase = self.phase
         other.stack = list(self.stack)
@@ -135,10 +187,14 @@ class GameState:
     def to_json(self) -> dict[str, Any]:
         """The changing part of the state as JSON-native data (the context is saved by the game header)."""
         return {
-            "turn": self.turn, "phase": self.phase, "state_id": self.state_id, "rng": self.rng.to_json(),
+            "turn": self.turn,
+            "phase": self.phase,
+            "state_id": self.state_id,
+            "rng": self.rng.to_json(),
             "sides": [s.to_json() for s in self.sides],
             "models": [m.to_json() for m in self.models.values()],
-            "stack": self.stack, "vars": self.vars,
+            "stack": self.stack,
+            "vars": self.vars,
         }
 
     def load_json(self, d: dict[str, Any], profiles: dict[str, dict[str, Any]]) -> None:

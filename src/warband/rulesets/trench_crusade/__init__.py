@@ -58,8 +58,13 @@ class TrenchCrusade(Ruleset):
     def load_scenario(self, path: Path) -> dict[str, Any]:
         return load_scenario(path).model_dump(mode="json")
 
-    def _context(self, params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict[str, Any]],
-                 scenario: dict[str, Any], seed: int) -> Context:
+    def _context(
+        self,
+        params: Mapping[str, Any],
+        rosters: tuple[dict[str, Any], dict[str, Any]],
+        scenario: dict[str, Any],
+        seed: int,
+    ) -> Context:
         specs = (model_specs(TCRoster.model_validate(rosters[0])), model_specs(TCRoster.model_validate(rosters[1])))
         return build_context(params, rosters, scenario, seed, specs)
 
@@ -68,13 +73,25 @@ class TrenchCrusade(Ruleset):
         for side in (0, 1):
             for mid in ctx.order[side]:
                 spec = ctx.specs[mid]
-                models[mid] = Model(mid, side, spec["name"], spec["type"], base_radius(spec["base_mm"]),
-                                    model_height(ctx, spec["base_mm"]), spec["data"])
+                models[mid] = Model(
+                    mid,
+                    side,
+                    spec["name"],
+                    spec["type"],
+                    base_radius(spec["base_mm"]),
+                    model_height(ctx, spec["base_mm"]),
+                    spec["data"],
+                )
         sides = [SideState(str(ctx.rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
         return GameState(ctx, models, sides, Rng(seed))
 
-    def setup(self, params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict[str, Any]],
-              scenario: dict[str, Any], seed: int) -> GameState:
+    def setup(
+        self,
+        params: Mapping[str, Any],
+        rosters: tuple[dict[str, Any], dict[str, Any]],
+        scenario: dict[str, Any],
+        seed: int,
+    ) -> GameState:
         ctx = self._context(params, rosters, scenario, seed)
         state = self._blank(ctx, seed)
         events: list[Event] = []
@@ -82,8 +99,14 @@ class TrenchCrusade(Ruleset):
         rules.run_auto(state, events)
         return state
 
-    def restore(self, params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict[str, Any]],
-                scenario: dict[str, Any], seed: int, data: dict[str, Any]) -> GameState:
+    def restore(
+        self,
+        params: Mapping[str, Any],
+        rosters: tuple[dict[str, Any], dict[str, Any]],
+        scenario: dict[str, Any],
+        seed: int,
+        data: dict[str, Any],
+    ) -> GameState:
         ctx = self._context(params, rosters, scenario, seed)
         state = self._blank(ctx, seed)
         state.load_json(data, ctx.profiles)

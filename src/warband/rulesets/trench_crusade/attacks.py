@@ -84,8 +84,9 @@ def begin_fight(state: GameState, m: Model, t: Model, wname: str, events: list[E
         push(state, s)
 
 
-def begin_melee_attack(state: GameState, e: Model, t: Model, wname: str, events: list[Event],
-                       own_activation: bool) -> None:
+def begin_melee_attack(
+    state: GameState, e: Model, t: Model, wname: str, events: list[Event], own_activation: bool
+) -> None:
     """One Melee Attack with one weapon (the strike against a Retreating model, digest §7)."""
     push(state, attack_step(e, t, wname, "melee", False, own_activation))
 
@@ -99,8 +100,9 @@ def push(state: GameState, step: dict[str, Any]) -> None:
 
 
 # ------------------------------------------------------------------------------------------- the hit roll
-def attack_dice(state: GameState, m: Model, t: Model, w: dict[str, Any], mode: str,
-                offhand: bool) -> tuple[int, int, list[str]]:
+def attack_dice(
+    state: GameState, m: Model, t: Model, w: dict[str, Any], mode: str, offhand: bool
+) -> tuple[int, int, list[str]]:
     """(+DICE, -DICE, reasons) of an attack's Success Roll (digest §4 Modifiers, §5 -1/+1 DICE)."""
     p = state.ctx.params
     mods: list[tuple[int, str]] = [(int(m.data[mode]), f"{mode} characteristic"), (int(w["dice"]), w["name"])]
@@ -125,8 +127,9 @@ def attack_dice(state: GameState, m: Model, t: Model, w: dict[str, Any], mode: s
             mods.append((int(p["defended_obstacle_dice"]), "defended obstacle"))
         if m.flags.get("dive"):
             mods.append((int(p["dive_dice"]), "diving charge"))
-        if m.flags.get("charged_turn") == state.turn and any("BLOCK" in x["keywords"] for x in t.data["weapons"]
-                                                             if "melee" in x["modes"]):
+        if m.flags.get("charged_turn") == state.turn and any(
+            "BLOCK" in x["keywords"] for x in t.data["weapons"] if "melee" in x["modes"]
+        ):
             mods.append((int(p["block_dice"]), "target has BLOCK against a charger"))
     plus = sum(v for v, _ in mods if v > 0)
     minus = -sum(v for v, _ in mods if v < 0)
@@ -138,7 +141,7 @@ def long_range(state: GameState, m: Model, t: Model, w: dict[str, Any]) -> bool:
     kws = w["keywords"]
     if "IGNORE LONG RANGE" in kws or "GRENADE" in kws:
         return False
-    return gap(m, t) > float(w["range"] or 0) * state.ctx.params["long_range_fraction"] + 1e-9
+    return gap(m, t) > float(w["range"] or 0) * float(state.ctx.params["long_range_fraction"]) + 1e-9
 
 
 def auto_attack(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
@@ -150,8 +153,14 @@ def auto_attack(state: GameState, step: dict[str, Any], events: list[Event]) -> 
         return
     w = rules.weapon_named(m, step["w"], step["mode"])
     if step["mode"] == "ranged" and not step.get("deflect_done"):
-        friends = [f for f in state.models.values() if f.on_table and f.side == m.side and f is not m
-                   and gap(f, t) <= state.ctx.params["engagement_range"] + 1e-9]
+        friends = [
+            f
+            for f in state.models.values()
+            if f.on_table
+            and f.side == m.side
+            and f is not m
+            and gap(f, t) <= state.ctx.params["engagement_range"] + 1e-9
+        ]
         if friends:
             friend = min(friends, key=lambda f: (gap(f, t), f.id))
             push(state, {**step, "deflect_done": True})
@@ -182,9 +191,14 @@ def resolve_deflect(state: GameState, step: dict[str, Any], values: tuple[int, .
     f = state.models[step["friend"]]
     w = rules.weapon_named(m, attack["w"], "ranged")
     ok = visible(state.ctx, m, f) and gap(m, f) <= float(w["range"] or 0) + 1e-9
-    events.append(DiceRolled("shooting into melee", values,
-                             f"the shot must target {f.id}" + ("" if ok else ": it cannot, so the shot is lost"),
-                             step["model"]))
+    events.append(
+        DiceRolled(
+            "shooting into melee",
+            values,
+            f"the shot must target {f.id}" + ("" if ok else ": it cannot, so the shot is lost"),
+            step["model"],
+        )
+    )
     state.stack = state.stack[:-1]
     if ok:
         push(state, {**attack, "tgt": f.id})
@@ -214,10 +228,20 @@ def after_hit_roll(state: GameState, roll_step: dict[str, Any], result: str, eve
             near = math.hypot(o.x - t.x, o.y - t.y) - o.radius <= radius + 1e-9
             if near and state.ctx.table.line_of_sight(centre, t.z + 0.5, (o.x, o.y), o.z + 0.5 * o.height):
                 victims.append(o)
-        events.append(Note(f"BLAST {radius:g}\": {', '.join(v.id for v in victims)} hit", f"{R}/keyword/blast"))
+        events.append(Note(f'BLAST {radius:g}": {", ".join(v.id for v in victims)} hit', f"{R}/keyword/blast"))
     for v in reversed(victims):
-        push(state, {"t": "injury", "att": m.id, "victim": v.id, "w": w["name"], "mode": step["mode"], "crit": crit,
-                     "inj_minus": int(step.get("inj_minus", 0))})
+        push(
+            state,
+            {
+                "t": "injury",
+                "att": m.id,
+                "victim": v.id,
+                "w": w["name"],
+                "mode": step["mode"],
+                "crit": crit,
+                "inj_minus": int(step.get("inj_minus", 0)),
+            },
+        )
 
 
 # ------------------------------------------------------------------------------------------- auto targets
@@ -304,16 +328,27 @@ def spend_on_injury(state: GameState, step: dict[str, Any], a: Action, events: l
 
 
 # ------------------------------------------------------------------------------------------- injuries
-def push_injury(state: GameState, attacker: Model | None, victim: Model, info: dict[str, Any],
-                events: list[Event]) -> None:
-    push(state, {"t": "injury", "att": attacker.id if attacker else None, "victim": victim.id, "w": None,
-                 "mode": None, "crit": 0, **info})
+def push_injury(
+    state: GameState, attacker: Model | None, victim: Model, info: dict[str, Any], events: list[Event]
+) -> None:
+    push(
+        state,
+        {
+            "t": "injury",
+            "att": attacker.id if attacker else None,
+            "victim": victim.id,
+            "w": None,
+            "mode": None,
+            "crit": 0,
+            **info,
+        },
+    )
 
 
 def push_fall(state: GameState, m: Model, drop: float, events: list[Event]) -> None:
     """Falling (digest §7): an Injury Roll with +1 INJURY DICE per full ``fall_injury_step`` inches."""
     dice = int(drop // state.ctx.params["fall_injury_step"])
-    events.append(Note(f"{m.id} falls {drop:.1f}\"", f"{R}/move/fall"))
+    events.append(Note(f'{m.id} falls {drop:.1f}"', f"{R}/move/fall"))
     push_injury(state, None, m, {"fall": dice, "source": "fall"}, events)
 
 
@@ -355,9 +390,19 @@ def auto_injury(state: GameState, step: dict[str, Any], events: list[Event]) -> 
     modifier = tcr.injury_modifier(mods, p) if step.get("source") is None else 0
     shrapnel = bool(w is not None and any(k in w["keywords"] for k in ("SHRAPNEL", "FIRE", "GAS")))
     deadly = w is not None and "DEADLY" in w["keywords"]
-    roll = {"t": "roll", "k": "injury", "model": v.id, "att": step.get("att"), "plus": plus,
-            "minus": int(step.get("inj_minus", 0)), "mod": modifier, "all": int(p["deadly_dice"] - 1) if deadly else 0,
-            "deadly": deadly, "shrapnel": shrapnel, "source": step.get("source") or (w or {}).get("name")}
+    roll = {
+        "t": "roll",
+        "k": "injury",
+        "model": v.id,
+        "att": step.get("att"),
+        "plus": plus,
+        "minus": int(step.get("inj_minus", 0)),
+        "mod": modifier,
+        "all": int(p["deadly_dice"] - 1) if deadly else 0,
+        "deadly": deadly,
+        "shrapnel": shrapnel,
+        "source": step.get("source") or (w or {}).get("name"),
+    }
     push(state, roll)
     if v.token("blood") > 0:
         push(state, {"t": "spend-injury", "model": v.id, "by": 1 - v.side})
@@ -378,8 +423,14 @@ def resolve_injury(state: GameState, step: dict[str, Any], values: tuple[int, ..
     net = tcr.net_dice(step["plus"], step["minus"])
     total = tcr.injury_total(values, net, step["mod"], all_dice=bool(step["all"]))
     result = tcr.injury_result(total, p)
-    events.append(DiceRolled(f"injury roll ({step['source']}, {net:+d} INJURY DICE, {step['mod']:+d})", values,
-                             f"{total}: {result}", v.id))
+    events.append(
+        DiceRolled(
+            f"injury roll ({step['source']}, {net:+d} INJURY DICE, {step['mod']:+d})",
+            values,
+            f"{total}: {result}",
+            v.id,
+        )
+    )
     att = state.models[step["att"]] if step.get("att") else None
     if result == "minor":
         add_blood(state, v, 1, events)

@@ -54,22 +54,35 @@ class Context:
         raise KeyError(piece_id)
 
 
-def build_context(params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict[str, Any]],
-                  scenario: dict[str, Any], seed: int,
-                  specs: tuple[list[dict[str, Any]], list[dict[str, Any]]]) -> Context:
+def build_context(
+    params: Mapping[str, Any],
+    rosters: tuple[dict[str, Any], dict[str, Any]],
+    scenario: dict[str, Any],
+    seed: int,
+    specs: tuple[list[dict[str, Any]], list[dict[str, Any]]],
+) -> Context:
     """Turn validated documents into a context; model ids are ``a1..aN`` and ``b1..bN`` in roster order."""
     terrain = [
-        TerrainPiece(id=t["id"], kind=t["kind"], polygon=tuple((float(x), float(y)) for x, y in t["polygon"]),
-                     height=float(t.get("height", 0.0)), blocks_los=bool(t.get("blocks_los", True)))
+        TerrainPiece(
+            id=t["id"],
+            kind=t["kind"],
+            polygon=tuple((float(x), float(y)) for x, y in t["polygon"]),
+            height=float(t.get("height", 0.0)),
+            blocks_los=bool(t.get("blocks_los", True)),
+        )
         for t in scenario.get("terrain", [])
     ]
     cover = frozenset(t["id"] for t in scenario.get("terrain", []) if t.get("cover", False))
     table = Table(float(scenario["table"]["width"]), float(scenario["table"]["depth"]), terrain)
     zones_by_side = {int(z["side"]): z for z in scenario["deployment"]}
     zones = tuple(
-        TerrainPiece(id=f"zone-{s}", kind="open", polygon=tuple((float(x), float(y)) for x, y in
-                                                                 zones_by_side[s]["polygon"]),
-                     height=0.0, blocks_los=False)
+        TerrainPiece(
+            id=f"zone-{s}",
+            kind="open",
+            polygon=tuple((float(x), float(y)) for x, y in zones_by_side[s]["polygon"]),
+            height=0.0,
+            blocks_los=False,
+        )
         for s in (0, 1)
     )
     objectives = tuple(
@@ -87,8 +100,20 @@ def build_context(params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict
             profiles[mid] = spec["data"]
             spec_by_id[mid] = spec
         order.append(tuple(ids))
-    return Context(dict(params), table, cover, (zones[0], zones[1]), objectives, int(scenario.get("turns", 4)),
-                   rosters, scenario, seed, profiles, spec_by_id, (order[0], order[1]))
+    return Context(
+        dict(params),
+        table,
+        cover,
+        (zones[0], zones[1]),
+        objectives,
+        int(scenario.get("turns", 4)),
+        rosters,
+        scenario,
+        seed,
+        profiles,
+        spec_by_id,
+        (order[0], order[1]),
+    )
 
 
 def model_height(ctx: Context, base_mm: float) -> float:

@@ -37,8 +37,9 @@ def needs_check(state: GameState, side: int) -> bool:
 
 
 def leader_up(state: GameState, side: int) -> bool:
-    return any(m.on_table and not m.flags.get("down") and "LEADER" in m.data["keywords"]
-               for m in state.side_models(side))
+    return any(
+        m.on_table and not m.flags.get("down") and "LEADER" in m.data["keywords"] for m in state.side_models(side)
+    )
 
 
 def morale_idle(state: GameState, events: list[Event]) -> bool:
@@ -154,8 +155,15 @@ def result(state: GameState) -> GameResult | None:
     models = {}
     for m in state.models.values():
         spec = state.ctx.specs[m.id]
-        models[m.id] = {"side": m.side, "type": spec["type"], "name": m.name, "points": int(spec["points"]),
-                        "out": bool(m.flags.get("out")), "down": bool(m.flags.get("down")),
-                        "kills": int(m.flags.get("kills", 0))}
-    return GameResult(state.vars.get("winner"), str(state.vars.get("reason", "")), (int(vp[0]), int(vp[1])),
-                      state.turn, models)
+        models[m.id] = {
+            "side": m.side,
+            "type": spec["type"],
+            "name": m.name,
+            "points": int(spec["points"]),
+            "out": bool(m.flags.get("out")),
+            "down": bool(m.flags.get("down")),
+            "kills": int(m.flags.get("kills", 0)),
+        }
+    return GameResult(
+        state.vars.get("winner"), str(state.vars.get("reason", "")), (int(vp[0]), int(vp[1])), state.turn, models
+    )

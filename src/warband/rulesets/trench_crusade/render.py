@@ -10,8 +10,15 @@ from warband.rulesets.trench_crusade import rolls as tcr
 from warband.rulesets.trench_crusade.attacks import attack_dice
 from warband.rulesets.trench_crusade.space import charge_route, gap
 
-_GLYPH = {"difficult": "~", "dangerous": "!", "impassable": "X", "obstacle": "=", "blocking": "#",
-          "platform": "^", "open": "."}
+_GLYPH = {
+    "difficult": "~",
+    "dangerous": "!",
+    "impassable": "X",
+    "obstacle": "=",
+    "blocking": "#",
+    "platform": "^",
+    "open": ".",
+}
 _COLS_PER_INCH = 2
 
 
@@ -19,8 +26,8 @@ def render_table(state: GameState) -> str:
     """A map at 1 row per inch and 2 columns per inch; models show as their ids, objectives as ``()``."""
     ctx = state.ctx
     table = ctx.table
-    w = int(math.ceil(table.width)) * _COLS_PER_INCH
-    h = int(math.ceil(table.depth))
+    w = math.ceil(table.width) * _COLS_PER_INCH
+    h = math.ceil(table.depth)
     grid = [[" "] * w for _ in range(h)]
     for row in range(h):
         for col in range(w):
@@ -47,16 +54,21 @@ def render_table(state: GameState) -> str:
     lines.extend("|" + "".join(row) + f"| {y}" for y, row in reversed(list(enumerate(grid))))
     lines.append("+" + "-" * w + "+")
     vp = state.vars.get("vp", [0, 0])
-    lines.append(f"turn {state.turn}/{ctx.turns}  phase {state.phase}  VP A {vp[0]} - B {vp[1]}   "
-                 "(A models in capitals; _ = Down; ~ difficult ! dangerous X impassable = obstacle # blocking "
-                 "^ platform () objective)")
+    lines.append(
+        f"turn {state.turn}/{ctx.turns}  phase {state.phase}  VP A {vp[0]} - B {vp[1]}   "
+        "(A models in capitals; _ = Down; ~ difficult ! dangerous X impassable = obstacle # blocking "
+        "^ platform () objective)"
+    )
     for side in (0, 1):
         flags = state.sides[side].flags
         status = " SHAKEN" if flags.get("shaken") else ""
         lines.append(f"side {'AB'[side]}: {state.sides[side].name}{status}")
         for m in state.side_models(side):
-            where = f"({m.x:.1f}, {m.y:.1f}, z {m.z:.0f})" if m.on_table else ("out of action" if m.flags.get("out")
-                                                                           else "not deployed")
+            where = (
+                f"({m.x:.1f}, {m.y:.1f}, z {m.z:.0f})"
+                if m.on_table
+                else ("out of action" if m.flags.get("out") else "not deployed")
+            )
             marks = []
             if m.flags.get("down"):
                 marks.append("Down")
@@ -94,9 +106,11 @@ def explain_action(state: GameState, a: Action) -> str:
         mod = tcr.injury_modifier([int(t.data["armour"]), int(w["injury_mod"])], p)
         extra = int(p["down_melee_injury_dice"]) if mode == "melee" and t.flags.get("down") else 0
         inj = injury_odds(extra, mod, params=p)
-        return (f"{net:+d} DICE ({', '.join(why) or 'no modifiers'}): hit {_pct(float(hit['success']))}, "
-                f"critical {_pct(float(hit['critical']))}; if hit: Down {_pct(float(inj['down']))}, "
-                f"Out of Action {_pct(float(inj['out']))} (injury modifier {mod:+d})")
+        return (
+            f"{net:+d} DICE ({', '.join(why) or 'no modifiers'}): hit {_pct(float(hit['success']))}, "
+            f"critical {_pct(float(hit['critical']))}; if hit: Down {_pct(float(inj['down']))}, "
+            f"Out of Action {_pct(float(inj['out']))} (injury modifier {mod:+d})"
+        )
     if a.kind == "dash":
         odds = success_odds(tcr.net_dice(*rules.model_dice(state, m)), p)
         return f"Risky roll: success {_pct(float(odds['success']))}; failure ends the activation"
@@ -106,8 +120,11 @@ def explain_action(state: GameState, a: Action) -> str:
         base = rules.movement(state, m)
         full = charge_route(state, m, t, base + (0 if rules.heavy_applies(m) else sides))
         if not full.reached:
-            return f"cannot reach {t.id} even with a {sides} ({gap(m, t):.1f}\" away)"
-        reach = sum(1 for d in range(1, sides + 1)
-                    if charge_route(state, m, t, base + (0 if rules.heavy_applies(m) else d)).reached)
+            return f'cannot reach {t.id} even with a {sides} ({gap(m, t):.1f}" away)'
+        reach = sum(
+            1
+            for d in range(1, sides + 1)
+            if charge_route(state, m, t, base + (0 if rules.heavy_applies(m) else d)).reached
+        )
         return f"charge reaches {t.id} on {reach} of {sides} die results ({_pct(reach / sides)})"
     return ""

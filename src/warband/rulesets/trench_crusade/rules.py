@@ -137,8 +137,9 @@ def replace_top(state: GameState, step: dict[str, Any]) -> None:
     state.stack = [*state.stack[:-1], step]
 
 
-def place(state: GameState, m: Model, p: tuple[float, float], z: float, events: list[Event],
-          travelled: float | None = None) -> None:
+def place(
+    state: GameState, m: Model, p: tuple[float, float], z: float, events: list[Event], travelled: float | None = None
+) -> None:
     start = (m.x, m.y)
     m.x, m.y, m.z = p[0], p[1], z
     dist = travelled if travelled is not None else math.hypot(p[0] - start[0], p[1] - start[1])
@@ -150,8 +151,16 @@ def over(state: GameState) -> bool:
 
 
 # ------------------------------------------------------------------------------------------- success rolls
-def push_success(state: GameState, model_id: str | None, purpose: str, plus: int, minus: int, risky: bool,
-                 payload: dict[str, Any], own_activation: bool) -> None:
+def push_success(
+    state: GameState,
+    model_id: str | None,
+    purpose: str,
+    plus: int,
+    minus: int,
+    risky: bool,
+    payload: dict[str, Any],
+    own_activation: bool,
+) -> None:
     """Queue a Success Roll (seed 000 §Success Rolls): +DICE/-DICE cancel in pairs; two dice are kept.
 
     If the rolling model carries Blood markers, its opponent first decides how many to spend for -1 DICE each
@@ -159,8 +168,18 @@ def push_success(state: GameState, model_id: str | None, purpose: str, plus: int
     side = state.models[model_id].side if model_id else payload.get("side", 0)
     if state.sides[side].flags.get("shaken"):
         risky = True
-    step = {"t": "roll", "k": "success", "purpose": purpose, "model": model_id, "plus": plus, "minus": minus,
-            "risky": risky, "own": own_activation, "payload": payload, "side": side}
+    step = {
+        "t": "roll",
+        "k": "success",
+        "purpose": purpose,
+        "model": model_id,
+        "plus": plus,
+        "minus": minus,
+        "risky": risky,
+        "own": own_activation,
+        "payload": payload,
+        "side": side,
+    }
     push(state, step)
     if model_id is not None and state.models[model_id].token("blood") > 0:
         push(state, {"t": "spend-hit", "model": model_id, "by": 1 - side})
@@ -237,8 +256,13 @@ def choose_next_side(state: GameState, preferred: int, events: list[Event]) -> N
 
 def resolve_rolloff(state: GameState, step: dict[str, Any], values: tuple[int, ...], events: list[Event]) -> None:
     a, b = values
-    events.append(DiceRolled(f"{step['why']} roll-off (A, B)", values, "tie: roll again" if a == b else
-                             f"side {side_name(0 if a > b else 1)} wins"))
+    events.append(
+        DiceRolled(
+            f"{step['why']} roll-off (A, B)",
+            values,
+            "tie: roll again" if a == b else f"side {side_name(0 if a > b else 1)} wins",
+        )
+    )
     if a == b:
         push(state, step)
         return
@@ -366,7 +390,7 @@ def _tries(state: GameState, m: Model, eng: list[Model], only_legal: bool) -> It
         for e in enemies:
             yield Action("shoot", m.id, e.id, option=w["name"])
     for w in weapons(m, "melee"):
-        for e in (eng if only_legal else enemies):
+        for e in eng if only_legal else enemies:
             yield Action("fight", m.id, e.id, option=w["name"])
     if has_kw(m, "MEDIC") or not only_legal:
         for f in state.models.values():
@@ -405,13 +429,18 @@ def action_reasons(state: GameState, m: Model, a: Action, eng: list[Model] | Non
     done = acts(state)
     out: list[Reason] = []
     if a.kind != "end" and a.kind in done:
-        out.append((f"{R}/activation/once-each", f"{a.kind} was already taken this activation "
-                    "(each action at most once)"))
+        out.append(
+            (f"{R}/activation/once-each", f"{a.kind} was already taken this activation (each action at most once)")
+        )
     if a.kind in MOVES:
         used = [k for k in MOVES if k in done]
         if used:
-            out.append((f"{R}/activation/one-move", f"already took a {used[0].title()} this activation: "
-                        "only one of Move, Charge or Retreat"))
+            out.append(
+                (
+                    f"{R}/activation/one-move",
+                    f"already took a {used[0].title()} this activation: only one of Move, Charge or Retreat",
+                )
+            )
     check = CHECKS.get(a.kind)
     if check is None and a.kind != "end":
         out.append((f"{R}/activation/unknown", f"{a.kind!r} is not an action of this game"))
@@ -432,7 +461,7 @@ def _check_dash(state: GameState, m: Model, a: Action, eng: list[Model]) -> list
 
 def _check_retreat(state: GameState, m: Model, a: Action, eng: list[Model]) -> list[Reason]:
     if not eng:
-        return [(f"{R}/retreat/not-engaged", "a Retreat is only for a model within 1\" of an enemy")]
+        return [(f"{R}/retreat/not-engaged", 'a Retreat is only for a model within 1" of an enemy')]
     return []
 
 
@@ -443,16 +472,22 @@ def _check_charge(state: GameState, m: Model, a: Action, eng: list[Model]) -> li
     if t is None or not t.on_table or t.side == m.side:
         return [(f"{R}/charge/target", f"{a.target} is not an enemy model on the table")]
     if eng:
-        out.append((f"{R}/charge/engaged", "a model already within 1\" of an enemy cannot Charge "
-                    "(it may Fight or Retreat)"))
+        out.append(
+            (f"{R}/charge/engaged", 'a model already within 1" of an enemy cannot Charge (it may Fight or Retreat)')
+        )
     if gap(m, t) > p["charge_range"] + 1e-9:
-        out.append((f"{R}/charge/range", f"{t.id} is {gap(m, t):.1f}\" away: the target must be within "
-                    f"{p['charge_range']:g}\""))
+        out.append(
+            (f"{R}/charge/range", f'{t.id} is {gap(m, t):.1f}" away: the target must be within {p["charge_range"]:g}"')
+        )
     if not visible(state.ctx, m, t):
         out.append((f"{R}/charge/visible", f"{t.id} is not visible to {m.id}"))
     if any(not_assault(m, w) for w in state.vars.get("shot_with", [])):
-        out.append((f"{R}/activation/shoot-then-charge", "this model has Shot with a weapon without ASSAULT "
-                    "this activation, so it cannot Charge"))
+        out.append(
+            (
+                f"{R}/activation/shoot-then-charge",
+                "this model has Shot with a weapon without ASSAULT this activation, so it cannot Charge",
+            )
+        )
     return out
 
 
@@ -472,21 +507,29 @@ def _check_shoot(state: GameState, m: Model, a: Action, eng: list[Model]) -> lis
     if t is None or not t.on_table or t.side == m.side:
         return [(f"{R}/shoot/target", f"{a.target} is not an enemy model on the table")]
     if eng:
-        out.append((f"{R}/shoot/engaged", "a model within 1\" of an enemy cannot Shoot"))
+        out.append((f"{R}/shoot/engaged", 'a model within 1" of an enemy cannot Shoot'))
     done = acts(state)
     if not wkw(w, "ASSAULT"):
         if "charge" in done:
-            out.append((f"{R}/activation/shoot-after-charge", "this model Charged this activation: it may only "
-                        "Shoot with an ASSAULT weapon"))
+            out.append(
+                (
+                    f"{R}/activation/shoot-after-charge",
+                    "this model Charged this activation: it may only Shoot with an ASSAULT weapon",
+                )
+            )
         if "fight" in done and p["shoot_restriction"] == "000":
-            out.append((f"{R}/activation/shoot-after-fight", "this model Fought this activation: it may only "
-                        "Shoot with an ASSAULT weapon (seed 000)"))
+            out.append(
+                (
+                    f"{R}/activation/shoot-after-fight",
+                    "this model Fought this activation: it may only Shoot with an ASSAULT weapon (seed 000)",
+                )
+            )
     if heavy_applies(m, w) and any(k in done for k in (*MOVES, "dash")):
         out.append((f"{R}/keyword/heavy", f"{w['name']} is HEAVY: no Shoot in an activation with a move"))
     rng = w["range"] or 0.0
     d = gap(m, t)
     if d > rng + 1e-9:
-        out.append((f"{R}/shoot/range", f"{t.id} is {d:.1f}\" away, beyond {w['name']}'s {rng:g}\""))
+        out.append((f"{R}/shoot/range", f'{t.id} is {d:.1f}" away, beyond {w["name"]}\'s {rng:g}"'))
     if not visible(state.ctx, m, t):
         out.append((f"{R}/shoot/visible", f"{t.id} is not in line of sight of {m.id}"))
     return out
@@ -503,12 +546,16 @@ def _check_fight(state: GameState, m: Model, a: Action, eng: list[Model]) -> lis
     if t is None or not t.on_table or t.side == m.side:
         return [(f"{R}/fight/target", f"{a.target} is not an enemy model on the table")]
     if gap(m, t) > p["engagement_range"] + 1e-9:
-        out.append((f"{R}/fight/range", f"{t.id} is not within 1\" of {m.id}"))
+        out.append((f"{R}/fight/range", f'{t.id} is not within 1" of {m.id}'))
     elif not visible(state.ctx, m, t):
         out.append((f"{R}/fight/visible", f"{t.id} is not in line of sight of {m.id}"))
     if p["shoot_restriction"] == "000" and any(not_assault(m, x) for x in state.vars.get("shot_with", [])):
-        out.append((f"{R}/activation/shoot-then-fight", "this model has Shot with a weapon without ASSAULT this "
-                    "activation, so it cannot Fight (seed 000)"))
+        out.append(
+            (
+                f"{R}/activation/shoot-then-fight",
+                "this model has Shot with a weapon without ASSAULT this activation, so it cannot Fight (seed 000)",
+            )
+        )
     return out
 
 
@@ -521,12 +568,19 @@ def _check_tend(state: GameState, m: Model, a: Action, eng: list[Model]) -> list
     if f.token("blood") == 0:
         return [(f"{R}/other/tend", f"{f.id} has no Blood markers to remove")]
     if f is not m and gap(m, f) > state.ctx.params["engagement_range"] + 1e-9:
-        return [(f"{R}/other/tend", f"{f.id} is not within 1\" of {m.id}")]
+        return [(f"{R}/other/tend", f'{f.id} is not within 1" of {m.id}')]
     return []
 
 
-CHECKS = {"move": _check_move, "dash": _check_dash, "retreat": _check_retreat, "charge": _check_charge,
-          "shoot": _check_shoot, "fight": _check_fight, "tend": _check_tend}
+CHECKS = {
+    "move": _check_move,
+    "dash": _check_dash,
+    "retreat": _check_retreat,
+    "charge": _check_charge,
+    "shoot": _check_shoot,
+    "fight": _check_fight,
+    "tend": _check_tend,
+}
 
 
 # ------------------------------------------------------------------------------------------- doing actions
@@ -589,8 +643,10 @@ def push_charge_die(state: GameState, m: Model, t: Model) -> None:
     if heavy_applies(m):
         push(state, {"t": "charge-go", "model": m.id, "target": t.id, "die": 0})
     else:
-        push(state, {"t": "roll", "k": "charge", "model": m.id, "target": t.id,
-                     "sides": state.ctx.params["charge_die_sides"]})
+        push(
+            state,
+            {"t": "roll", "k": "charge", "model": m.id, "target": t.id, "sides": state.ctx.params["charge_die_sides"]},
+        )
 
 
 def charge_go(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
@@ -638,8 +694,15 @@ def do_destination(state: GameState, step: dict[str, Any], a: Action, events: li
     if plan.climb > 0 or plan.jump:
         # seed 000 Move: climbing a sheer surface needs a passed Risky roll first (digest §7: jumps too).
         push(state, {"t": "move-go", "model": m.id, "point": list(a.point), "allow": step["allow"], "mode": mode})
-        push_success(state, m.id, "jump" if plan.jump else "climb", *model_dice(state, m), True,
-                     {"point": list(a.point)}, state.vars.get("active") == m.id)
+        push_success(
+            state,
+            m.id,
+            "jump" if plan.jump else "climb",
+            *model_dice(state, m),
+            True,
+            {"point": list(a.point)},
+            state.vars.get("active") == m.id,
+        )
         return
     finish_move(state, m, plan, events)
 
@@ -723,8 +786,15 @@ def follow_morale(state: GameState, step: dict[str, Any], result: str, events: l
     morale.after_morale_roll(state, step, result, events)
 
 
-FOLLOW = {"dash": follow_dash, "climb": follow_climb, "jump": follow_climb, "dangerous": follow_dangerous,
-          "diving charge": follow_dive, "attack": follow_attack, "morale": follow_morale}
+FOLLOW = {
+    "dash": follow_dash,
+    "climb": follow_climb,
+    "jump": follow_climb,
+    "dangerous": follow_dangerous,
+    "diving charge": follow_dive,
+    "attack": follow_attack,
+    "morale": follow_morale,
+}
 
 
 # ------------------------------------------------------------------------------------------- automatic steps
@@ -791,9 +861,15 @@ def auto_end_after(state: GameState, step: dict[str, Any], events: list[Event]) 
     state.vars["end_now"] = True
 
 
-AUTO = {"retreat-move": auto_retreat_move, "charge-go": auto_charge_go, "move-go": auto_move_go,
-        "end-after": auto_end_after, "attack": attacks.auto_attack, "injury": attacks.auto_injury,
-        "auto-next": attacks.auto_next}
+AUTO = {
+    "retreat-move": auto_retreat_move,
+    "charge-go": auto_charge_go,
+    "move-go": auto_move_go,
+    "end-after": auto_end_after,
+    "attack": attacks.auto_attack,
+    "injury": attacks.auto_injury,
+    "auto-next": attacks.auto_next,
+}
 
 
 # ------------------------------------------------------------------------------------------- the protocol
@@ -839,16 +915,16 @@ def legal_actions(state: GameState) -> list[Action]:
     if state.phase == "deploy":
         side = int(state.vars["deployer"])
         by_radius: dict[float, list[tuple[float, float]]] = {}
-        out = []
+        out: list[Action] = []
         for m in undeployed(state, side):
             if m.radius not in by_radius:
                 by_radius[m.radius] = deploy_points(state, m)
             out.extend(Action("deploy", m.id, point=p) for p in by_radius[m.radius])
         return out
-    m = active_model(state)
-    if m is None:
+    active = active_model(state)
+    if active is None:
         return [Action("activate", x.id) for x in activatable(state, int(state.vars["next_side"]))]
-    return menu(state, m)
+    return menu(state, active)
 
 
 def why_illegal(state: GameState, a: Action) -> list[Reason]:
@@ -859,8 +935,12 @@ def why_illegal(state: GameState, a: Action) -> list[Reason]:
             return destination_reasons(state, step, a)
         if a in STEP_OPTIONS[step["t"]](state, step):
             return []
-        return [(f"{R}/decision/{step['t']}", "expected one of: " +
-                 ", ".join(str(x) for x in STEP_OPTIONS[step["t"]](state, step)))]
+        return [
+            (
+                f"{R}/decision/{step['t']}",
+                "expected one of: " + ", ".join(str(x) for x in STEP_OPTIONS[step["t"]](state, step)),
+            )
+        ]
     if state.phase == "deploy":
         m = state.models.get(a.model or "")
         if a.kind != "deploy" or m is None or a.point is None:
@@ -879,8 +959,9 @@ def why_illegal(state: GameState, a: Action) -> list[Reason]:
 def activate_reasons(state: GameState, a: Action, side: int) -> list[Reason]:
     m = state.models.get(a.model or "")
     if a.kind != "activate" or m is None:
-        return [(f"{R}/activation/choose", f"side {side_name(side)} must activate one of its models "
-                 "('activate MODEL')")]
+        return [
+            (f"{R}/activation/choose", f"side {side_name(side)} must activate one of its models ('activate MODEL')")
+        ]
     if m.side != side:
         return [(f"{R}/activation/alternate", f"it is side {side_name(side)}'s turn to activate a model")]
     if not m.on_table:
@@ -935,8 +1016,9 @@ def apply(state: GameState, a: Action) -> list[Event]:
             do_destination(state, step, a, events)
         elif t == "strike":
             e = state.models[step["model"]]
-            attacks.begin_melee_attack(state, e, state.models[step["target"]], a.option or "", events,
-                                       own_activation=False)
+            attacks.begin_melee_attack(
+                state, e, state.models[step["target"]], a.option or "", events, own_activation=False
+            )
         elif t == "auto-target":
             attacks.choose_auto_target(state, step, a, events)
         elif t == "morale-fail":
@@ -952,11 +1034,11 @@ def apply(state: GameState, a: Action) -> list[Event]:
         else:
             state.vars["deployer"] = nxt
     else:
-        m = active_model(state)
-        if m is None:
+        actor = active_model(state)
+        if actor is None:
             begin_activation(state, state.models[a.model or ""], events)
         else:
-            do_action(state, m, a, events)
+            do_action(state, actor, a, events)
     run_auto(state, events)
     return events
 
@@ -969,7 +1051,7 @@ def roll(state: GameState, values: tuple[int, ...]) -> list[Event]:
     elif step["k"] == "success":
         resolve_success(state, step, values, events)
     elif step["k"] == "charge":
-        events.append(DiceRolled("charge die", values, f"+{values[0]}\"", step["model"]))
+        events.append(DiceRolled("charge die", values, f'+{values[0]}"', step["model"]))
         push(state, {"t": "charge-go", "model": step["model"], "target": step["target"], "die": values[0]})
     elif step["k"] == "injury":
         attacks.resolve_injury(state, step, values, events)

@@ -79,7 +79,7 @@ def cover_piece(ctx: Context, shooter: Model, target: Model) -> TerrainPiece | N
 
 def elevated_over(ctx: Context, shooter: Model, target: Model) -> bool:
     """Whether the shooter stands high enough above the target for +DICE (digest §4 Elevated)."""
-    return shooter.z - target.z >= ctx.params["elevation_height"] - 1e-9
+    return bool(shooter.z - target.z >= float(ctx.params["elevation_height"]) - 1e-9)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,15 +113,18 @@ def _walk_solids(ctx: Context, start_platform: TerrainPiece | None) -> list[Terr
     free = ctx.params["obstacle_free_height"]
     out = []
     for piece in ctx.table.terrain:
-        if piece.kind in _SOLID or (piece.kind == "obstacle" and piece.height > free + 1e-9) or (
-                piece.kind == "platform" and piece.height > free + 1e-9 and piece is not start_platform):
+        if (
+            piece.kind in _SOLID
+            or (piece.kind == "obstacle" and piece.height > free + 1e-9)
+            or (piece.kind == "platform" and piece.height > free + 1e-9 and piece is not start_platform)
+        ):
             out.append(piece)
     return out
 
 
 def _leg_cost(ctx: Context) -> Callable[[Vec, Vec], float]:
     table = ctx.table
-    extra = ctx.params["difficult_cost"] - 1.0
+    extra = float(ctx.params["difficult_cost"]) - 1.0
 
     def cost(a: Vec, b: Vec) -> float:
         tr = table.trace(a, b)
@@ -149,7 +152,7 @@ class MoveEnv:
     """What a move of one model is checked against, computed once per model and mode: the enemies (and which
     ones it starts within 1" of), the other bases, the zones its path may not cross and the solid terrain."""
 
-    __slots__ = ("circles", "engaged", "enemies", "m", "mode", "others", "rng", "solids", "start", "start_platform")
+    __slots__ = ("circles", "enemies", "engaged", "m", "mode", "others", "rng", "solids", "start", "start_platform")
 
     def __init__(self, state: GameState, m: Model, mode: str, target: Model | None = None) -> None:
         ctx = state.ctx
@@ -202,20 +205,28 @@ def check_destination(state: GameState, m: Model, dest: Vec, mode: str, env: Mov
         for e in env.enemies:
             near = gap_at(dest, r, e) <= rng + 1e-9
             if near and e.id not in env.engaged:
-                out.append((f"{R}/move/enter-engagement",
-                            f"only a Charge may move within 1\" of an enemy ({e.id})"))
+                out.append((f"{R}/move/enter-engagement", f'only a Charge may move within 1" of an enemy ({e.id})'))
             elif not near and e.id in env.engaged:
-                out.append((f"{R}/move/leave-engagement",
-                            f"a model within 1\" of {e.id} may only leave it by a Retreat"))
+                out.append(
+                    (f"{R}/move/leave-engagement", f'a model within 1" of {e.id} may only leave it by a Retreat')
+                )
     elif mode == "retreat":
         for e in env.enemies:
             if gap_at(dest, r, e) <= rng + 1e-9:
-                out.append((f"{R}/retreat/end-clear", f"a Retreat must end more than 1\" from every enemy ({e.id})"))
+                out.append((f"{R}/retreat/end-clear", f'a Retreat must end more than 1" from every enemy ({e.id})'))
     return out
 
 
-def plan_move(state: GameState, m: Model, dest: Vec, allowance: float, mode: str = "move",
-              target: Model | None = None, straight: bool = False, env: MoveEnv | None = None) -> MovePlan | list[Reason]:
+def plan_move(
+    state: GameState,
+    m: Model,
+    dest: Vec,
+    allowance: float,
+    mode: str = "move",
+    target: Model | None = None,
+    straight: bool = False,
+    env: MoveEnv | None = None,
+) -> MovePlan | list[Reason]:
     """Check a move of ``m`` to ``dest`` with ``allowance`` inches; return the plan or the broken rules.
 
     Difficult terrain costs ``difficult_cost`` per inch; obstacles up to ``obstacle_free_height`` are free;
@@ -247,13 +258,15 @@ def plan_move(state: GameState, m: Model, dest: Vec, allowance: float, mode: str
         return [(f"{R}/move/no-path", "the straight line is blocked")]
     else:
         circles, solids = _corridor(start, dest, allowance, env.circles, solids)
-        found = table.shortest_path(start, dest, m.radius, solids, circles, cost=cost_fn,
-                                    max_cost=allowance + 1e-6)
+        found = table.shortest_path(start, dest, m.radius, solids, circles, cost=cost_fn, max_cost=allowance + 1e-6)
         if found is None:
-            return [(f"{R}/move/no-path", f"no path within {allowance:g}\" reaches ({dest[0]:.2f}, {dest[1]:.2f})")]
+            return [(f"{R}/move/no-path", f'no path within {allowance:g}" reaches ({dest[0]:.2f}, {dest[1]:.2f})')]
         path, cost = found
-        dangerous = any(c.piece.kind == "dangerous" for i in range(len(path) - 1)
-                        for c in table.trace(path[i], path[i + 1]).crossings)
+        dangerous = any(
+            c.piece.kind == "dangerous"
+            for i in range(len(path) - 1)
+            for c in table.trace(path[i], path[i + 1]).crossings
+        )
     dz = end_z - m.z
     free = p["obstacle_free_height"]
     climb = dz if dz > free + 1e-9 else 0.0
@@ -263,16 +276,16 @@ def plan_move(state: GameState, m: Model, dest: Vec, allowance: float, mode: str
         jump = True
         span = _gap_length(table, start, dest)
         if span > p["jump_gap_fraction"] * m.data["movement"] + 1e-9:
-            return [(f"{R}/move/jump-too-far",
-                     f"a gap of {span:.2f}\" is more than half the model's Movement")]
+            return [(f"{R}/move/jump-too-far", f"a gap of {span:.2f}\" is more than half the model's Movement")]
     total = cost + climb
     if total > allowance + 1e-6:
-        return [(f"{R}/move/too-far", f"the move costs {total:.2f}\" but the model may move {allowance:g}\"")]
+        return [(f"{R}/move/too-far", f'the move costs {total:.2f}" but the model may move {allowance:g}"')]
     return MovePlan(tuple(path), total, end_z, climb, drop, jump, dangerous)
 
 
-def _corridor(a: Vec, b: Vec, length: float, circles: list[tuple[Vec, float]],
-              solids: list[TerrainPiece]) -> tuple[list[tuple[Vec, float]], list[TerrainPiece]]:
+def _corridor(
+    a: Vec, b: Vec, length: float, circles: list[tuple[Vec, float]], solids: list[TerrainPiece]
+) -> tuple[list[tuple[Vec, float]], list[TerrainPiece]]:
     """Only what a path of at most ``length`` from ``a`` to ``b`` can meet: such a path stays inside the ellipse
     with foci ``a`` and ``b``, whose points are within its semi-minor axis of the segment ``a``-``b``."""
     d = math.hypot(b[0] - a[0], b[1] - a[1])
@@ -422,8 +435,9 @@ def retreat_candidates(state: GameState, m: Model, allowance: float, away: Vec) 
             cand = _r2((m.x + math.cos(ang) * allowance * frac, m.y + math.sin(ang) * allowance * frac))
             if cand in out:
                 continue
-            if isinstance(plan_move(state, m, cand, allowance, "retreat", straight=True, env=env), MovePlan) and retreat_angle_ok(
-                    state, m, cand, away):
+            if isinstance(
+                plan_move(state, m, cand, allowance, "retreat", straight=True, env=env), MovePlan
+            ) and retreat_angle_ok(state, m, cand, away):
                 out.append(cand)
     return out
 
@@ -491,8 +505,11 @@ def _settle(state: GameState, m: Model, p: Vec, target: Model) -> Vec:
     """Pull a charge's end point back along the line from the target until the base overlaps nothing."""
     for k in range(12):
         cand = _toward(p, (m.x, m.y), 0.25 * k) if k else p
-        if not any(o is not m and o.on_table and math.hypot(cand[0] - o.x, cand[1] - o.y) < m.radius + o.radius - 1e-6
-                   for o in state.models.values()) and not any(
-                piece.kind in _SOLID and piece.circle_overlaps(cand, m.radius) for piece in state.ctx.table.terrain):
+        if not any(
+            o is not m and o.on_table and math.hypot(cand[0] - o.x, cand[1] - o.y) < m.radius + o.radius - 1e-6
+            for o in state.models.values()
+        ) and not any(
+            piece.kind in _SOLID and piece.circle_overlaps(cand, m.radius) for piece in state.ctx.table.terrain
+        ):
             return cand
     return (m.x, m.y)
