@@ -22,7 +22,7 @@ times per game, so it keeps to simple arithmetic over the models (about 50 µs f
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from warband.kernel.geometry import TerrainPiece
@@ -52,6 +52,7 @@ FLEE_COST = WIN / 8
 CHARGE_DIE_MEAN = 3.5
 
 _MAX_CACHE = 16
+_MEMO_LIMIT = 200_000
 _CACHE: dict[int, _Static] = {}
 
 
@@ -104,6 +105,8 @@ class _Static:
     melee: dict[str, dict[str, tuple[float, float]]]
     shots: dict[str, dict[str, tuple[float, float, float, float]]]
     reach: dict[str, float]
+    sight_memo: dict[tuple[float, float, float, float], bool] = field(default_factory=dict)
+    cover_memo: dict[tuple[float, float, float, float], list[tuple[float, float]]] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------------------------------- static data
@@ -122,8 +125,11 @@ def _static(state: GameState) -> _Static:
 def _best_weapon(data: dict[str, Any], mode: str) -> dict[str, Any] | None:
     best: dict[str, Any] | None = None
     for w in data["weapons"]:
-        if mode in w["modes"] and (best is None or (w["dice"], w["injury_mod"], w.get("range") or 0) >
-                                   (best["dice"], best["injury_mod"], best.get("range") or 0)):
+        if mode in w["modes"] and (
+            best is None
+            or (w["dice"], w["injury_mod"], w.get("range") or 0)
+            > (best["dice"], best["injury_mod"], best.get("range") or 0)
+        ):
             best = w
     return best
 
@@ -134,12 +140,20 @@ def _profile(spec: dict[str, Any]) -> _Profile:
     rw = _best_weapon(d, "ranged")
     mw = _best_weapon(d, "melee")
     return _Profile(
-        points=float(spec["points"]), leader="LEADER" in kws, movement=float(d["movement"]),
-        shoot_range=float(rw["range"] or 0) if rw else 0.0, shoot_net=int(d["ranged"]) + int(rw["dice"]) if rw else 0,
+        points=float(spec["points"]),
+        leader="LEADER" in kws,
+        movement=float(d["movement"]),
+        shoot_range=float(rw["range"] or 0) if rw else 0.0,
+        shoot_net=int(d["ranged"]) + int(rw["dice"]) if rw else 0,
         shoot_mod=int(rw["injury_mod"]) if rw else 0,
         shoot_ignore_armour=bool(rw and "IGNORE ARMOUR" in rw["keywords"]),
-        melee_net=int(d["melee"]) + int(mw["dice"]) if mw else 0, melee_mod=int(mw["injury_mod"]) if mw else 0,
-        has_melee=mw is not None, armour=int(d["armour"]), fear="FEAR" in kws, tough="TOUGH" in kws)
+        melee_net=int(d["melee"]) + int(mw["dice"]) if mw else 0,
+        melee_mod=int(mw["injury_mod"]) if mw else 0,
+        has_melee=mw is not None,
+        armour=int(d["armour"]),
+        fear="FEAR" in kws,
+        tough="TOUGH" in kws,
+    )
 
 
 def _build(state: GameState) -> _Static:
@@ -160,8 +174,11 @@ def _build(state: GameState) -> _Static:
         minx, miny, maxx, maxy = piece.bbox
         xs = [q[0] for q in piece.polygon]
         ys = [q[1] for q in piece.polygon]
-        covers.append(_Cover(piece, piece.bbox, (sum(xs) / len(xs), sum(ys) / len(ys)), piece.height,
-                             max(maxx - minx, maxy - miny)))
+        covers.append(
+            _Cover(
+                piece, piece.bbox, (sum(xs) / len(xs), sum(ys) / len(ys)), piece.height, max(maxx - minx, maxy - miny)
+            )
+        )
     blockers = [piece.bbox for piece in ctx.table.terrain if piece.blocks_los and piece.height >= 2.0]
     objectives = [(o.at[0], o.at[1], o.radius, float(o.vp)) for o in ctx.objectives]
     sizes = (len(ctx.order[0]), len(ctx.order[1]))
@@ -170,17 +187,40 @@ def _build(state: GameState) -> _Static:
     fail = (float(success_odds(0, p)["failure"]), float(success_odds(lead, p)["failure"]))
     profiles = {mid: _profile(spec) for mid, spec in ctx.specs.items()}
     melee, shots = _attack_tables(profiles, hit, damage)
-    reach = {mid: (min(pr.movement + CHARGE_DIE_MEAN + float(p["engagement_range"]), float(p["charge_range"]))
-                   if pr.has_melee else -1.0) for mid, pr in profiles.items()}
-    return _Static(ctx, profiles, covers, blockers, objectives, hit, damage, sizes, (need[0], need[1]), fail,
-                   float(p["cover_contact"]), float(p["long_range_fraction"]), float(p["engagement_range"]),
-                   float(p["charge_range"]), int(p["objective_scoring_from_turn"]), int(ctx.turns), melee, shots,
-                   reach)
+    reach = {
+        mid: (
+            min(pr.movement + CHARGE_DIE_MEAN + float(p["engagement_range"]), float(p["charge_range"]))
+            if pr.has_melee
+            else -1.0
+        )
+        for mid, pr in profiles.items()
+    }
+    return _Static(
+        ctx,
+        profiles,
+        covers,
+        blockers,
+        objectives,
+        hit,
+        damage,
+        sizes,
+        (need[0], need[1]),
+        fail,
+        float(p["cover_contact"]),
+        float(p["long_range_fraction"]),
+        float(p["engagement_range"]),
+        float(p["charge_range"]),
+        int(p["objective_scoring_from_turn"]),
+        int(ctx.turns),
+        melee,
+        shots,
+        reach,
+    )
 
 
-def _attack_tables(profiles: dict[str, _Profile], hit: dict[int, float], damage: dict[tuple[int, int], float]
-                   ) -> tuple[dict[str, dict[str, tuple[float, float]]],
-                              dict[str, dict[str, tuple[float, float, float, float]]]]:
+def _attack_tables(
+    profiles: dict[str, _Profile], hit: dict[int, float], damage: dict[tuple[int, int], float]
+) -> tuple[dict[str, dict[str, tuple[float, float]]], dict[str, dict[str, tuple[float, float, float, float]]]]:
     """Per attacker and target: expected melee damage (target standing, Down) and ranged damage for
     -2..+1 situational DICE (long range, cover, elevation), in points of the target."""
     melee: dict[str, dict[str, tuple[float, float]]] = {}
@@ -236,7 +276,17 @@ def _blocked(blockers: list[tuple[float, float, float, float]], ax: float, ay: f
 
 
 def _touching_cover(st: _Static, m: Model) -> list[tuple[float, float]]:
-    """Centres of the cover pieces ``m`` touches (digest §4 Cover: at least as wide as the base)."""
+    """Centres of the cover pieces ``m`` touches (digest §4 Cover: at least as wide as the base), memoised."""
+    key = (m.x, m.y, m.z, m.radius)
+    hit = st.cover_memo.get(key)
+    if hit is None:
+        if len(st.cover_memo) > _MEMO_LIMIT:
+            st.cover_memo.clear()
+        hit = st.cover_memo[key] = _find_cover(st, m)
+    return hit
+
+
+def _find_cover(st: _Static, m: Model) -> list[tuple[float, float]]:
     out = []
     reach = m.radius + st.contact
     x, y = m.x, m.y
@@ -306,6 +356,7 @@ def _threats(st: _Static, state: GameState, up: list[Model]) -> tuple[float, flo
     engagement = st.engagement
     long_fraction = st.long_fraction
     blockers = st.blockers
+    sight_memo = st.sight_memo
     hypot = math.hypot
     for a in up:
         if a.flags.get("down"):
@@ -332,8 +383,15 @@ def _threats(st: _Static, state: GameState, up: list[Model]) -> tuple[float, flo
                 if dmg > best_melee:
                     best_melee = dmg
             if engagement < g <= srange:
-                if blockers and _blocked(blockers, ax, ay, t.x, t.y):
-                    continue
+                if blockers:
+                    key = (ax, ay, t.x, t.y)
+                    blocked = sight_memo.get(key)
+                    if blocked is None:
+                        if len(sight_memo) > _MEMO_LIMIT:
+                            sight_memo.clear()
+                        blocked = sight_memo[key] = _blocked(blockers, ax, ay, t.x, t.y)
+                    if blocked:
+                        continue
                 adj = 2
                 if g > srange * long_fraction:
                     adj -= 1
