@@ -19,7 +19,10 @@ stream) plus ``Ruleset.evaluate``, so the agent plays any ruleset. Options (stri
 * ``refine`` (3): how many of the statically best destinations are checked by really moving there;
 * ``depth`` (1): how many levels of follow-up decisions inside an action are searched rather than defaulted;
 * ``single`` (``charge``): action kinds (joined by ``+``) valued with one dice stream only, because playing
-  them out is slow (a charge plans its route round every base on the table).
+  them out is slow (a charge plans its route round every base on the table);
+* ``shallow`` (``move+dash``): action kinds whose destination is not searched when the action is weighed
+  (the move is judged as "the model may still go anywhere"; where to goes is decided at the destination
+  prompt itself). Searching them too (``shallow=none``) plays a little better and about twice as slowly.
 """
 
 from __future__ import annotations
@@ -51,6 +54,10 @@ def _int_option(options: dict[str, Any], key: str, default: int, low: int) -> in
     return value
 
 
+def _kinds(raw: object) -> frozenset[str]:
+    return frozenset(k for k in str(raw).replace("+", " ").split() if k)
+
+
 def apply_known_legal(game: Game, action: Action) -> None:
     """Apply an action taken from ``game.legal_actions()`` of this very state, skipping the re-validation
     (a fresh clone has no cached legal list, and rebuilding it can cost more than the action itself)."""
@@ -68,11 +75,13 @@ class HeuristicAgent(Agent):
         self.samples = _int_option(opts, "samples", 3, 1)
         self.refine = _int_option(opts, "refine", 3, 0)
         self.depth = _int_option(opts, "depth", 1, 0)
-        single = opts.pop("single", "charge")
-        self.single = frozenset(k for k in str(single).replace("+", " ").split() if k)
+        self.single = _kinds(opts.pop("single", "charge"))
+        self.shallow = _kinds(opts.pop("shallow", "move+dash"))
         super().__init__(seed, **opts)
         self.rng = Rng(seed)
         self._seeds: tuple[int, ...] = ()
+        # prompts seen to ask for a point (destinations): a shallow lookahead stops there without listing them
+        self._point_prompts: set[str] = set()
 
     def describe(self) -> str:
         return f"heuristic:samples={self.samples},refine={self.refine},depth={self.depth}"
@@ -86,6 +95,7 @@ class HeuristicAgent(Agent):
         me = int(d.player or 0)
         self._seeds = tuple(self.rng.next64() for _ in range(self.samples))
         if any(a.point is not None for a in actions):
+            self._point_prompts.add(d.prompt)
             return self._best_point(game, actions, me, self.refine, self.depth)
         if d.prompt == "activate" and all(a.model is not None for a in actions):
             return self._best_activation(game, actions, me)
@@ -104,16 +114,17 @@ class HeuristicAgent(Agent):
             c = game.clone()
             c.state.rng = Rng(self._seeds[i % len(self._seeds)] if self._seeds else i)
             apply_known_legal(c, action)
-            rolled, searched = self._settle(c, me, root, depth)
+            rolled, searched = self._settle(c, me, root, depth, action.kind not in self.shallow)
             total += c.ruleset.evaluate(c.state, me)
             n += 1
             if not rolled or searched:
                 break  # no chance involved, or a costly nested search: one sample will do
         return total / n
 
-    def _settle(self, c: Game, me: int, root: str, depth: int) -> tuple[bool, bool]:
+    def _settle(self, c: Game, me: int, root: str, depth: int, points: bool = True) -> tuple[bool, bool]:
         """Play ``c`` on until a top-level decision or the end; returns (any dice rolled, any of our own
-        follow-up decisions searched)."""
+        follow-up decisions searched). With ``points`` false our own destination choices are not searched:
+        the position is judged before the move."""
         rolled = False
         searched = False
         for _ in range(MAX_STEPS):
@@ -128,9 +139,15 @@ class HeuristicAgent(Agent):
                 break
             if depth <= 0 and d.player == me:
                 break  # a follow-up of our own we do not search: judge the position as it is
+            if d.player == me and not points and d.prompt in self._point_prompts:
+                break
             actions = c.legal_actions()
             if not actions:
                 break
+            if any(a.point is not None for a in actions):
+                self._point_prompts.add(d.prompt)
+                if d.player == me and not points:
+                    break
             searched = searched or (d.player == me and len(actions) > 1)
             apply_known_legal(c, self._follow_up(c, actions, me, depth))
         return rolled, searched
