@@ -58,13 +58,6 @@ def _kinds(raw: object) -> frozenset[str]:
     return frozenset(k for k in str(raw).replace("+", " ").split() if k)
 
 
-def apply_known_legal(game: Game, action: Action) -> None:
-    """Apply an action taken from ``game.legal_actions()`` of this very state, skipping the re-validation
-    (a fresh clone has no cached legal list, and rebuilding it can cost more than the action itself)."""
-    game.ruleset.apply(game.state, action)
-    game.state.state_id += 1
-
-
 class HeuristicAgent(Agent):
     """Greedy one-ply lookahead over ``ruleset.evaluate``; deterministic for a given seed."""
 
@@ -113,7 +106,7 @@ class HeuristicAgent(Agent):
         for i in range(samples):
             c = game.clone()
             c.state.rng = Rng(self._seeds[i % len(self._seeds)] if self._seeds else i)
-            apply_known_legal(c, action)
+            c.apply(action)
             rolled, searched = self._settle(c, me, root, depth, action.kind not in self.shallow)
             total += c.ruleset.evaluate(c.state, me)
             n += 1
@@ -149,7 +142,7 @@ class HeuristicAgent(Agent):
                 if d.player == me and not points:
                     break
             searched = searched or (d.player == me and len(actions) > 1)
-            apply_known_legal(c, self._follow_up(c, actions, me, depth))
+            c.apply(self._follow_up(c, actions, me, depth))
         return rolled, searched
 
     def _follow_up(self, c: Game, actions: Sequence[Action], me: int, depth: int) -> Action:
@@ -219,7 +212,7 @@ class HeuristicAgent(Agent):
         decided by the lookahead at the model's own decisions."""
         for a in actions:
             c = game.clone()
-            apply_known_legal(c, a)
+            c.apply(a)
             d = c.decision
             if d.kind != "choice" or d.player != me:
                 continue

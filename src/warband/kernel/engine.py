@@ -181,6 +181,9 @@ class Game:
         log = list(self.log) if record and self.log is not None else ([] if record else None)
         other = Game(self.ruleset, self.state.clone(), self.header, log)
         other.forced = list(self.forced)
+        # the decision and the legal actions belong to the state id, which the clone shares: reuse them
+        other._decision, other._decision_id = self._decision, self._decision_id
+        other._legal, other._legal_set, other._legal_id = self._legal, self._legal_set, self._legal_id
         return other
 
     def to_json(self) -> dict[str, Any]:

@@ -432,9 +432,7 @@ class Table:
     def on_table(self, c: Vec, r: float) -> bool:
         """True when the whole base (radius ``r``, centre ``c``) lies within the table rectangle."""
         x, y = c
-        return (
-            x - r >= -_EPS and x + r <= self.width + _EPS and y - r >= -_EPS and y + r <= self.depth + _EPS
-        )
+        return x - r >= -_EPS and x + r <= self.width + _EPS and y - r >= -_EPS and y + r <= self.depth + _EPS
 
     def pieces_at(self, p: Vec) -> tuple[TerrainPiece, ...]:
         """Pieces whose footprint contains ``p`` (boundary included), in terrain order."""
@@ -461,9 +459,7 @@ class Table:
             out.sort(key=_crossing_key)
         return Trace(length, tuple(out))
 
-    def line_of_sight(
-        self, a: Vec, za: float, b: Vec, zb: float, ignore: frozenset[str] = frozenset()
-    ) -> bool:
+    def line_of_sight(self, a: Vec, za: float, b: Vec, zb: float, ignore: frozenset[str] = frozenset()) -> bool:
         """True when the 3-D segment ``(a, za) -> (b, zb)`` is clear of every sight-blocking prism.
 
         Only pieces with ``blocks_los`` and ``height > 0`` count, each as the prism ``z in [0, height]``
@@ -537,9 +533,7 @@ class Table:
                     return True
         return False
 
-    def segment_blocked(
-        self, a: Vec, b: Vec, kinds: frozenset[str], min_height: float = 0.0
-    ) -> TerrainPiece | None:
+    def segment_blocked(self, a: Vec, b: Vec, kinds: frozenset[str], min_height: float = 0.0) -> TerrainPiece | None:
         """The first piece (smallest entry parameter; ties in terrain order) of one of ``kinds`` with
         ``height >= min_height`` that the centre line of ``a -> b`` really crosses (``t1 - t0 > 1e-9``),
         else ``None``."""
@@ -562,6 +556,7 @@ class Table:
         circles: Sequence[tuple[Vec, float]] = (),
         cost: Callable[[Vec, Vec], float] | None = None,
         max_cost: float = math.inf,
+        cost_at_least_length: bool = False,
     ) -> tuple[list[Vec], float] | None:
         """Cheapest polyline for a base of radius ``r`` from ``a`` to ``b``, or ``None``.
 
@@ -576,7 +571,9 @@ class Table:
         Leg weight is ``cost(p, q)`` (must be >= 0; default the Euclidean length). Returns
         ``(waypoints, total)`` with ``waypoints[0] == a`` and ``waypoints[-1] == b``, or ``None`` when
         ``b`` is unreachable or the cheapest path costs more than ``max_cost``. When the straight leg
-        ``a -> b`` is allowed it is returned at once, without searching.
+        ``a -> b`` is allowed it is returned at once, without searching. ``cost_at_least_length`` promises
+        that ``cost(p, q) >= |pq|`` (true of movement costs such as difficult ground at double), which lets the
+        search use the straight-line distance as its A* guide and prune before testing a leg.
         """
         a = (float(a[0]), float(a[1]))
         b = (float(b[0]), float(b[1]))
@@ -640,7 +637,8 @@ class Table:
         # ---- lazy A* (Dijkstra with a zero heuristic when the cost is custom)
         n = len(nodes)
         bx, by = b
-        heur = [_hypot(bx - x, by - y) for x, y in nodes] if cost is None else [0.0] * n
+        guided = cost is None or cost_at_least_length
+        heur = [_hypot(bx - x, by - y) for x, y in nodes] if guided else [0.0] * n
         g = [math.inf] * n
         parent = [-1] * n
         done = [False] * n
@@ -666,10 +664,14 @@ class Table:
                     if ng >= g[v] or ng + heur[v] > budget or not clear(pu, pv):
                         continue
                 else:
+                    if guided:
+                        low = gu + _hypot(pv[0] - ux, pv[1] - uy)
+                        if low >= g[v] or low + heur[v] > budget:
+                            continue
                     if not clear(pu, pv):
                         continue
                     ng = gu + cost(pu, pv)
-                    if ng >= g[v] or ng > budget:
+                    if ng >= g[v] or ng + heur[v] > budget:
                         continue
                 g[v] = ng
                 parent[v] = u

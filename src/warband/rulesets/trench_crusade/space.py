@@ -258,7 +258,9 @@ def plan_move(
         return [(f"{R}/move/no-path", "the straight line is blocked")]
     else:
         circles, solids = _corridor(start, dest, allowance, env.circles, solids)
-        found = table.shortest_path(start, dest, m.radius, solids, circles, cost=cost_fn, max_cost=allowance + 1e-6)
+        found = table.shortest_path(
+            start, dest, m.radius, solids, circles, cost=cost_fn, max_cost=allowance + 1e-6, cost_at_least_length=True
+        )
         if found is None:
             return [(f"{R}/move/no-path", f'no path within {allowance:g}" reaches ({dest[0]:.2f}, {dest[1]:.2f})')]
         path, cost = found
@@ -466,7 +468,7 @@ def charge_route(state: GameState, m: Model, target: Model, allowance: float) ->
     cost_fn = _leg_cost(ctx)
     d = math.hypot(contact[0] - start[0], contact[1] - start[1])
     circles, solids = _corridor(start, contact, max(allowance, d) + 2.0, env.circles, solids)
-    found = ctx.table.shortest_path(start, contact, m.radius, solids, circles, cost=cost_fn)
+    found = ctx.table.shortest_path(start, contact, m.radius, solids, circles, cost=cost_fn, cost_at_least_length=True)
     free = ctx.params["obstacle_free_height"]
     rng = ctx.params["engagement_range"]
     if found is None:
