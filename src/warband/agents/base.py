@@ -38,12 +38,24 @@ class Agent(abc.ABC):
         return self.name
 
 
-def available() -> dict[str, type[Agent]]:
-    """Installed agents by name, from the ``warband.agents`` entry points."""
-    found: dict[str, type[Agent]] = {}
-    for ep in entry_points(group="warband.agents"):
-        found[ep.name] = ep.load()
-    return dict(sorted(found.items()))
+def available() -> list[str]:
+    """Names of the installed agents (``warband.agents`` entry points), without importing them: one broken
+    plug-in must not stop the others from loading."""
+    return sorted({ep.name for ep in entry_points(group="warband.agents")})
+
+
+def load_agent_class(name: str) -> type[Agent]:
+    """The class registered under ``name``; unknown names and plug-ins that fail to import raise AgentError."""
+    eps = [ep for ep in entry_points(group="warband.agents") if ep.name == name]
+    if not eps:
+        raise AgentError(f"unknown agent {name!r}; installed: {', '.join(available())}")
+    try:
+        cls = eps[0].load()
+    except Exception as exc:  # a plug-in's import error is reported, not raised as a traceback
+        raise AgentError(f"agent {name!r} failed to load: {exc}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Agent)):
+        raise AgentError(f"agent {name!r} is not an Agent class")
+    return cls
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -61,10 +73,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 def make_agent(spec: str, seed: int = 0) -> Agent:
     """Build an agent from its spec; an unknown name lists the installed ones."""
     name, opts = parse_spec(spec)
-    agents = available()
-    if name not in agents:
-        raise AgentError(f"unknown agent {name!r}; installed: {', '.join(agents)}")
+    cls = load_agent_class(name)
     try:
-        return agents[name](seed=seed, **opts)
+        return cls(seed=seed, **opts)
     except TypeError as exc:
         raise AgentError(f"agent spec {spec!r}: {exc}") from None
