@@ -247,7 +247,7 @@ def plan_move(
     cost_fn = _leg_cost(ctx)
     path: list[Vec]
     dangerous = False
-    if _straight_clear(start, dest, solids) and not any(_hits_circle(start, dest, c, r) for c, r in env.circles):
+    if _straight_clear(start, dest, solids) and _clear_of_circles(start, dest, env.circles):
         path = [start, dest]
         tr = table.trace(start, dest)
         cost = tr.length
@@ -310,13 +310,27 @@ def _gap_length(table: Table, a: Vec, b: Vec) -> float:
     return max(0.0, tr.length - covered)
 
 
-def _hits_circle(a: Vec, b: Vec, c: Vec, r: float) -> bool:
-    dx, dy = b[0] - a[0], b[1] - a[1]
+def _clear_of_circles(a: Vec, b: Vec, circles: list[tuple[Vec, float]]) -> bool:
+    """Whether the segment ``a``-``b`` keeps out of every circle (a bounding-box test first: most are far)."""
+    ax, ay = a
+    bx, by = b
+    lox, hix = (ax, bx) if ax < bx else (bx, ax)
+    loy, hiy = (ay, by) if ay < by else (by, ay)
+    dx, dy = bx - ax, by - ay
     L2 = dx * dx + dy * dy
-    if L2 == 0.0:
-        return math.hypot(c[0] - a[0], c[1] - a[1]) < r - 1e-9
-    t = max(0.0, min(1.0, ((c[0] - a[0]) * dx + (c[1] - a[1]) * dy) / L2))
-    return math.hypot(a[0] + t * dx - c[0], a[1] + t * dy - c[1]) < r - 1e-9
+    for (cx, cy), r in circles:
+        if cx + r < lox or cx - r > hix or cy + r < loy or cy - r > hiy:
+            continue
+        if L2 == 0.0:
+            t = 0.0
+        else:
+            t = ((cx - ax) * dx + (cy - ay) * dy) / L2
+            t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+        ex, ey = ax + t * dx - cx, ay + t * dy - cy
+        lim = r - 1e-9
+        if ex * ex + ey * ey < lim * lim:
+            return False
+    return True
 
 
 def _r2(p: Vec) -> Vec:
