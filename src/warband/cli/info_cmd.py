@@ -53,12 +53,14 @@ def file_kind(doc: dict[str, Any]) -> str | None:
     return None
 
 
-def _summary(kind: str, doc: dict[str, Any]) -> str:
+def _summary(kind: str, doc: dict[str, Any], points: int | None = None) -> str:
     if kind == "warband":
         models = doc.get("models", [])
         count = sum(int(m.get("count", 1)) for m in models)
         limit = doc.get("points_limit")
         limit_text = f", points limit {limit}" if limit is not None else ""
+        if points is not None:
+            limit_text = f", {points} points" + limit_text
         return f"warband {doc.get('name', '?')!r}: {count} models in {len(models)} entries{limit_text}"
     table = doc.get("table", {})
     size = f"{table.get('width', '?')}x{table.get('depth', '?')}" if isinstance(table, dict) else "?"
@@ -97,7 +99,10 @@ def validate(
             typer.echo(str(problem), err=True)
         typer.echo(f"{file}: {len(exc.problems)} problem(s)", err=True)
         raise typer.Exit(2) from None
-    typer.echo(f"OK: {file}: {_summary(kind, doc)}")
+    points = None
+    if kind == "warband":
+        points = registry.get(ruleset or str(doc.get("ruleset", ""))).roster_points(doc)
+    typer.echo(f"OK: {file}: {_summary(kind, doc, points)}")
 
 
 def params(ruleset: Annotated[str, typer.Argument(help="Ruleset id.")], as_json: JsonOption = False) -> None:

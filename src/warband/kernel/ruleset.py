@@ -129,6 +129,10 @@ class Ruleset(abc.ABC):
     def result(self, state: GameState) -> GameResult | None:
         """The result once the game is over, else None."""
 
+    def roster_points(self, roster: dict[str, Any]) -> int | None:
+        """The total points of a validated warband document, or None if the game has no points."""
+        return None
+
     def all_actions(self, state: GameState) -> list[Action]:
         """A superset of the legal actions: what a player might try now (``warband legal --explain`` lists the
         illegal ones with their rules). Defaults to the legal actions."""

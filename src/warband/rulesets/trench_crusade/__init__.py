@@ -29,7 +29,7 @@ from warband.kernel.state import GameState, Model, SideState
 from warband.rulesets.trench_crusade import morale, rules
 from warband.rulesets.trench_crusade.context import Context, build_context, model_height
 from warband.rulesets.trench_crusade.render import explain_action, render_table
-from warband.rulesets.trench_crusade.roster import TCRoster, load_roster, model_specs
+from warband.rulesets.trench_crusade.roster import TCRoster, load_roster, model_specs, roster_points
 
 _HERE = Path(__file__).parent
 
@@ -54,6 +54,9 @@ class TrenchCrusade(Ruleset):
 
     def load_roster(self, path: Path) -> dict[str, Any]:
         return load_roster(path).model_dump(mode="json", exclude_none=True)
+
+    def roster_points(self, roster: dict[str, Any]) -> int | None:
+        return roster_points(TCRoster.model_validate(roster))
 
     def load_scenario(self, path: Path) -> dict[str, Any]:
         return load_scenario(path).model_dump(mode="json")
