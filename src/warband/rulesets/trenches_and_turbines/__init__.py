@@ -1,0 +1,147 @@
+"""The ``trenches-and-turbines`` ruleset: the Actions chapter of Trenches and Turbines (seed 002) plus the
+PROPOSED core rules of the digest (``../shared/rules/trenches-and-turbines.md`` §3), all numbers in
+``params.toml``.
+
+* ``rules.py``  the round, the activation deck, the action menu, reactions, charges, fights (the interpreter)
+* ``combat.py`` shooting and melee attacks, saves, casualties, pins, Leadership
+* ``space.py``  coherency, movement (VEHICLE, SCALABLE), sight by size, Conceal, Cover, charge placement
+* ``roster.py`` force files; ``data/`` sample forces and the default scenario
+* ``evaluate.py`` the heuristic value; ``render.py`` the text table
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from warband.kernel.actions import Action, Decision
+from warband.kernel.events import Event
+from warband.kernel.geometry import base_radius
+from warband.kernel.params import ParamTable
+from warband.kernel.rng import Rng
+from warband.kernel.roster import read_document
+from warband.kernel.ruleset import GameResult, Reason, Ruleset
+from warband.kernel.scenario import load_scenario
+from warband.kernel.state import GameState, Model, SideState
+from warband.rulesets.trenches_and_turbines import rules
+from warband.rulesets.trenches_and_turbines.context import Context, build_context
+from warband.rulesets.trenches_and_turbines.roster import load_roster, unit_specs
+
+_HERE = Path(__file__).parent
+
+
+class TrenchesAndTurbines(Ruleset):
+    """Trenches and Turbines behind the kernel protocol."""
+
+    id: ClassVar[str] = "trenches-and-turbines"
+    version: ClassVar[str] = "0.1.0"
+    title: ClassVar[str] = "Trenches and Turbines (Actions chapter, seed 002; PROPOSED core rules)"
+    params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
+
+    def data_dir(self) -> Path:
+        return _HERE / "data"
+
+    def sample_name(self, path: Path) -> str:
+        try:
+            return str(read_document(path).get("name", path.stem))
+        except Exception:  # a broken sample still lists under its file name
+            return path.stem
+
+    def load_roster(self, path: Path) -> dict[str, Any]:
+        return load_roster(path).model_dump(mode="json", exclude_none=True)
+
+    def load_scenario(self, path: Path) -> dict[str, Any]:
+        return load_scenario(path).model_dump(mode="json")
+
+    def _context(
+        self, params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict[str, Any]], scenario: dict[str, Any]
+    ) -> Context:
+        act, cmd = int(params["default_act"]), float(params["default_command"])
+        specs = (unit_specs(rosters[0], act, cmd), unit_specs(rosters[1], act, cmd))
+        return build_context(params, rosters, scenario, specs)
+
+    def _blank(self, ctx: Context, seed: int) -> GameState:
+        p = ctx.params
+        models: dict[str, Model] = {}
+        for uid in ctx.unit_order:
+            spec = ctx.units[uid]
+            for mid in spec["models"]:
+                data = ctx.profiles[mid]
+                height = float(p[f"size_height_{data['size']}"])
+                models[mid] = Model(
+                    mid, spec["side"], spec["name"], spec["name"], base_radius(data["base_mm"]), height, data, unit=uid
+                )
+        sides = [SideState(str(ctx.rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
+        return GameState(ctx, models, sides, Rng(seed))
+
+    def setup(
+        self,
+        params: Mapping[str, Any],
+        rosters: tuple[dict[str, Any], dict[str, Any]],
+        scenario: dict[str, Any],
+        seed: int,
+    ) -> GameState:
+        ctx = self._context(params, rosters, scenario)
+        state = self._blank(ctx, seed)
+        events: list[Event] = []
+        rules.start_game(state, events)
+        rules.run_auto(state, events)
+        return state
+
+    def restore(
+        self,
+        params: Mapping[str, Any],
+        rosters: tuple[dict[str, Any], dict[str, Any]],
+        scenario: dict[str, Any],
+        seed: int,
+        data: dict[str, Any],
+    ) -> GameState:
+        ctx = self._context(params, rosters, scenario)
+        state = self._blank(ctx, seed)
+        state.load_json(data, ctx.profiles)
+        return state
+
+    def decision(self, state: GameState) -> Decision:
+        return rules.decision(state)
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        return rules.legal_actions(state)
+
+    def why_illegal(self, state: GameState, action: Action) -> list[Reason]:
+        return rules.why_illegal(state, action)
+
+    def apply(self, state: GameState, action: Action) -> list[Event]:
+        return rules.apply(state, action)
+
+    def roll(self, state: GameState, values: tuple[int, ...]) -> list[Event]:
+        return rules.roll(state, values)
+
+    def result(self, state: GameState) -> GameResult | None:
+        if state.phase != "over":
+            return None
+        score = rules.result_score(state)
+        winner = None if score[0] == score[1] else (0 if score[0] > score[1] else 1)
+        fates = {m.id: rules.model_fate(m) for m in state.models.values()}
+        return GameResult(winner, "victory points", score, state.turn, fates)
+
+    def all_actions(self, state: GameState) -> list[Action]:
+        return rules.all_actions(state)
+
+    def evaluate(self, state: GameState, side: int) -> float:
+        from warband.rulesets.trenches_and_turbines.evaluate import evaluate
+
+        return evaluate(state, side)
+
+    def render(self, state: GameState) -> str:
+        from warband.rulesets.trenches_and_turbines.render import render_table
+
+        return render_table(state)
+
+    def explain(self, state: GameState, action: Action) -> str:
+        from warband.rulesets.trenches_and_turbines.render import explain_action
+
+        return explain_action(state, action)
+
+
+__all__ = ["TrenchesAndTurbines"]

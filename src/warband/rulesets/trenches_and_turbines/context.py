@@ -1,0 +1,112 @@
+"""The immutable context of one Trenches and Turbines game: parameters, table, units, objectives.
+
+Built once per game from the validated documents, shared by every clone. ``memo`` caches pure functions of
+positions (sight between models), never game state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from warband.kernel.geometry import Table, TerrainPiece, Vec
+
+SIDE_PREFIX = ("a", "b")
+SIZE_RANK = {"S": 1, "M": 2, "L": 3, "XL": 4}
+
+
+@dataclass(frozen=True, slots=True)
+class Objective:
+    id: str
+    at: Vec
+    radius: float
+    vp: int
+
+
+@dataclass
+class Context:
+    """Everything about a game that never changes while it is played."""
+
+    params: dict[str, Any]
+    table: Table
+    cover_ids: frozenset[str]
+    woods_ids: frozenset[str]
+    scalable_ids: frozenset[str]
+    zones: tuple[TerrainPiece, TerrainPiece]
+    objectives: tuple[Objective, ...]
+    rounds: int
+    rosters: tuple[dict[str, Any], dict[str, Any]]
+    scenario: dict[str, Any]
+    units: dict[str, dict[str, Any]]
+    profiles: dict[str, dict[str, Any]]
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        terrain = self.table.terrain
+        self.solid = tuple(p for p in terrain if p.kind in ("impassable", "blocking"))
+        self.sight_pieces = tuple(
+            p
+            for p in terrain
+            if p.height > 0 and (p.blocks_los or p.id in self.woods_ids or p.kind in ("obstacle", "platform"))
+        )
+        self.unit_order = tuple(sorted(self.units, key=lambda u: (self.units[u]["side"], int(u[1:]))))
+
+
+def _scenario_ids(scenario: Mapping[str, Any], key: str) -> frozenset[str]:
+    raw = scenario.get("rules", {}).get(key, "")
+    return frozenset(str(raw).replace(",", " ").split())
+
+
+def build_context(
+    params: Mapping[str, Any],
+    rosters: tuple[dict[str, Any], dict[str, Any]],
+    scenario: dict[str, Any],
+    specs: tuple[list[dict[str, Any]], list[dict[str, Any]]],
+) -> Context:
+    """Unit ids are ``a1, a2, ...`` / ``b1, ...`` in roster order; model ids ``a1.1`` (the leader), ``a1.2``..."""
+    terrain = [
+        TerrainPiece(
+            id=t["id"],
+            kind=t["kind"],
+            polygon=tuple((float(x), float(y)) for x, y in t["polygon"]),
+            height=float(t.get("height", 0.0)),
+            blocks_los=bool(t.get("blocks_los", True)),
+        )
+        for t in scenario.get("terrain", [])
+    ]
+    table = Table(float(scenario["table"]["width"]), float(scenario["table"]["depth"]), terrain)
+    by_side = {int(z["side"]): z for z in scenario["deployment"]}
+    zones = tuple(
+        TerrainPiece(f"zone-{s}", "open", tuple((float(x), float(y)) for x, y in by_side[s]["polygon"]), 0.0, False)
+        for s in (0, 1)
+    )
+    objectives = tuple(
+        Objective(o["id"], (float(o["at"][0]), float(o["at"][1])), float(o.get("radius", 3.0)), int(o.get("vp", 1)))
+        for o in scenario.get("objectives", [])
+    )
+    units: dict[str, dict[str, Any]] = {}
+    profiles: dict[str, dict[str, Any]] = {}
+    for side in (0, 1):
+        for i, spec in enumerate(specs[side], start=1):
+            uid = f"{SIDE_PREFIX[side]}{i}"
+            mids = [f"{uid}.{k}" for k in range(1, len(spec["models"]) + 1)]
+            for mid, data in zip(mids, spec["models"], strict=True):
+                profiles[mid] = data
+            units[uid] = {**{k: v for k, v in spec.items() if k != "models"}, "side": side, "models": mids}
+    scalable = _scenario_ids(scenario, "scalable") | frozenset(p.id for p in terrain if p.kind == "platform")
+    rounds = int(params.get("rounds", 0)) or int(scenario.get("turns", 5))
+    return Context(
+        dict(params),
+        table,
+        frozenset(t["id"] for t in scenario.get("terrain", []) if t.get("cover", False)),
+        _scenario_ids(scenario, "woods"),
+        scalable,
+        (zones[0], zones[1]),
+        objectives,
+        rounds,
+        rosters,
+        scenario,
+        units,
+        profiles,
+    )

@@ -1,0 +1,49 @@
+"""A heuristic value of a position for one side (for agents): material, victory points, projected objective
+control, pins and Routed units, and cover/prone when enemies can shoot."""
+
+from __future__ import annotations
+
+from warband.kernel.state import GameState
+from warband.rulesets.trenches_and_turbines.core import ustate
+from warband.rulesets.trenches_and_turbines.rules import objective_holder
+from warband.rulesets.trenches_and_turbines.space import members, model_cover
+
+
+def unit_value(state: GameState, uid: str) -> float:
+    """Worth of a unit's surviving models (HP left x a profile weight), discounted for pins and rout."""
+    total = 0.0
+    for m in members(state, uid):
+        d = m.data
+        weight = 1.0 + 0.15 * (int(d["ranged"]) + int(d["melee"]) + int(d["sv"])) / 3
+        weight += 0.1 * sum(int(w["attacks"]) * int(w["damage"]) for w in d["weapons"])
+        total += weight * (int(d["hp"]) - m.token("damage")) / max(1, int(d["hp"])) * (1 + 0.4 * (int(d["hp"]) - 1))
+    u = ustate(state, uid)
+    if u["routed"]:
+        total *= 0.45
+    total *= 1.0 - 0.06 * min(int(u["pins"]), 5)
+    return total
+
+
+def evaluate(state: GameState, side: int) -> float:
+    score = 0.0
+    for uid in state.ctx.unit_order:
+        sign = 1.0 if state.ctx.units[uid]["side"] == side else -1.0
+        v = unit_value(state, uid)
+        if v <= 0:
+            score -= sign * 1.5  # a destroyed unit is a VP to the enemy
+        score += sign * v
+        ms = members(state, uid)
+        if ms:
+            cover = sum(model_cover(state, m, None) for m in ms) / len(ms)
+            score += sign * 0.15 * cover
+    vp = state.vars.get("vp", [0, 0])
+    score += 2.0 * (int(vp[side]) - int(vp[1 - side]))
+    for o in state.ctx.objectives:
+        h = objective_holder(state, o.at, o.radius)
+        if h is not None:
+            score += 0.9 if h == side else -0.9
+        for m in state.models.values():  # pull toward objectives a little
+            if m.on_table and m.side == side:
+                d = ((m.x - o.at[0]) ** 2 + (m.y - o.at[1]) ** 2) ** 0.5
+                score += 0.02 / (1.0 + d / 6.0)
+    return score

@@ -1,0 +1,46 @@
+"""Text faces of Trenches and Turbines: the table as units and status, and the odds an action starts."""
+
+from __future__ import annotations
+
+from warband.kernel.actions import Action
+from warband.kernel.state import GameState
+from warband.rulesets.trenches_and_turbines import combat
+from warband.rulesets.trenches_and_turbines.core import side_name, ustate
+from warband.rulesets.trenches_and_turbines.space import leader_of, members, out_of_coherency
+
+
+def render_table(state: GameState) -> str:
+    lines = [
+        f"round {state.turn}/{state.ctx.rounds}, {state.phase}; VP A {state.vars['vp'][0]} - "
+        f"B {state.vars['vp'][1]}; cards left {len(state.vars.get('deck', []))}"
+    ]
+    act = state.vars.get("active")
+    if act:
+        lines.append(f"active: {act} ({state.vars.get('left', 0)} action(s) left; done {state.vars.get('acts')})")
+    for uid in state.ctx.unit_order:
+        spec = state.ctx.units[uid]
+        ms = members(state, uid)
+        u = ustate(state, uid)
+        flags = [k for k in ("prone", "routed", "overwatch", "activated", "leaderless") if u.get(k)]
+        if u["pins"]:
+            flags.append(f"pins {u['pins']}")
+        lead = leader_of(state, uid)
+        where = f"leader {lead.id} at ({lead.x:.1f},{lead.y:.1f})" if lead else ("destroyed" if not ms else "no leader")
+        bad = out_of_coherency(state, uid)
+        lines.append(
+            f"  {side_name(spec['side'])} {uid:4} {spec['name']:<18} {len(ms)}/{len(spec['models'])} "
+            f"models, {where} {' '.join(flags)}{' OUT OF COHERENCY: ' + ','.join(bad) if bad else ''}"
+        )
+    return "\n".join(lines)
+
+
+def explain_action(state: GameState, action: Action) -> str:
+    """For a Shoot: the groups, their target numbers and the expected hits."""
+    if action.kind != "shoot" or action.model is None or action.target is None or action.option is None:
+        return ""
+    groups = combat.shoot_groups(state, action.model, action.target, action.option, False)
+    parts = []
+    for g in groups:
+        p = max(0, min(9, g["tn"])) / 10
+        parts.append(f"{g['n']} dice at {g['tn']} or less (~{g['n'] * p:.1f} hits)")
+    return "; ".join(parts)

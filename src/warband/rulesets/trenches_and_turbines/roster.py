@@ -1,0 +1,169 @@
+"""Trenches and Turbines force files: units of several models with a leader (digest §3.4, §3.5).
+
+Every profile number in the sample forces is PROPOSED (digest §3.4 and §3.5 example values): the publisher's
+unit lists are not public. :func:`load_roster` validates a file and reports every problem at once;
+:func:`unit_specs` flattens it into plain dicts for the engine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, Field
+
+from warband.kernel.errors import Problem, RosterError
+from warband.kernel.roster import describe_value, problems_from_validation, read_document
+
+SIZES: tuple[str, ...] = ("S", "M", "L", "XL")
+WEAPON_KEYWORDS = frozenset({"Semi-Automatic", "Heavy", "OPTICS", "Blast", "Suppressive", "Indirect"})
+UNIT_KEYWORDS = frozenset({"VEHICLE", "INFANTRY", "ELITE", "HERO", "WALKER"})
+CHARGE_REACTIONS = frozenset({"brace"})
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Weapon(_Strict):
+    """A ranged weapon (digest §3.5): range, attacks per model, damage per unsaved hit, Pen, keywords."""
+
+    name: str = Field(min_length=1)
+    range: float = Field(gt=0)
+    attacks: int = Field(ge=1)
+    damage: int = Field(default=1, ge=1)
+    pen: int = Field(default=0, ge=0)
+    keywords: list[str] = Field(default_factory=list)
+    blast: int = Field(default=0, ge=0, description="Blast(X): each hit becomes X hits.")
+    suppressive: int = Field(default=0, ge=0, description="Suppressive(X): X extra pins.")
+
+
+class MeleeWeapon(_Strict):
+    name: str = "Close combat"
+    damage: int = Field(default=1, ge=1)
+    pen: int = Field(default=0, ge=0)
+
+
+class Profile(_Strict):
+    """The unit profile of digest §3.4."""
+
+    move: float = Field(gt=0)
+    ranged: int = Field(ge=0, le=10)
+    melee: int = Field(ge=0, le=10)
+    attacks: int = Field(ge=0)
+    sv: int = Field(ge=0, le=10)
+    hp: int = Field(ge=1)
+    leadership: int = Field(ge=0, le=10)
+    command: float | None = Field(default=None, gt=0)
+
+
+class Unit(_Strict):
+    name: str = Field(min_length=1)
+    size: Literal["S", "M", "L", "XL"] = "M"
+    act: int | None = Field(default=None, ge=1, le=4, description="Activation cards (ACT).")
+    keywords: list[str] = Field(default_factory=list)
+    models: int = Field(ge=1, le=20)
+    base_mm: float = Field(default=25, gt=0)
+    profile: Profile
+    weapons: list[Weapon] = Field(default_factory=list)
+    melee: MeleeWeapon = Field(default_factory=MeleeWeapon)
+    charge_reactions: list[str] = Field(default_factory=list)
+    leader: dict[str, int | float] = Field(default_factory=dict, description="Profile overrides of the leader.")
+
+
+class TTRoster(_Strict):
+    ruleset: Literal["trenches-and-turbines"]
+    name: str = Field(min_length=1)
+    faction: str = ""
+    note: str = ""
+    units: list[Unit] = Field(min_length=1)
+
+
+def _problems(file: str, roster: TTRoster) -> list[Problem]:
+    out: list[Problem] = []
+    for i, u in enumerate(roster.units):
+        for j, kw in enumerate(u.keywords):
+            if kw not in UNIT_KEYWORDS:
+                out.append(
+                    Problem(
+                        file,
+                        f"units[{i}].keywords[{j}]",
+                        f"expected one of {sorted(UNIT_KEYWORDS)}, found {describe_value(kw)}",
+                    )
+                )
+        for j, w in enumerate(u.weapons):
+            for k, kw in enumerate(w.keywords):
+                if kw not in WEAPON_KEYWORDS:
+                    out.append(
+                        Problem(
+                            file,
+                            f"units[{i}].weapons[{j}].keywords[{k}]",
+                            f"expected one of {sorted(WEAPON_KEYWORDS)}, found {describe_value(kw)}",
+                        )
+                    )
+        for j, r in enumerate(u.charge_reactions):
+            if r not in CHARGE_REACTIONS:
+                out.append(
+                    Problem(
+                        file,
+                        f"units[{i}].charge_reactions[{j}]",
+                        f"expected one of {sorted(CHARGE_REACTIONS)}, found {describe_value(r)}",
+                    )
+                )
+        bad = [k for k in u.leader if k not in Profile.model_fields]
+        if bad:
+            out.append(Problem(file, f"units[{i}].leader", f"expected profile fields, found {bad}"))
+        if "VEHICLE" in u.keywords and u.models != 1:
+            out.append(Problem(file, f"units[{i}].models", f"expected 1 model for a VEHICLE, found {u.models}"))
+    return out
+
+
+def load_roster(path: str | Path) -> TTRoster:
+    """Read and validate a force file; raise :class:`RosterError` listing every problem."""
+    file = str(path)
+    raw = read_document(path, RosterError)
+    try:
+        roster = TTRoster.model_validate(raw)
+    except pydantic.ValidationError as exc:
+        raise RosterError(problems_from_validation(file, exc)) from None
+    problems = _problems(file, roster)
+    if problems:
+        raise RosterError(problems)
+    return roster
+
+
+def unit_specs(doc: dict[str, Any], default_act: int, default_command: float) -> list[dict[str, Any]]:
+    """One dict per unit: ``name, size, act, keywords, reactions`` and ``models`` (each a profile dict, the
+    leader first, with its weapons)."""
+    roster = TTRoster.model_validate(doc)
+    out: list[dict[str, Any]] = []
+    for u in roster.units:
+        base = u.profile.model_dump()
+        base["command"] = float(base["command"] if base["command"] is not None else default_command)
+        models = []
+        for k in range(u.models):
+            prof = dict(base)
+            if k == 0:
+                prof.update(u.leader)
+            data = {
+                **prof,
+                "size": u.size,
+                "keywords": list(u.keywords),
+                "weapons": [w.model_dump() for w in u.weapons],
+                "melee_weapon": u.melee.model_dump(),
+                "base_mm": u.base_mm,
+                "unit_name": u.name,
+            }
+            models.append(data)
+        out.append(
+            {
+                "name": u.name,
+                "size": u.size,
+                "act": u.act if u.act is not None else default_act,
+                "keywords": list(u.keywords),
+                "reactions": list(u.charge_reactions),
+                "models": models,
+            }
+        )
+    return out

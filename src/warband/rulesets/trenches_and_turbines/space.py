@@ -1,0 +1,454 @@
+"""Table rules of Trenches and Turbines: coherency, movement (walking, VEHICLE, SCALABLE), sight by size,
+Conceal and Cover, base contact and charge placement (seed 002, Move / Unit Coherency / Check Line of Sight /
+Charge; digest §3.4, §3.9-§3.11 for the PROPOSED numbers).
+
+Moves are straight legs (a model does not route round impassable terrain; it picks another destination).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from warband.kernel.geometry import TerrainPiece, Vec, circle_segment_hits, edge_distance
+from warband.kernel.state import GameState, Model
+from warband.rulesets.trenches_and_turbines.context import SIZE_RANK, Context
+
+Reason = tuple[str, str]
+R = "trenches-and-turbines"
+Placement = dict[str, tuple[float, float, float]]
+_ANGLES = tuple((math.cos(k * math.pi / 8), math.sin(k * math.pi / 8)) for k in range(16))
+
+
+# ------------------------------------------------------------------------------------------- units
+def unit_state(state: GameState, uid: str) -> dict[str, Any]:
+    u: dict[str, Any] = state.vars["u"][uid]
+    return u
+
+
+def members(state: GameState, uid: str) -> list[Model]:
+    """The unit's models still on the table, in roster order (the original leader first)."""
+    return [state.models[mid] for mid in state.ctx.units[uid]["models"] if state.models[mid].on_table]
+
+
+def leader_of(state: GameState, uid: str) -> Model | None:
+    lid = unit_state(state, uid).get("leader")
+    return state.models[lid] if lid and state.models[lid].on_table else None
+
+
+def gap(a: Model, b: Model) -> float:
+    return edge_distance((a.x, a.y), a.radius, (b.x, b.y), b.radius)
+
+
+def is_vehicle(state: GameState, uid: str) -> bool:
+    return "VEHICLE" in state.ctx.units[uid]["keywords"]
+
+
+def size_rank(m: Model) -> int:
+    return SIZE_RANK[str(m.data["size"])]
+
+
+def enemies_of(state: GameState, side: int) -> list[Model]:
+    return [m for m in state.models.values() if m.on_table and m.side != side]
+
+
+def unit_gap(state: GameState, uid: str, other: str) -> float:
+    return min((gap(a, b) for a in members(state, uid) for b in members(state, other)), default=math.inf)
+
+
+def engaged_units(state: GameState, uid: str) -> list[str]:
+    """Enemy units in base-to-base contact with ``uid`` (seed 002, Fight: engaged)."""
+    tol = state.ctx.params["contact_tolerance"]
+    mine = members(state, uid)
+    out: list[str] = []
+    for e in enemies_of(state, state.ctx.units[uid]["side"]):
+        if e.unit not in out and any(gap(m, e) <= tol for m in mine):
+            out.append(str(e.unit))
+    return out
+
+
+def in_contact(state: GameState, m: Model, enemy_uid: str) -> bool:
+    tol = state.ctx.params["contact_tolerance"]
+    return any(gap(m, e) <= tol for e in members(state, enemy_uid))
+
+
+# ------------------------------------------------------------------------------------------- coherency
+def out_of_coherency(state: GameState, uid: str, where: Placement | None = None) -> list[str]:
+    """Models of ``uid`` outside coherency: farther than the leader's command radius from the leader, or (digest
+    §3.4, ``coherency_chain``) farther than the chain distance from every other model of the unit."""
+    ms = members(state, uid)
+    lead = leader_of(state, uid)
+    if len(ms) < 2 or lead is None:
+        return []
+    pos = {m.id: (where[m.id][:2] if where and m.id in where else (m.x, m.y)) for m in ms}
+    cmd = float(lead.data["command"])
+    chain = float(state.ctx.params["coherency_chain"])
+    out = []
+    for m in ms:
+        if m.id == lead.id:
+            continue
+        if edge_distance(pos[m.id], m.radius, pos[lead.id], lead.radius) > cmd + 1e-6:
+            out.append(m.id)
+            continue
+        if chain > 0 and all(
+            edge_distance(pos[m.id], m.radius, pos[o.id], o.radius) > chain + 1e-6 for o in ms if o.id != m.id
+        ):
+            out.append(m.id)
+    return out
+
+
+# ------------------------------------------------------------------------------------------- movement
+def climbable(state: GameState, m: Model) -> bool:
+    """SCALABLE terrain: S/M models that are not VEHICLEs climb it (digest §3.10, §3.11)."""
+    return size_rank(m) <= SIZE_RANK["M"] and "VEHICLE" not in m.data["keywords"]
+
+
+def leg_cost(ctx: Context, m: Model, a: Vec, b: Vec, z0: float) -> float | None:
+    """Inches a straight move ``a -> b`` costs, or None if it crosses impassable terrain: difficult ground costs
+    ``difficult_cost`` per inch, each linear obstacle crossed ``obstacle_cost`` more, SCALABLE terrain counts
+    its vertical inches (digest §3.11)."""
+    p = ctx.params
+    tr = ctx.table.trace(a, b)
+    cost = tr.length
+    for cr in tr.crossings:
+        piece = cr.piece
+        if piece.kind in ("impassable", "blocking") and cr.t1 - cr.t0 > 1e-9:
+            return None
+        if piece.kind == "obstacle" and cr.t1 - cr.t0 > 1e-9:
+            cost += float(p["obstacle_cost"])
+    cost += (float(p["difficult_cost"]) - 1.0) * tr.length_in("difficult")
+    z1 = ctx.table.surface_height(b)
+    if z1 > 0 or z0 > 0:
+        if not climbable_data(m) and z1 != z0:
+            return None
+        cost += abs(z1 - z0)
+    for cr in tr.crossings:  # a platform crossed on the way (neither start nor end): up and down again
+        pc = cr.piece
+        if pc.kind == "platform" and not pc.contains(a) and not pc.contains(b) and cr.t1 - cr.t0 > 1e-9:
+            if not climbable_data(m):
+                return None
+            cost += 2 * pc.height
+    return cost
+
+
+def climbable_data(m: Model) -> bool:
+    return SIZE_RANK[str(m.data["size"])] <= SIZE_RANK["M"] and "VEHICLE" not in m.data["keywords"]
+
+
+def spot_problems(
+    state: GameState,
+    m: Model,
+    p: Vec,
+    placed: Placement,
+    moving: Iterable[str],
+    enemy_gap: float,
+    ignore_unit: str = "",
+) -> list[Reason]:
+    """Why ``m`` cannot stand at ``p``: off the table, inside impassable terrain, overlapping another base, or
+    closer than ``enemy_gap`` to an enemy model (seed 002, Move: at least 1" from enemies)."""
+    ctx = state.ctx
+    if not ctx.table.on_table(p, m.radius):
+        return [(f"{R}/move/table", f"{m.id} would leave the table")]
+    for piece in ctx.solid:
+        if piece.circle_overlaps(p, m.radius):
+            return [(f"{R}/move/impassable", f"{m.id} cannot stand in {piece.id}")]
+    if not climbable_data(m):
+        for piece in ctx.table.terrain:
+            if piece.kind == "platform" and piece.circle_overlaps(p, m.radius):
+                return [(f"{R}/move/scalable", f"{m.id} ({m.data['size']}) cannot climb SCALABLE terrain {piece.id}")]
+    skip = set(moving)
+    for o in state.models.values():
+        if not o.on_table or o.id == m.id or o.id in skip:
+            continue
+        d = edge_distance(p, m.radius, (o.x, o.y), o.radius)
+        if d < -1e-6 or math.hypot(p[0] - o.x, p[1] - o.y) < m.radius + o.radius - 1e-6:
+            return [(f"{R}/move/overlap", f"{m.id} would overlap {o.id}")]
+        if o.side != m.side and o.unit != ignore_unit and d < enemy_gap - 1e-6:
+            return [(f"{R}/move/enemy-gap", f'{m.id} would end within {enemy_gap:g}" of enemy {o.id}')]
+    for mid, (x, y, _) in placed.items():
+        o = state.models[mid]
+        if math.hypot(p[0] - x, p[1] - y) < m.radius + o.radius - 1e-6:
+            return [(f"{R}/move/overlap", f"{m.id} would overlap {mid}")]
+    return []
+
+
+def _fits(
+    state: GameState,
+    m: Model,
+    p: Vec,
+    allow: float,
+    placed: Placement,
+    moving: list[str],
+    egap: float,
+    ignore_unit: str = "",
+) -> float | None:
+    if spot_problems(state, m, p, placed, moving, egap, ignore_unit):
+        return None
+    c = leg_cost(state.ctx, m, (m.x, m.y), p, m.z)
+    return c if c is not None and c <= allow + 1e-6 else None
+
+
+def _toward(
+    state: GameState,
+    m: Model,
+    goal: Vec,
+    allow: float,
+    placed: Placement,
+    moving: list[str],
+    egap: float,
+    ignore_unit: str = "",
+) -> Vec:
+    """The farthest fitting point on the straight line toward ``goal`` (or where ``m`` stands)."""
+    for f in (1.0, 0.8, 0.6, 0.4, 0.2):
+        p = (m.x + (goal[0] - m.x) * f, m.y + (goal[1] - m.y) * f)
+        if _fits(state, m, p, allow, placed, moving, egap, ignore_unit) is not None:
+            return p
+    return (m.x, m.y)
+
+
+def follower_slots(lead_at: Vec, lead_r: float, r: float, spacing: float) -> list[Vec]:
+    out: list[Vec] = []
+    for ring in (1, 2, 3):
+        dist = lead_r + r + spacing * ring - 0.5
+        n = 8 * ring
+        out.extend(
+            (lead_at[0] + dist * math.cos(2 * math.pi * k / n), lead_at[1] + dist * math.sin(2 * math.pi * k / n))
+            for k in range(n)
+        )
+    return out
+
+
+def plan_unit_move(
+    state: GameState, uid: str, dest: Vec, allow: float, shift: bool = False
+) -> Placement | list[Reason]:
+    """Where every model of ``uid`` ends when its leader goes to ``dest``: the others keep their place in the
+    formation if they can, else the nearest free spot round the leader (seed 002, Move: every model moves;
+    Unit Coherency: all models end within the leader's command radius; a unit is never taken out of coherency
+    on purpose)."""
+    p = state.ctx.params
+    egap = float(p["move_enemy_gap"])
+    ms = members(state, uid)
+    lead = leader_of(state, uid) or ms[0]
+    moving = [m.id for m in ms]
+    placed: Placement = {}
+    c = _fits(state, lead, dest, allow, placed, moving, egap)
+    if c is None:
+        why = spot_problems(state, lead, dest, placed, moving, egap)
+        return why or [(f"{R}/move/too-far", f'{lead.id} cannot reach {dest[0]:.1f},{dest[1]:.1f} with {allow:g}"')]
+    placed[lead.id] = (dest[0], dest[1], state.ctx.table.surface_height(dest))
+    dx, dy = dest[0] - lead.x, dest[1] - lead.y
+    before = set(out_of_coherency(state, uid))
+    spacing = float(p["deploy_spacing"])
+    for m in ms:
+        if m.id == lead.id:
+            continue
+        want = (m.x + dx, m.y + dy)
+        spot: Vec | None = None
+        if _fits(state, m, want, allow, placed, moving, egap) is not None:
+            spot = want
+        else:
+            slots = sorted(
+                follower_slots(dest, lead.radius, m.radius, spacing),
+                key=lambda s: math.hypot(s[0] - want[0], s[1] - want[1]),
+            )
+            for s in slots:
+                if _fits(state, m, s, allow, placed, moving, egap) is not None:
+                    spot = s
+                    break
+        if spot is None:
+            spot = _toward(state, m, dest, allow, placed, moving, egap)
+        placed[m.id] = (spot[0], spot[1], state.ctx.table.surface_height(spot))
+    bad = [mid for mid in out_of_coherency(state, uid, placed) if mid not in before]
+    if bad:
+        return [(f"{R}/coherency/never-out", f"the move would take {', '.join(bad)} out of unit coherency")]
+    return placed
+
+
+def vehicle_problems(state: GameState, m: Model, dest: Vec, allow: float, face: float | None) -> list[Reason]:
+    """VEHICLE movement (seed 002): forward in a straight line with one pivot of at most 90 degrees. A
+    destination off the line ahead means the pivot is made at the start (facing ends along the move); with
+    ``face`` the vehicle goes straight ahead and pivots at the end."""
+    p = state.ctx.params
+    f = math.radians(float(m.flags.get("facing", 90.0)))
+    fx, fy = math.cos(f), math.sin(f)
+    vx, vy = dest[0] - m.x, dest[1] - m.y
+    dist = math.hypot(vx, vy)
+    ahead = vx * fx + vy * fy
+    lateral = abs(-vx * fy + vy * fx)
+    maxp = float(p["vehicle_max_pivot"])
+    out: list[Reason] = []
+    if face is not None:
+        if lateral > 0.05 or ahead < -1e-6:
+            out.append((f"{R}/vehicle/straight", "with a final pivot the vehicle first moves straight ahead"))
+        turn = abs((face - math.degrees(f) + 180) % 360 - 180)
+        if turn > maxp + 1e-6:
+            out.append((f"{R}/vehicle/pivot", f"a pivot of {turn:.0f} degrees exceeds {maxp:g}"))
+    elif dist > 1e-6:
+        turn = math.degrees(math.acos(max(-1.0, min(1.0, ahead / dist))))
+        if turn > maxp + 1e-6:
+            out.append((f"{R}/vehicle/forward", f"a VEHICLE only moves forward (pivot {turn:.0f} > {maxp:g} degrees)"))
+    return out
+
+
+def vehicle_facing_after(m: Model, dest: Vec, face: float | None) -> float:
+    if face is not None:
+        return face
+    vx, vy = dest[0] - m.x, dest[1] - m.y
+    if math.hypot(vx, vy) < 1e-6:
+        return float(m.flags.get("facing", 90.0))
+    return round(math.degrees(math.atan2(vy, vx)) % 360, 3)
+
+
+# ------------------------------------------------------------------------------------------- sight
+def piece_size(ctx: Context, piece: TerrainPiece) -> int:
+    p = ctx.params
+    size = 0
+    for rank, key in ((1, "size_height_S"), (2, "size_height_M"), (3, "size_height_L"), (4, "size_height_XL")):
+        if piece.height >= float(p[key]) - 1e-9:
+            size = rank
+    return size
+
+
+def _line(ctx: Context, state: GameState, a: Model, t: Model, pa: Vec, pt: Vec) -> int | None:
+    """None if the line is blocked, else 1 when a smaller feature or unit is in the way (Conceal), 0 if clear."""
+    sa, st = size_rank(a), size_rank(t)
+    big = max(sa, st)
+    conceal = 0
+    ln = math.hypot(pt[0] - pa[0], pt[1] - pa[1])
+    for piece in ctx.sight_pieces:
+        iv = piece.clip(pa, pt)
+        if iv is None or iv[1] - iv[0] <= 1e-9:
+            continue
+        if piece.kind == "platform" and (piece.contains((a.x, a.y)) or piece.contains((t.x, t.y))):
+            continue
+        if piece.id in ctx.woods_ids:
+            if (iv[1] - iv[0]) * ln > float(ctx.params["woods_sight"]) + 1e-9:
+                return None
+            conceal = 1
+            continue
+        if a.z >= piece.height and t.z >= piece.height:
+            continue
+        size = piece_size(ctx, piece)
+        if size >= big or (piece.blocks_los and size >= max(sa, st)):
+            return None
+        if size > 0:
+            conceal = 1
+    for o in state.models.values():
+        if not o.on_table or o.unit in (a.unit, t.unit):
+            continue
+        if circle_segment_hits(pa, pt, (o.x, o.y), o.radius):
+            if size_rank(o) >= big:
+                return None
+            conceal = 1
+    return conceal
+
+
+def positions_key(state: GameState) -> tuple[Any, ...]:
+    return tuple((m.id, m.x, m.y, m.z) for m in state.models.values() if m.on_table)
+
+
+def sight(state: GameState, a: Model, t: Model, key: tuple[Any, ...] | None = None) -> int | None:
+    """Line of sight from ``a`` to ``t`` (seed 002, Check Line of Sight): any 1mm line from base to base; a
+    feature or unit the same size or larger than both blocks, a smaller one gives Conceal (1). Returns None
+    (no LoS) or the intervening Conceal (0 or 1: only the best single feature counts)."""
+    ctx = state.ctx
+    k = ("sight", a.id, t.id, key if key is not None else positions_key(state))
+    hit = ctx.memo.get(k, -1)
+    if hit != -1:
+        return hit  # type: ignore[no-any-return]
+    best: int | None = None
+    dx, dy = t.x - a.x, t.y - a.y
+    ln = math.hypot(dx, dy) or 1.0
+    px, py = -dy / ln, dx / ln
+    for s in (0.0, 0.8, -0.8):
+        pa = (a.x + s * a.radius * px, a.y + s * a.radius * py)
+        pt = (t.x + s * t.radius * px, t.y + s * t.radius * py)
+        c = _line(ctx, state, a, t, pa, pt)
+        if c is not None and (best is None or c < best):
+            best = c
+            if c == 0:
+                break
+    if len(ctx.memo) > 200_000:
+        ctx.memo.clear()
+    ctx.memo[k] = best
+    return best
+
+
+# ------------------------------------------------------------------------------------------- cover
+def model_cover(state: GameState, t: Model, shooter: Model | None) -> int:
+    """Cover (X) of one model (digest §3.11): in a crater with cover, in or on a SCALABLE building with cover,
+    or touching a linear obstacle that lies between it and the shooter."""
+    ctx = state.ctx
+    p = ctx.params
+    best = 0
+    for piece in ctx.table.terrain:
+        if piece.id not in ctx.cover_ids:
+            continue
+        if piece.kind == "platform" and piece.contains((t.x, t.y)):
+            best = max(best, int(p["cover_building"]))
+        elif piece.kind == "difficult" and piece.contains((t.x, t.y)):
+            best = max(best, int(p["cover_crater"]))
+        elif (
+            piece.kind == "obstacle"
+            and piece.distance_to((t.x, t.y)) <= t.radius + float(p["cover_touch"])
+            and (shooter is None or piece.clip((shooter.x, shooter.y), (t.x, t.y)) is not None)
+        ):
+            best = max(best, int(p["cover_obstacle"]))
+    return best
+
+
+def unit_cover(state: GameState, uid: str, shooter: Model | None) -> int:
+    """The Cover (X) the unit claims: the best X that at least ``cover_share`` of its models have."""
+    ms = members(state, uid)
+    if not ms:
+        return 0
+    values = sorted((model_cover(state, m, shooter) for m in ms), reverse=True)
+    need = max(1, math.ceil(float(state.ctx.params["cover_share"]) * len(ms) - 1e-9))
+    return values[need - 1]
+
+
+# ------------------------------------------------------------------------------------------- charges
+def contact_spots(state: GameState, m: Model, target: Model) -> list[Vec]:
+    d = m.radius + target.radius + 0.001
+    return [(target.x + d * ux, target.y + d * uy) for ux, uy in _ANGLES]
+
+
+def plan_charge(state: GameState, uid: str, tuid: str, allow: float) -> tuple[Placement, int]:
+    """Charge placement (seed 002, Charge): the leader first, into base contact if it can be; then the rest so
+    that as many models as possible reach base contact (each takes the nearest free contact spot it can reach,
+    nearest models first); the others follow in coherency. Returns the placement and the number of charging
+    models in base contact."""
+    ms = members(state, uid)
+    lead = leader_of(state, uid) or ms[0]
+    targets = members(state, tuid)
+    moving = [m.id for m in ms]
+    placed: Placement = {}
+    egap = float(state.ctx.params["move_enemy_gap"])
+    contacts = 0
+
+    def reach(m: Model) -> Vec | None:
+        best: tuple[float, Vec] | None = None
+        for t in targets:
+            for s in contact_spots(state, m, t):
+                c = _fits(state, m, s, allow, placed, moving, egap, ignore_unit=tuid)
+                if c is not None and (best is None or c < best[0]):
+                    best = (c, s)
+        return best[1] if best else None
+
+    spot = reach(lead)
+    if spot is None:
+        near = min(targets, key=lambda t: gap(lead, t))
+        spot = _toward(state, lead, (near.x, near.y), allow, placed, moving, egap, tuid)
+    else:
+        contacts += 1
+    placed[lead.id] = (spot[0], spot[1], state.ctx.table.surface_height(spot))
+    rest = sorted((m for m in ms if m.id != lead.id), key=lambda m: min(gap(m, t) for t in targets))
+    for m in rest:
+        s = reach(m)
+        if s is not None and not out_of_coherency(state, uid, {**placed, m.id: (s[0], s[1], 0.0)}):
+            contacts += 1
+        else:
+            s = _toward(state, m, placed[lead.id][:2], allow, placed, moving, egap, tuid)
+        placed[m.id] = (s[0], s[1], state.ctx.table.surface_height(s))
+    return placed, contacts
