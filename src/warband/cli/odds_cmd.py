@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from warband.cli.odds_tt import tt_app
 from warband.odds import trench_crusade as tc_odds
 
 __all__ = ["odds_app"]
@@ -21,6 +22,7 @@ __all__ = ["odds_app"]
 odds_app = typer.Typer(help="Exact probabilities of game rolls.", no_args_is_help=True)
 tc = typer.Typer(help="Trench Crusade: Success Rolls and Injury Rolls.", no_args_is_help=True)
 odds_app.add_typer(tc, name="trench-crusade")
+odds_app.add_typer(tt_app, name="trenches-and-turbines")
 
 MAX_DICE = 6
 MAX_MODIFIER = 10

@@ -1123,4 +1123,4 @@ def result_score(state: GameState) -> tuple[int, int]:
 
 
 def model_fate(m: Model) -> dict[str, Any]:
-    return {"unit": m.unit, "alive": m.on_table, "damage": m.token("damage")}
+    return {"side": m.side, "unit": m.unit, "name": m.name, "out": not m.on_table, "damage": m.token("damage")}

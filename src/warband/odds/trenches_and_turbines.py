@@ -1,0 +1,47 @@
+"""Exact odds of a Trenches and Turbines Shoot (seed 002, Make Hit Rolls / Saves): d10 hit rolls at or under
+the modified Ranged, hits x damage save dice at or under SV - Pen, each failure 1 damage; damage of one attack
+never carries over to the next model. Natural 1 always succeeds and natural 10 always fails (digest §3.1)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+from warband.kernel.dice import Distribution, binomial_successes
+
+__all__ = ["p_test", "shoot_damage"]
+
+
+def p_test(target: int, sides: int = 10, natural_success: int = 1, natural_failure: int = 10) -> Fraction:
+    """Chance that one die succeeds at or under ``target``."""
+    ok = sum(1 for v in range(1, sides + 1) if v <= natural_success or (v < natural_failure and v <= target))
+    return Fraction(ok, sides)
+
+
+def shoot_damage(
+    attacks: int, target: int, save: int, pen: int, damage: int, models_hp: int | None = None
+) -> Distribution[int]:
+    """Distribution of the damage dealt by ``attacks`` dice hitting on ``target`` or less against a save of
+    ``save`` with ``pen``, ``damage`` per hit. With ``models_hp`` (HP of each model of the target unit) the
+    damage of one attack that exceeds the current model's remaining HP falls off."""
+    hits = binomial_successes(attacks, p_test(target))
+    fail = 1 - p_test(save - pen)
+    per_hit = binomial_successes(damage, fail)
+    out: dict[int, Fraction] = defaultdict(Fraction)
+    for h, ph in hits.items():
+        # state: (remaining HP of the current model, damage dealt so far)
+        states: dict[tuple[int, int], Fraction] = {(models_hp or 0, 0): ph}
+        for _ in range(h):
+            nxt: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
+            for (cur, dealt), p in states.items():
+                for d, pd in per_hit.items():
+                    if models_hp is None:
+                        nxt[(0, dealt + d)] += p * pd
+                    elif d >= cur:
+                        nxt[(models_hp, dealt + cur)] += p * pd
+                    else:
+                        nxt[(cur - d, dealt + d)] += p * pd
+            states = nxt
+        for (_, dealt), p in states.items():
+            out[dealt] += p
+    return Distribution(out)
