@@ -2,6 +2,9 @@
 
 Every input is checked before the first game (a bad file, ``--set`` name or agent exits 2 naming it); the
 progress bar goes to stderr, so stdout holds only the table, or with ``--json`` exactly one JSON object.
+
+Every finished game is stored in ``--db`` (SQLite) as it completes; the same command run again resumes the run
+(plays only the games not yet stored), so Ctrl-C loses at most the games in progress.
 """
 
 from __future__ import annotations
@@ -26,8 +29,12 @@ from rich.progress import (
 from rich.table import Table
 
 from warband.kernel.params import parse_assignments
+from warband.lab.backends import BACKENDS, Backend, default_workers, make_backend
 from warband.lab.simulate import GameRecord, SimulationConfig, check, default_agent, simulate
 from warband.lab.simulate import Progress as ProgressHook
+from warband.lab.store import MEMORY, Store
+
+DEFAULT_DB = "warband-results.db"
 
 
 @contextmanager
@@ -38,9 +45,16 @@ def progress_bar(total: int, label: str = "games", enabled: bool = True) -> Iter
         yield lambda done, total, record: None
         return
     tally = {"a": 0, "b": 0, None: 0}
-    bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
-                   TextColumn("{task.fields[score]}"), console=Console(stderr=True))
+    bar = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[score]}"),
+        console=Console(stderr=True),
+    )
     task = bar.add_task(label, total=total, score="")
 
     def hook(done: int, total: int, record: GameRecord) -> None:
@@ -53,21 +67,33 @@ def progress_bar(total: int, label: str = "games", enabled: bool = True) -> Iter
 
 def summary_table(summary: dict[str, Any]) -> Table:
     """The summary of a run as a table: one row per side, then draws, games, decisions and speed."""
-    table = Table(title=f"{summary['ruleset']} {summary['ruleset_version']}: {summary['games']} games, "
-                        f"seed {summary['seed']}")
-    for name, justify in (("side", "left"), ("warband", "left"), ("agent", "left"), ("wins", "right"),
-                          ("win rate", "right"), ("95% CI", "right")):
+    table = Table(
+        title=f"{summary['ruleset']} {summary['ruleset_version']}: {summary['games']} games, seed {summary['seed']}"
+    )
+    for name, justify in (
+        ("side", "left"),
+        ("warband", "left"),
+        ("agent", "left"),
+        ("wins", "right"),
+        ("win rate", "right"),
+        ("95% CI", "right"),
+    ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for side in ("a", "b"):
         s = summary[side]
         low, high = s["ci95"]
-        table.add_row(side.upper(), s["name"], s["agent"], str(s["wins"]), f"{s['win_rate']:.1%}",
-                      f"{low:.1%} – {high:.1%}")
+        table.add_row(
+            side.upper(), s["name"], s["agent"], str(s["wins"]), f"{s['win_rate']:.1%}", f"{low:.1%} – {high:.1%}"
+        )
     table.add_section()
     table.add_row("", "draws", "", str(summary["draws"]), f"{summary['draw_rate']:.1%}", "")
     params = ", ".join(f"{k}={v}" for k, v in summary["params"].items()) or "defaults"
-    table.caption = (f"games {summary['games']} · decisions {summary['decisions']} · "
-                     f"{summary['games_per_s']:.2f} games/s · {summary['elapsed_s']:.1f} s · params: {params}")
+    resumed = f" ({summary['games_resumed']} already stored)" if summary.get("games_resumed") else ""
+    stored = f" · run {summary['run_id']} in {summary['db']}" if summary.get("run_id") is not None else ""
+    table.caption = (
+        f"games {summary['games']}{resumed} · decisions {summary['decisions']} · "
+        f"{summary['games_per_s']:.2f} games/s · {summary['elapsed_s']:.1f} s · params: {params}{stored}"
+    )
     return table
 
 
@@ -75,36 +101,101 @@ def simulate_command(
     ruleset: Annotated[str, typer.Argument(help="Ruleset id (see `warband rulesets`).")],
     a: Annotated[Path, typer.Option("--a", help="Warband file of side A (see `warband samples RULESET`).")],
     b: Annotated[Path, typer.Option("--b", help="Warband file of side B.")],
-    scenario: Annotated[Path | None, typer.Option("--scenario", help="Scenario file [default: the "
-                                                  "ruleset's default scenario].")] = None,
+    scenario: Annotated[
+        Path | None, typer.Option("--scenario", help="Scenario file [default: the ruleset's default scenario].")
+    ] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the run; game i uses a seed derived from it.")] = 1,
-    agent_a: Annotated[str | None, typer.Option("--agent-a", help="Agent spec of side A [default: heuristic "
-                                                "if installed, else random].")] = None,
+    agent_a: Annotated[
+        str | None,
+        typer.Option("--agent-a", help="Agent spec of side A [default: heuristic if installed, else random]."),
+    ] = None,
     agent_b: Annotated[str | None, typer.Option("--agent-b", help="Agent spec of side B.")] = None,
-    assignments: Annotated[list[str] | None, typer.Option("--set", help="Override a rule parameter, "
-                                                          "name=value (repeatable; see `warband params`).")] = None,
-    log_dir: Annotated[Path | None, typer.Option("--log-dir", help="Write each game's log here as "
-                                                 "game-NNNNN.jsonl.")] = None,
+    assignments: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="Override a rule parameter, name=value (repeatable; see `warband params`)."),
+    ] = None,
+    log_dir: Annotated[
+        Path | None, typer.Option("--log-dir", help="Write each game's log here as game-NNNNN.jsonl.")
+    ] = None,
     swap_sides: Annotated[bool, typer.Option("--swap-sides", help="Odd games put warband B first.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            "-w",
+            help="Processes playing games [default: every "
+            "core]; with --backend ray, games in flight [default: the "
+            "cluster's CPUs]. Results do not depend on it.",
+        ),
+    ] = None,
+    db: Annotated[
+        str, typer.Option("--db", help=f"SQLite file storing every game as it finishes; '{MEMORY}' keeps none.")
+    ] = DEFAULT_DB,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume/--no-resume",
+            help="Resume the run with the same "
+            "configuration found in --db (play only its missing games); "
+            "--no-resume starts a new run.",
+        ),
+    ] = True,
+    backend: Annotated[
+        str, typer.Option("--backend", help=f"Where games are played: {' or '.join(BACKENDS)}.")
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option("--address", help="Ray cluster address for --backend ray [default: start a local Ray runtime]."),
+    ] = None,
 ) -> None:
     """Play GAMES games of A against B and report win rates with 95% confidence intervals."""
     config = SimulationConfig(
-        ruleset=ruleset, roster_a=a, roster_b=b, scenario=scenario, games=games, seed=seed,
-        agent_a=agent_a or default_agent(), agent_b=agent_b or default_agent(),
-        params=parse_assignments(assignments or []), log_dir=log_dir, swap_sides=swap_sides)
-    check(config)  # before the bar: a bad input leaves no half-drawn progress behind
-    show = not as_json or sys.stderr.isatty()
-    with progress_bar(games, enabled=show) as hook:
-        result = simulate(config, progress=hook)
-    summary = result.summary()
+        ruleset=ruleset,
+        roster_a=a,
+        roster_b=b,
+        scenario=scenario,
+        games=games,
+        seed=seed,
+        agent_a=agent_a or default_agent(),
+        agent_b=agent_b or default_agent(),
+        params=parse_assignments(assignments or []),
+        log_dir=log_dir,
+        swap_sides=swap_sides,
+    )
+    local = workers if workers is not None else default_workers()
+    runner = make_backend(backend, local if backend == "local" else workers, address)
+    check(config)  # before the bar: a bad input leaves no half-drawn progress behind, and no database
+    with Store(db) as store:
+        summary = _run(config, runner, store, resume, show=not as_json or sys.stderr.isatty())
     if as_json:
         typer.echo(json.dumps(summary))
         return
     Console().print(summary_table(summary))
     if log_dir is not None:
         typer.echo(f"logs: {log_dir}/game-00000.jsonl … game-{games - 1:05d}.jsonl")
+
+
+def _run(config: SimulationConfig, runner: Backend, store: Store, resume: bool, show: bool) -> dict[str, Any]:
+    """The run's summary; on Ctrl-C, say what was kept and how to go on, and exit 130."""
+    try:
+        with progress_bar(config.games, enabled=show) as hook:
+            result = simulate(config, progress=hook, store=store, backend=runner, resume=resume)
+    except KeyboardInterrupt:
+        run_id = store.last_run_id
+        kept = len(store.indices(run_id)) if run_id is not None else 0
+        where = (
+            "nothing is kept (--db :memory:)"
+            if not store.persistent
+            else (
+                f"{kept} finished game(s) are stored in run {run_id} of {store.path}; run the same command again to "
+                "play the rest"
+            )
+        )
+        typer.echo(f"interrupted: {where}", err=True)
+        raise typer.Exit(130) from None
+    return result.summary()
 
 
 def register(app: typer.Typer) -> None:

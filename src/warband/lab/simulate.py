@@ -3,18 +3,23 @@
 A run is a pure function of its :class:`SimulationConfig`. Game ``i`` is played by :func:`play_one` with the
 seed ``derive_seed(config.seed, i)``, and its agents' seeds are derived from that game seed, so any game can be
 re-played alone, in any process, in any order: a run gives the same records whether it uses one process or a
-pool of workers (``simulate(config, workers=n)`` orders the results by game index).
+pool of workers or on a Ray cluster (``simulate`` orders the results by game index; see
+:mod:`warband.lab.backends`).
+
+With a :class:`~warband.lab.store.Store`, each game is stored as soon as it finishes, and a run whose
+configuration is already in the store plays only the games it lacks (resume after Ctrl-C or a kill).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warband.agents.base import Agent, make_agent
 from warband.agents.play import play_out
@@ -22,11 +27,20 @@ from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.errors import ParameterError, WarbandError
-from warband.kernel.log import write_log
+from warband.kernel.events import Event
+from warband.kernel.log import log_lines, write_text_atomic
 from warband.kernel.rng import derive_seed
+from warband.lab.backends import Backend, LocalBackend
 from warband.lab.stats import wilson_interval
 
+if TYPE_CHECKING:
+    from warband.lab.store import Store
+
 SIDES = ("a", "b")
+
+INITIATIVE_VAR = "initiative"
+"""A generic field of ``GameState.vars``: a ruleset that keeps the side holding the Initiative there (0 or 1)
+lets the lab record the first player of each game (the first value it takes); otherwise it is unknown (None)."""
 
 
 class SimulationError(WarbandError):
@@ -79,11 +93,28 @@ class GameRecord:
     steps: int
     swapped: bool = False
     log: str | None = None
+    models: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Per-model outcomes (``GameResult.models``) with ``side`` in a/b terms."""
+    first_player: str | None = None
+    """The side (a/b) holding the first Initiative, when the ruleset exposes it (:data:`INITIATIVE_VAR`)."""
+    log_text: str | None = field(default=None, repr=False)
+    """The full log (JSON lines), kept only when asked for (``play_one(..., keep_log=True)``) to be stored."""
+    elapsed_s: float = field(default=0.0, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "seed": self.seed, "winner": self.winner, "reason": self.reason,
-                "score": list(self.score), "turns": self.turns, "decisions": self.decisions,
-                "steps": self.steps, "swapped": self.swapped, "log": self.log}
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "winner": self.winner,
+            "reason": self.reason,
+            "score": list(self.score),
+            "turns": self.turns,
+            "decisions": self.decisions,
+            "steps": self.steps,
+            "swapped": self.swapped,
+            "log": self.log,
+            "first_player": self.first_player,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,31 +174,63 @@ class _Counting(Agent):
         return self.inner.choose(game)
 
 
-def play_one(config: SimulationConfig, index: int) -> GameRecord:
-    """Play game ``index`` of the run ``config`` (writing its log if ``config.log_dir``); a pure function of
-    its arguments, so a process pool can call it."""
+class _FirstInitiative:
+    """Watches the game for the first side to hold the Initiative (see :data:`INITIATIVE_VAR`)."""
+
+    def __init__(self) -> None:
+        self.holder: int | None = None
+
+    def __call__(self, game: Game, events: list[Event]) -> None:
+        if self.holder is None:
+            value = game.state.vars.get(INITIATIVE_VAR)
+            if type(value) is int and value in (0, 1):
+                self.holder = value
+
+
+def play_one(config: SimulationConfig, index: int, keep_log: bool = False) -> GameRecord:
+    """Play game ``index`` of the run ``config`` (writing its log if ``config.log_dir``, keeping its text in the
+    record if ``keep_log``); a pure function of its arguments, so a process pool can call it."""
+    began = time.perf_counter()
     rs = registry.get(config.ruleset)
     docs = load_documents(config)
     seed = config.game_seed(index)
-    agents = [_Counting(make_agent(config.agent_a, derive_seed(seed, 1))),
-              _Counting(make_agent(config.agent_b, derive_seed(seed, 2)))]
+    agents = [
+        _Counting(make_agent(config.agent_a, derive_seed(seed, 1))),
+        _Counting(make_agent(config.agent_b, derive_seed(seed, 2))),
+    ]
     rosters = [docs.roster_a, docs.roster_b]
     swapped = config.swapped(index)
     if swapped:
         agents.reverse()
         rosters.reverse()
     path = config.log_path(index)
-    game = Game.new(rs, rosters, docs.scenario, seed, config.params, record=path is not None)
+    game = Game.new(rs, rosters, docs.scenario, seed, config.params, record=path is not None or keep_log)
     start = game.state.state_id
-    result = play_out(game, agents)
-    if path is not None:
-        write_log(game, path)
-    order = (1, 0) if swapped else (0, 1)
+    first = _FirstInitiative()
+    result = play_out(game, agents, on_events=first)
+    text = "\n".join(log_lines(game)) + "\n" if game.log is not None else None
+    if path is not None and text is not None:
+        write_text_atomic(path, text)
+    order = (1, 0) if swapped else (0, 1)  # seat -> index into SIDES
     winner = None if result.winner is None else SIDES[order[result.winner]]
     score = (result.score[order[0]], result.score[order[1]])
-    return GameRecord(index, seed, winner, result.reason, score, result.turns,
-                      sum(a.calls for a in agents), game.state.state_id - start, swapped,
-                      None if path is None else str(path))
+    models = {mid: {**fate, "side": SIDES[order[int(fate["side"])]]} for mid, fate in result.models.items()}
+    return GameRecord(
+        index,
+        seed,
+        winner,
+        result.reason,
+        score,
+        result.turns,
+        sum(a.calls for a in agents),
+        game.state.state_id - start,
+        swapped,
+        None if path is None else str(path),
+        models,
+        None if first.holder is None else SIDES[order[first.holder]],
+        text if keep_log else None,
+        time.perf_counter() - began,
+    )
 
 
 Progress = Callable[[int, int, GameRecord], None]
@@ -184,6 +247,16 @@ class SimulationResult:
     params: dict[str, object]
     records: list[GameRecord]
     elapsed_s: float
+    played: int = -1
+    """Games played by this call (the others were already in the store); -1 means all of them."""
+    run_id: int | None = None
+    db: str | None = None
+    backend: str = "local"
+    played_decisions: int = -1
+
+    @property
+    def games_played(self) -> int:
+        return len(self.records) if self.played < 0 else self.played
 
     def wins(self, side: str) -> int:
         return sum(1 for r in self.records if r.winner == side)
@@ -206,9 +279,14 @@ class SimulationResult:
         wins = self.wins(side)
         low, high = wilson_interval(wins, n)
         i = SIDES.index(side)
-        return {"name": self.names[i], "roster": str((self.config.roster_a, self.config.roster_b)[i]),
-                "agent": (self.config.agent_a, self.config.agent_b)[i], "wins": wins,
-                "win_rate": wins / n if n else 0.0, "ci95": [low, high]}
+        return {
+            "name": self.names[i],
+            "roster": str((self.config.roster_a, self.config.roster_b)[i]),
+            "agent": (self.config.agent_a, self.config.agent_b)[i],
+            "wins": wins,
+            "win_rate": wins / n if n else 0.0,
+            "ci95": [low, high],
+        }
 
     def rate(self, count: int) -> float:
         """``count`` per second of the run's wall time."""
@@ -219,15 +297,33 @@ class SimulationResult:
         n = len(self.records)
         c = self.config
         return {
-            "ruleset": c.ruleset, "ruleset_version": self.ruleset_version, "games": n, "seed": c.seed,
-            "scenario": None if c.scenario is None else str(c.scenario), "swap_sides": c.swap_sides,
-            "a": self.side("a"), "b": self.side("b"),
-            "draws": self.draws, "draw_rate": self.draws / n if n else 0.0,
-            "decisions": self.decisions, "steps": self.steps,
+            "ruleset": c.ruleset,
+            "ruleset_version": self.ruleset_version,
+            "games": n,
+            "seed": c.seed,
+            "scenario": None if c.scenario is None else str(c.scenario),
+            "swap_sides": c.swap_sides,
+            "a": self.side("a"),
+            "b": self.side("b"),
+            "draws": self.draws,
+            "draw_rate": self.draws / n if n else 0.0,
+            "decisions": self.decisions,
+            "steps": self.steps,
             "mean_turns": sum(r.turns for r in self.records) / n if n else 0.0,
-            "elapsed_s": self.elapsed_s, "games_per_s": self.rate(n), "decisions_per_s": self.rate(self.decisions),
-            "params": dict(self.params), "logs": [r.log for r in self.records if r.log is not None],
+            "elapsed_s": self.elapsed_s,
+            "games_played": self.games_played,
+            "games_resumed": n - self.games_played,
+            "games_per_s": self.rate(self.games_played),
+            "decisions_per_s": self.rate(self._played_decisions()),
+            "params": dict(self.params),
+            "logs": [r.log for r in self.records if r.log is not None],
+            "run_id": self.run_id,
+            "db": self.db,
+            "backend": self.backend,
         }
+
+    def _played_decisions(self) -> int:
+        return self.decisions if self.played_decisions < 0 else self.played_decisions
 
 
 def default_agent() -> str:
@@ -262,46 +358,76 @@ def check(config: SimulationConfig, workers: int = 1) -> Documents:
     return docs
 
 
-def simulate(config: SimulationConfig, progress: Progress | None = None, workers: int = 1) -> SimulationResult:
-    """Play the run's games (in this process, or in ``workers`` processes) and gather their records.
+def simulate(
+    config: SimulationConfig,
+    progress: Progress | None = None,
+    workers: int = 1,
+    store: Store | None = None,
+    backend: Backend | None = None,
+    resume: bool = True,
+) -> SimulationResult:
+    """Play the run's games on ``backend`` (default: this process, or a pool of ``workers`` processes) and
+    gather their records, ordered by index. The records, and so the summary apart from timings, depend on
+    neither the backend nor the number of workers.
 
-    The records, and so the summary apart from timings, do not depend on ``workers``."""
+    With a ``store``, each game (with its full log) is stored as soon as it finishes; with ``resume`` the games
+    the store already holds for the same configuration (see :func:`warband.lab.store.run_key`) are not played
+    again, and the result covers them too. ``progress`` is called for the stored games first, then for each game
+    played."""
     docs = check(config, workers)
     rs = registry.get(config.ruleset)
     resolved = rs.params.resolve(config.params)
     overrides: dict[str, object] = {name: resolved[name] for name in config.params}
+    backend = backend if backend is not None else LocalBackend(workers)
     start = time.perf_counter()
-    records: list[GameRecord] = []
-    for record in (_serial(config) if workers == 1 else _pooled(config, workers)):
-        records.append(record)
+    run_id, records = _stored(config, docs, rs.version, overrides, resolved, store, resume)
+    for done, record in enumerate(records, start=1):
+        if progress is not None:
+            progress(done, config.games, record)
+    missing = [i for i in range(config.games) if i not in {r.index for r in records}]
+    task: Callable[[SimulationConfig, int], GameRecord] = (
+        play_one if store is None else functools.partial(play_one, keep_log=True)
+    )
+    played = 0
+    played_decisions = 0
+    for record in backend.run(task, config, missing):
+        if store is not None and run_id is not None:
+            store.add(run_id, record)
+        played += 1
+        played_decisions += record.decisions
+        records.append(dataclasses.replace(record, log_text=None))
         if progress is not None:
             progress(len(records), config.games, record)
     records.sort(key=lambda r: r.index)
-    return SimulationResult(config, docs.names(), rs.version, overrides, records, time.perf_counter() - start)
+    return SimulationResult(
+        config,
+        docs.names(),
+        rs.version,
+        overrides,
+        records,
+        time.perf_counter() - start,
+        played,
+        run_id,
+        None if store is None else store.path,
+        backend.name,
+        played_decisions,
+    )
 
 
-def _serial(config: SimulationConfig) -> Iterator[GameRecord]:
-    for index in range(config.games):
-        yield play_one(config, index)
+def _stored(
+    config: SimulationConfig,
+    docs: Documents,
+    version: str,
+    overrides: dict[str, object],
+    resolved: Mapping[str, object],
+    store: Store | None,
+    resume: bool,
+) -> tuple[int | None, list[GameRecord]]:
+    """The run's id in ``store`` and the records of its games already stored (below ``config.games``)."""
+    if store is None:
+        return None, []
+    from warband.lab.store import spec_of
 
-
-def _pooled(config: SimulationConfig, workers: int) -> Iterator[GameRecord]:
-    """Records as games finish (any order); at most ``2 * workers`` games are queued at a time."""
-    pending: set[Future[GameRecord]] = set()
-    indices = iter(range(config.games))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        try:
-            for index in indices:
-                pending.add(pool.submit(play_one, config, index))
-                if len(pending) >= 2 * workers:
-                    break
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in sorted(done, key=lambda f: f.result().index):
-                    nxt = next(indices, None)
-                    if nxt is not None:
-                        pending.add(pool.submit(play_one, config, nxt))
-                    yield future.result()
-        except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
+    spec = spec_of(config, docs.names(), (docs.roster_a, docs.roster_b), docs.scenario, version, overrides, resolved)
+    run = store.open_run(spec, config.games, resume)
+    return run.id, [row.record() for row in store.games(run.id, below=config.games)]
