@@ -1,9 +1,269 @@
-"""Placeholder: filled in by the lab work (registers its commands on the main app)."""
+"""``warband compare`` (does a rule variant change a match-up's balance?) and ``warband balance`` (what is each
+model type worth in these games?).
+
+As with ``simulate``: every input is checked before the first game (a bad file, variant, parameter or agent
+exits 2 naming it), progress goes to stderr, and ``--json`` prints exactly one JSON object on stdout.
+"""
 
 from __future__ import annotations
 
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from warband.lab.balance import run_balance
+from warband.lab.compare import BOUNDARY_NAMES, Boundary, CompareError, Plan, check_variants, compare, parse_variant
+from warband.lab.simulate import SimulationConfig, check, default_agent
+
+
+@contextmanager
+def _bar(label: str, enabled: bool) -> Iterator[Callable[[int, int], None]]:
+    if not enabled:
+        yield lambda done, total: None
+        return
+    bar = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+    )
+    task = bar.add_task(label, total=None)
+
+    def hook(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    with bar:
+        yield hook
+
+
+def _pct(x: float) -> str:
+    return f"{x:.1%}"
+
+
+def _signed(x: float) -> str:
+    return f"{x * 100:+.1f} pts"
+
+
+def compare_table(s: dict[str, Any]) -> Table:
+    """One row per arm: A's score rate with its Wilson 95% CI, the paired change vs the baseline with its
+    repeated CI, the sequential p-value and the verdict."""
+    d = s["design"]
+    table = Table(
+        title=f"{s['ruleset']}: A = {Path(s['rosters']['a']).stem} vs B = {Path(s['rosters']['b']).stem}"
+        f" · agents {s['agents']['a']} / {s['agents']['b']} · seed {s['seed']}"
+    )
+    for name, justify in (
+        ("rules", "left"),
+        ("games", "right"),
+        ("A W-D-L", "right"),
+        ("A rate", "right"),
+        ("95% CI", "right"),
+        ("change vs baseline", "right"),
+        (f"{1 - d['alpha']:.0%} CI (repeated)", "right"),
+        ("p", "right"),
+        ("games changed", "right"),
+    ):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    b = s["baseline"]
+    table.add_row(
+        "baseline (defaults)",
+        str(b["games"]),
+        f"{b['a_wins']}-{b['draws']}-{b['b_wins']}",
+        _pct(b["a_rate"]),
+        f"{_pct(b['ci95'][0])} – {_pct(b['ci95'][1])}",
+        "",
+        "",
+        "",
+        "",
+    )
+    for v in s["variants"]:
+        style = "bold" if v["significant"] else ""
+        table.add_row(
+            v["label"],
+            str(v["games"]),
+            f"{v['a_wins']}-{v['draws']}-{v['b_wins']}",
+            _pct(v["a_rate"]),
+            f"{_pct(v['ci95'][0])} – {_pct(v['ci95'][1])}",
+            _signed(v["change"]),
+            f"{_signed(v['ci'][0])} … {_signed(v['ci'][1])}",
+            f"{v['p_value']:.3g}",
+            f"{v['changed_games']}/{v['games']}",
+            style=style,
+        )
+    table.caption = (
+        f"A rate: A's score per game, draws count half. Change: paired by seed (game i of every arm "
+        f"uses the same seed). Sequential: looks every {d['batch']} games up to {d['max_games']}, "
+        f"{d['boundary']} boundaries, two-sided alpha={d['alpha']:g} per variant; p is the "
+        f"stage-wise p-value, the CI a repeated confidence interval (valid despite early stopping)."
+    )
+    return table
+
+
+def compare_command(
+    ruleset: Annotated[str, typer.Argument(help="Ruleset id (see `warband rulesets`).")],
+    a: Annotated[Path, typer.Option("--a", help="Warband file of side A.")],
+    b: Annotated[Path, typer.Option("--b", help="Warband file of side B.")],
+    variant: Annotated[
+        list[str],
+        typer.Option("--variant", help="A rule variant: name=value[,name=value] (repeatable; see `warband params`)."),
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", help="Maximum games per arm.")] = 200,
+    scenario: Annotated[
+        Path | None, typer.Option("--scenario", help="Scenario file [default: the ruleset's default scenario].")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed; game i of every arm uses the same derived seed.")] = 1,
+    agent_a: Annotated[
+        str | None,
+        typer.Option("--agent-a", help="Agent spec of side A [default: heuristic if installed, else random]."),
+    ] = None,
+    agent_b: Annotated[str | None, typer.Option("--agent-b", help="Agent spec of side B.")] = None,
+    batch: Annotated[int, typer.Option("--batch", help="Games per arm between looks.")] = 20,
+    alpha: Annotated[float, typer.Option("--alpha", help="Two-sided significance level per variant.")] = 0.05,
+    boundary: Annotated[
+        str, typer.Option("--boundary", help="Sequential boundary: obf (O'Brien–Fleming) or pocock.")
+    ] = "obf",
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes playing games.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as one JSON object.")] = False,
+) -> None:
+    """Play A against B under the default rules and under each --variant with the same seeds; stop a variant
+    early once its change in A's win rate is significant (group-sequential test)."""
+    if boundary not in BOUNDARY_NAMES:
+        raise CompareError(f"--boundary must be one of {', '.join(BOUNDARY_NAMES)}, got {boundary!r}")
+    kind: Boundary = "obf" if boundary == "obf" else "pocock"
+    config = SimulationConfig(
+        ruleset=ruleset,
+        roster_a=a,
+        roster_b=b,
+        scenario=scenario,
+        games=games,
+        seed=seed,
+        agent_a=agent_a or default_agent(),
+        agent_b=agent_b or default_agent(),
+    )
+    check(config, workers)
+    variants = [parse_variant(v) for v in variant]
+    check_variants(ruleset, variants)
+    plan = Plan.make(games, batch, alpha, kind)
+    with _bar("games", not as_json or sys.stderr.isatty()) as hook:
+        summary = compare(config, variants, plan, workers, hook).summary
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    console = Console()
+    console.print(compare_table(summary))
+    for v in summary["variants"]:
+        console.print(
+            f"{v['label']}: {v['verdict']}; change {_signed(v['change'])} "
+            f"({_signed(v['ci'][0])} … {_signed(v['ci'][1])}), p={v['p_value']:.3g}",
+            highlight=False,
+        )
+
+
+def balance_table(s: dict[str, Any]) -> tuple[Table, Table]:
+    """The standings of the round robin, and every model type from most under- to most over-costed."""
+    standings = Table(title=f"{s['ruleset']}: round robin, {s['games']} games, agent {s['agent']}, seed {s['seed']}")
+    for name, justify in (
+        ("#", "right"),
+        ("warband", "left"),
+        ("games", "right"),
+        ("wins", "right"),
+        ("draws", "right"),
+        ("score rate", "right"),
+        ("95% CI", "right"),
+    ):
+        standings.add_column(name, justify=justify)  # type: ignore[arg-type]
+    number = {w["name"]: f"#{i}" for i, w in enumerate(s["warbands"], 1)}
+    for w in s["warbands"]:
+        standings.add_row(
+            number[w["name"]],
+            w["name"],
+            str(w["games"]),
+            str(w["wins"]),
+            str(w["draws"]),
+            _pct(w["score_rate"]),
+            f"{_pct(w['ci95'][0])} – {_pct(w['ci95'][1])}",
+        )
+    types = Table(title="Model types: listed vs estimated fair points (most under-costed first)")
+    for name, justify in (
+        ("type", "left"),
+        ("in", "left"),
+        ("seen", "right"),
+        ("listed", "right"),
+        ("fair", "right"),
+        ("95% CI", "right"),
+        ("change", "right"),
+        ("kills", "right"),
+        ("survives", "right"),
+        ("verdict", "left"),
+    ):
+        types.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for t in s["types"]:
+        types.add_row(
+            t["type"],
+            ",".join(number[name] for name in t["warbands"]),
+            str(t["appearances"]),
+            f"{t['listed']:.0f}",
+            f"{t['fair']:.0f}",
+            f"{t['ci95'][0]:.0f} – {t['ci95'][1]:.0f}",
+            f"{t['delta_pct']:+.0%}",
+            f"{t['kills_per_game']:.2f}",
+            _pct(t["survival"]),
+            t["verdict"],
+        )
+    types.caption = (
+        f"in: warbands (#) fielding the type; seen: model-games; kills: per model per game. {s['method']} "
+        f"Bootstrap rounds: {s['bootstrap']}."
+    )
+    return standings, types
+
+
+def balance_command(
+    ctx: typer.Context,
+    ruleset: Annotated[str, typer.Argument(help="Ruleset id (see `warband rulesets`).")],
+    warbands: Annotated[
+        list[Path],
+        typer.Option(
+            "--warbands", help="Warband files; every pair plays (list several after it, or repeat the option)."
+        ),
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per pair of warbands.")] = 20,
+    scenario: Annotated[Path | None, typer.Option("--scenario", help="Scenario file.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the run (and of the bootstrap).")] = 1,
+    agent: Annotated[
+        str | None,
+        typer.Option("--agent", help="Agent spec for every side [default: heuristic if installed, else random]."),
+    ] = None,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap rounds for the intervals.")] = 200,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes playing games.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+) -> None:
+    """Round robin among the warbands; estimate what each model type is worth (points exchange) vs its cost."""
+    if games < 1:
+        raise CompareError(f"--games must be at least 1, got {games}")
+    warbands = [*warbands, *(Path(extra) for extra in ctx.args)]
+    with _bar("games", not as_json or sys.stderr.isatty()) as hook:
+        summary = run_balance(
+            ruleset, warbands, games, seed, agent or default_agent(), scenario, workers, max(bootstrap, 0), hook
+        )
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    console = Console()
+    for table in balance_table(summary):
+        console.print(table)
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to ``app``."""
+    """Add ``compare`` and ``balance`` to ``app``."""
+    app.command("compare")(compare_command)
+    # extra positional arguments are the further files of ``--warbands a.yaml b.yaml c.yaml``
+    app.command("balance", context_settings={"allow_extra_args": True})(balance_command)
