@@ -1,0 +1,276 @@
+"""The ``mcts`` agent: Monte Carlo tree search over the kernel protocol, for any ruleset.
+
+The tree is **open-loop**: a node is a sequence of choices from the root, not a state. Every iteration plays a
+fresh clone of the game whose dice stream is reseeded (``clone.state.rng = Rng(seed)``), so chance points are
+sampled anew each time and a node's statistics average over the dice that led to it. Only choice decisions
+make nodes; both sides' choices are in the tree (``decision.player`` says who picks, which may be the
+non-active side for a reaction), and every edge keeps its value from the point of view of the side that chose
+it. Values are in ``[0, 1]``: a win is 1, a loss 0, a draw 1/2; a position that is not over is judged by a
+sigmoid of the ruleset's public evaluation, ``sigmoid((evaluate(s, 0) - evaluate(s, 1)) / (2 * scale))``,
+after any pending dice are rolled.
+
+Selection is UCT (``mean + c * sqrt(ln N / n)``, unvisited children first) with **progressive widening**:
+a node with ``N`` visits considers only its ``min(top, 2 + isqrt(N))`` best actions by a cheap static prior,
+the evaluation right after applying the action to a clone (no dice rolled). So continuous destinations (a
+long candidate list) and deployments do not drown a budget of a few hundred iterations. Decisions with one
+legal action are passed through without a node, and answered at once at the root.
+
+Options (strings from the CLI spec ``mcts:iterations=400,rollout=none``):
+
+* ``iterations`` (:data:`DEFAULT_ITERATIONS`): iterations per decision;
+* ``seconds``: a time budget per decision instead (the only use of the clock; results then depend on speed);
+* ``rollout`` (``none``): after the new leaf, ``none`` judges it at once, ``random`` or ``heuristic`` (the
+  ``heuristic`` agent at its cheapest, for both sides) plays on up to the horizon first;
+* ``depth`` (:data:`DEFAULT_DEPTH`): the horizon, in choice decisions from the root;
+* ``c`` (1.4): UCT exploration; ``top`` (:data:`DEFAULT_TOP`): widening cap; ``scale`` (100): the
+  evaluation difference that counts as "clearly better" in the sigmoid.
+
+The agent is deterministic for a seed unless ``seconds`` is given. Only ``Game``, ``Action``, ``Decision``,
+the state's dice stream and ``Ruleset.evaluate`` are used.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from warband.agents.base import Agent, AgentError
+from warband.agents.heuristic import HeuristicAgent
+from warband.kernel.actions import Action
+from warband.kernel.engine import Game
+from warband.kernel.rng import Rng
+
+DEFAULT_ITERATIONS = 300
+DEFAULT_DEPTH = 6
+DEFAULT_TOP = 10
+DEFAULT_PRIOR_VISITS = 4
+ROLLOUTS = ("none", "random", "heuristic")
+#: Safety cap on the steps (choices and rolls) of one iteration.
+MAX_STEPS = 2000
+
+Key = tuple[int, Action]
+
+
+@dataclass(slots=True)
+class Node:
+    """A sequence of choices from the root; edges are the children, keyed by (chooser, action)."""
+
+    visits: int = 0
+    total: float = 0.0  # sum of values for the side that chose the edge leading here
+    children: dict[Key, Node] = field(default_factory=dict)
+    priors: dict[Key, float] = field(default_factory=dict)
+
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+def _number(options: dict[str, Any], key: str, default: float, low: float, kind: type[int] | type[float]) -> Any:
+    raw = options.pop(key, default)
+    try:
+        value = kind(raw)
+    except (TypeError, ValueError):
+        raise AgentError(f"agent 'mcts': option {key}={raw!r} is not a number of type {kind.__name__}") from None
+    if value < low:
+        raise AgentError(f"agent 'mcts': option {key}={value} must be at least {low}")
+    return value
+
+
+def sigmoid(x: float) -> float:
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+class MCTSAgent(Agent):
+    """Open-loop UCT with progressive widening over a static prior; see the module docstring."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, **options: Any) -> None:
+        opts = dict(options)
+        self.iterations: int = _number(opts, "iterations", DEFAULT_ITERATIONS, 1, int)
+        seconds = opts.pop("seconds", None)
+        self.seconds: float | None = None
+        if seconds is not None:
+            self.seconds = _number({"seconds": seconds}, "seconds", 0.0, 0.001, float)
+        self.rollout = str(opts.pop("rollout", "none"))
+        if self.rollout not in ROLLOUTS:
+            raise AgentError(f"agent 'mcts': option rollout={self.rollout!r} is not one of {', '.join(ROLLOUTS)}")
+        self.depth: int = _number(opts, "depth", DEFAULT_DEPTH, 1, int)
+        self.c: float = _number(opts, "c", 1.4, 0.0, float)
+        self.top: int = _number(opts, "top", DEFAULT_TOP, 1, int)
+        self.scale: float = _number(opts, "scale", 100.0, 1e-9, float)
+        self.prior_visits: int = _number(opts, "prior_visits", DEFAULT_PRIOR_VISITS, 0, int)
+        unknown = sorted(opts)
+        if unknown:
+            raise AgentError(f"agent 'mcts': unknown option(s) {unknown}")
+        super().__init__(seed)
+        self.rng = Rng(seed)
+        self.last_iterations = 0
+        # whether evaluate(s, 1) == -evaluate(s, 0) (checked on each root): then one call judges a state
+        self._zero_sum = False
+
+    def describe(self) -> str:
+        budget = f"seconds={self.seconds:g}" if self.seconds is not None else f"iterations={self.iterations}"
+        return f"mcts:{budget},rollout={self.rollout},depth={self.depth},c={self.c:g},top={self.top}"
+
+    # --- the choice --------------------------------------------------------------------------------
+    def choose(self, game: Game) -> Action:
+        actions = game.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        root = Node()
+        me = int(game.decision.player or 0)
+        e0, e1 = game.ruleset.evaluate(game.state, 0), game.ruleset.evaluate(game.state, 1)
+        self._zero_sum = abs(e0 + e1) <= 1e-9 * max(1.0, abs(e0))
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        n = 0
+        while True:
+            if deadline is None and n >= self.iterations:
+                break
+            if deadline is not None and n > 0 and time.perf_counter() >= deadline:
+                break
+            self._iterate(game, root, self.rng.next64())
+            n += 1
+        self.last_iterations = n
+        return self._best(root, me, actions)
+
+    def _best(self, root: Node, me: int, actions: list[Action]) -> Action:
+        """The most visited legal root action; ties to the better mean, then the prior order."""
+        best = actions[0]
+        best_key = (-1, -1.0, float("-inf"))
+        for a in actions:
+            child = root.children.get((me, a))
+            if child is None:
+                continue
+            key = (child.visits, child.mean(), root.priors.get((me, a), float("-inf")))
+            if key > best_key:
+                best, best_key = a, key
+        return best
+
+    # --- one iteration -----------------------------------------------------------------------------
+    def _iterate(self, game: Game, root: Node, seed: int) -> None:
+        g = game.clone()
+        g.state.rng = Rng(seed)
+        node = root
+        path: list[tuple[Node, int]] = []  # (edge node, chooser)
+        decisions = 0
+        value: tuple[float, float] | None = None
+        for _ in range(MAX_STEPS):
+            d = g.decision
+            if d.kind == "over":
+                value = self._terminal(g)
+                break
+            if d.kind == "chance":
+                g.roll()
+                continue
+            actions = g.legal_actions()
+            if len(actions) == 1:
+                g.apply(actions[0])
+                continue
+            if decisions >= self.depth or (node.visits == 0 and node is not root):
+                value = self._leaf(g, decisions, seed)
+                break
+            player = int(d.player or 0)
+            action, child = self._select(g, node, player, actions)
+            path.append((child, player))
+            node = child
+            g.apply(action)
+            decisions += 1
+        if value is None:
+            value = self._judge(g)
+        root.visits += 1
+        for child, player in path:
+            child.visits += 1
+            child.total += value[player] if player < len(value) else 0.5
+
+    def _select(self, g: Game, node: Node, player: int, actions: list[Action]) -> tuple[Action, Node]:
+        ranked = self._ranked(g, node, player, actions)
+        width = min(len(ranked), self.top, 2 + math.isqrt(node.visits))
+        log_n = math.log(node.visits + 1)
+        best: tuple[Action, Node] | None = None
+        best_score = float("-inf")
+        for key in ranked[:width]:
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = Node()
+            if child.visits == 0:
+                return key[1], child
+            score = child.mean() + self.c * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score = (key[1], child), score
+        assert best is not None
+        return best
+
+    def _ranked(self, g: Game, node: Node, player: int, actions: list[Action]) -> list[Key]:
+        """The legal actions, best static prior first (ties in the legal order); priors computed once per
+        node and action, and only once the node has been visited ``prior_visits`` times (the root at once):
+        before that the legal order stands."""
+        if node.visits < self.prior_visits and node.visits > 0:
+            return [(player, a) for a in actions]
+        priors = node.priors
+        for a in actions:
+            key = (player, a)
+            if key not in priors:
+                priors[key] = self._prior(g, a, player)
+        order = {a: i for i, a in enumerate(actions)}
+        keys = [(player, a) for a in actions]
+        keys.sort(key=lambda k: (-priors[k], order[k[1]]))
+        return keys
+
+    def _prior(self, g: Game, action: Action, player: int) -> float:
+        c = g.clone()
+        c.apply(action)
+        if c.decision.kind == "over":
+            return self._terminal(c)[player]
+        return self._judge(c)[player]
+
+    # --- values ------------------------------------------------------------------------------------
+    def _terminal(self, g: Game) -> tuple[float, float]:
+        result = g.result()
+        if result is None or result.winner is None:
+            return (0.5, 0.5)
+        return (1.0, 0.0) if result.winner == 0 else (0.0, 1.0)
+
+    def _judge(self, g: Game) -> tuple[float, float]:
+        """The sigmoid of side 0's evaluation advantage; no dice rolled."""
+        evaluate = g.ruleset.evaluate
+        e0 = evaluate(g.state, 0)
+        diff = 2.0 * e0 if self._zero_sum else e0 - evaluate(g.state, 1)
+        v0 = sigmoid(diff / (2.0 * self.scale))
+        return (v0, 1.0 - v0)
+
+    def _leaf(self, g: Game, decisions: int, seed: int) -> tuple[float, float]:
+        """Judge a new leaf: play on with the rollout policy up to the horizon, settle the dice, evaluate."""
+        if self.rollout != "none":
+            self._rollout(g, self.depth - decisions, seed)
+        for _ in range(MAX_STEPS):
+            if g.decision.kind != "chance":
+                break
+            g.roll()
+        if g.decision.kind == "over":
+            return self._terminal(g)
+        return self._judge(g)
+
+    def _rollout(self, g: Game, budget: int, seed: int) -> None:
+        rng = Rng(seed ^ 0x5DEECE66D)
+        policy = HeuristicAgent(seed=seed, samples=1, refine=1, depth=0) if self.rollout == "heuristic" else None
+        for _ in range(MAX_STEPS):
+            d = g.decision
+            if d.kind == "over":
+                return
+            if d.kind == "chance":
+                g.roll()
+                continue
+            actions = g.legal_actions()
+            if len(actions) > 1:
+                if budget <= 0:
+                    return
+                budget -= 1
+            if policy is None:
+                g.apply(actions[rng.below(len(actions))])
+            else:
+                g.apply(policy.choose(g))

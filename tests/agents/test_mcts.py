@@ -1,0 +1,194 @@
+"""The mcts agent: options, determinism, legality, a tactical position, and every installed ruleset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from warband.agents.base import AgentError, make_agent
+from warband.agents.mcts import DEFAULT_ITERATIONS, MCTSAgent
+from warband.kernel import ruleset as registry
+from warband.kernel.actions import Action
+from warband.kernel.engine import Game
+from warband.kernel.rng import Rng
+from warband.kernel.ruleset import Ruleset
+
+TC: Ruleset = registry.get("trench-crusade")
+
+
+def sample_game(rs: Ruleset, seed: int) -> Game:
+    """A new game of ``rs`` between its first two sample warbands (the first twice if it has only one)."""
+    warbands = [Path(w["path"]) for w in rs.samples()["warbands"]]
+    pair = (warbands * 2)[:2]
+    rosters: list[dict[str, Any]] = [rs.load_roster(p) for p in pair]
+    return Game.new(rs, rosters, rs.load_scenario(rs.default_scenario()), seed)
+
+
+def random_until(game: Game, seed: int, stop: Any, limit: int = 3000) -> None:
+    """Play random legal actions (and dice) until ``stop(game)`` holds."""
+    pick = Rng(seed)
+    for _ in range(limit):
+        d = game.decision
+        if stop(game):
+            return
+        if d.kind == "chance":
+            game.roll()
+        else:
+            acts = game.legal_actions()
+            game.apply(acts[pick.below(len(acts))])
+    raise AssertionError("position never reached")
+
+
+def searched_position(rs: Ruleset, seed: int) -> Game:
+    """The first choice with several legal actions after the deployment of a random game."""
+    game = sample_game(rs, seed)
+    random_until(
+        game,
+        seed,
+        lambda g: (
+            g.decision.kind == "over"
+            or (
+                g.decision.kind == "choice"
+                and g.state.turn >= 1
+                and len(g.legal_actions()) > 1
+                and g.decision.prompt not in ("deploy", "zone")
+            )
+        ),
+    )
+    return game
+
+
+# ------------------------------------------------------------------------------------------- options
+def test_options_and_registration() -> None:
+    agent = make_agent("mcts:iterations=40,rollout=random,depth=3,c=0.7,top=5,scale=50", seed=3)
+    assert isinstance(agent, MCTSAgent)
+    assert (agent.iterations, agent.rollout, agent.depth, agent.c, agent.top, agent.scale) == (
+        40,
+        "random",
+        3,
+        0.7,
+        5,
+        50.0,
+    )
+    assert agent.seconds is None
+    default = make_agent("mcts")
+    assert isinstance(default, MCTSAgent) and default.iterations == DEFAULT_ITERATIONS
+    timed = make_agent("mcts:seconds=0.5")
+    assert isinstance(timed, MCTSAgent) and timed.seconds == 0.5
+    assert "iterations=40" in agent.describe()
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mcts:iterations=zero",
+        "mcts:iterations=0",
+        "mcts:rollout=greedy",
+        "mcts:bogus=1",
+        "mcts:c=-1",
+        "mcts:depth=x",
+        "mcts:seconds=0",
+        "mcts:scale=nan?",
+    ],
+)
+def test_bad_options_raise_agent_error(spec: str) -> None:
+    with pytest.raises(AgentError):
+        make_agent(spec)
+
+
+# ------------------------------------------------------------------------------------------- behaviour
+def test_same_seed_same_choice_and_only_legal_actions() -> None:
+    game = searched_position(TC, 3)
+    legal = game.legal_actions()
+    picks = [MCTSAgent(seed=9, iterations=60).choose(game.clone()) for _ in range(2)]
+    assert picks[0] == picks[1]
+    assert picks[0] in legal and game.is_legal(picks[0])
+
+
+def test_trivial_decision_returns_at_once() -> None:
+    game = sample_game(TC, 5)
+    random_until(game, 5, lambda g: g.decision.kind == "choice" and len(g.legal_actions()) == 1)
+    agent = MCTSAgent(seed=1, iterations=10_000)
+    assert agent.choose(game) == game.legal_actions()[0]
+    assert agent.last_iterations == 0
+
+
+@pytest.mark.parametrize("rollout", ["none", "random", "heuristic"])
+def test_legal_choices_through_a_stretch_of_play(rollout: str) -> None:
+    game = searched_position(TC, 7)
+    agents = [
+        MCTSAgent(seed=1, iterations=25, rollout=rollout, depth=3),
+        MCTSAgent(seed=2, iterations=25, rollout=rollout, depth=3),
+    ]
+    choices = 0
+    while choices < 6 and not game.over:
+        d = game.decision
+        if d.kind == "chance":
+            game.roll()
+            continue
+        assert d.player is not None
+        action = agents[d.player].choose(game)
+        assert action in game.legal_actions()
+        game.apply(action)
+        choices += 1
+
+
+def shooter_position(enemy: str, at: tuple[float, float], seed: int = 4) -> Game:
+    """Side A's rifle pilgrim ``a4`` activated at (28, 4), alone on the table with one enemy of side B."""
+    data = TC.data_dir() / "warbands"
+    rosters = [TC.load_roster(data / w) for w in ("pilgrims_sacred_affliction.yaml", "pilgrims_iron_path.yaml")]
+    game = Game.new(TC, rosters, TC.load_scenario(TC.default_scenario()), seed)
+    random_until(
+        game,
+        seed,
+        lambda g: (
+            g.decision.kind == "choice"
+            and g.decision.prompt == "activate"
+            and g.decision.player == 0
+            and Action("activate", "a4") in g.legal_actions()
+        ),
+    )
+    for m in game.state.models.values():
+        if m.id not in ("a4", enemy):
+            m.on_table = False
+            m.flags["out"] = True
+    for mid, (x, y) in (("a4", (28.0, 4.0)), (enemy, at)):
+        m = game.state.models[mid]
+        m.x, m.y, m.z, m.on_table = x, y, 0.0, True
+        m.flags.pop("down", None)
+        m.tokens.pop("blood", None)
+    game.state.state_id += 1000  # positions changed: drop the engine's cached decision and legal actions
+    game.apply(Action("activate", "a4"))
+    return game
+
+
+def test_tactics_shoots_the_enemy_in_range() -> None:
+    # Shooting may take the enemy out of action (material); moving or ending does not.
+    game = shooter_position("b5", (28.0, 21.0))
+    shot = Action("shoot", "a4", "b5", option="Bolt Action Rifle")
+    assert shot in game.legal_actions()
+    assert len(game.legal_actions()) > 1
+    choice = MCTSAgent(seed=1, iterations=150).choose(game)
+    assert choice == shot, str(choice)
+
+
+# ------------------------------------------------------------------------------------------- every ruleset
+@pytest.mark.parametrize("ruleset_id", sorted(registry.available()))
+def test_plays_every_installed_ruleset(ruleset_id: str) -> None:
+    rs = registry.get(ruleset_id)
+    game = searched_position(rs, 2)
+    agent = MCTSAgent(seed=4, iterations=20, depth=3)
+    searched = 0
+    for _ in range(200):
+        d = game.decision
+        if d.kind == "over" or searched >= 3:
+            break
+        if d.kind == "chance":
+            game.roll()
+            continue
+        action = agent.choose(game)
+        assert action in game.legal_actions()
+        searched += len(game.legal_actions()) > 1
+        game.apply(action)
