@@ -245,7 +245,7 @@ def plan_unit_move(
             continue
         want = (m.x + dx, m.y + dy)
         spot: Vec | None = None
-        if _fits(state, m, want, allow, placed, moving, egap) is not None:
+        if m.id not in before and _fits(state, m, want, allow, placed, moving, egap) is not None:
             spot = want
         else:
             slots = sorted(
@@ -446,7 +446,7 @@ def plan_charge(state: GameState, uid: str, tuid: str, allow: float) -> tuple[Pl
     rest = sorted((m for m in ms if m.id != lead.id), key=lambda m: min(gap(m, t) for t in targets))
     for m in rest:
         s = reach(m)
-        if s is not None and not out_of_coherency(state, uid, {**placed, m.id: (s[0], s[1], 0.0)}):
+        if s is not None and m.id not in out_of_coherency(state, uid, {**placed, m.id: (s[0], s[1], 0.0)}):
             contacts += 1
         else:
             s = _toward(state, m, placed[lead.id][:2], allow, placed, moving, egap, tuid)

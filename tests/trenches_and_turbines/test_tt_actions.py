@@ -1,0 +1,327 @@
+"""Seed 002 (Trenches and Turbines, Actions chapter): activation, Move, VEHICLE, coherency, Charge, Go Prone,
+Shift, Shed a Pin, Overwatch and reactions, one test per clause (see docs/rules/trenches-and-turbines.md)."""
+
+from __future__ import annotations
+
+import math
+
+from ttpos import act, alive, box, line, position, rules_of, set_unit, unit, unit_vars
+
+from warband.kernel.actions import Action
+
+
+def _pos(game, mid):  # type: ignore[no-untyped-def]
+    m = game.state.models[mid]
+    return (round(m.x, 2), round(m.y, 2))
+
+
+def test_every_unit_has_the_universal_actions() -> None:
+    g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 30, 3)})
+    kinds = {a.kind for a in g.legal_actions()}
+    assert {"move", "prone", "shoot", "shift", "overwatch", "end"} <= kinds
+    assert "trenches-and-turbines/activation/unknown" in rules_of(g, "dance a1")
+
+
+def test_two_actions_per_activation_then_it_ends() -> None:
+    g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)}, deck=["b1"])
+    act(g, "prone a1")
+    assert g.decision.prompt == "action"
+    act(g, "stand a1")
+    assert g.state.vars["active"] == "b1"  # the activation is over; the next card was drawn
+    assert unit_vars(g, "a1")["activated"]
+
+
+def test_unit_with_two_cards_moves_four_times() -> None:
+    g = position([unit(act=2)], [unit()], {"a1": line(4, 4, 3), "b1": line(10, 44, 3)}, active=None)
+    g.state.stack = []
+    g.state.turn = 0
+    from warband.rulesets.trenches_and_turbines import rules as tt
+
+    tt.start_round(g.state, [])
+    g.state.state_id += 1
+    assert sorted(g.state.vars["deck"]) == ["a1", "a1", "b1"]
+    moves = 0
+    while not g.over and g.state.turn == 1:
+        d = g.decision
+        if d.is_chance:
+            g.roll([1] * d.dice.n if d.dice.label != "activation card" else [1])
+            continue
+        legal = g.legal_actions()
+        pick = next((a for a in legal if a.kind == "move" and a.model == "a1"), None)
+        if pick is None and d.prompt == "dest" and d.model == "a1":
+            pick = next(a for a in legal if a.kind == "to")
+            moves += 1
+        g.apply(pick or next(a for a in legal if a.kind in ("end", "pass", "stay")))
+    assert moves == 4
+
+
+def test_action_is_declared_before_it_is_performed() -> None:
+    g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)})
+    act(g, "move a1")
+    assert g.decision.prompt == "dest" and _pos(g, "a1.1") == (10, 10)
+
+
+def test_move_moves_every_model_up_to_move() -> None:
+    g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)})
+    act(g, "move a1")
+    assert "trenches-and-turbines/move/too-far" in rules_of(g, "to a1 @10,16.5")
+    act(g, "to a1 @10,16")
+    assert [_pos(g, m) for m in alive(g, "a1")] == [(10, 16), (11.2, 16), (12.4, 16)]
+
+
+def test_move_keeps_one_inch_from_enemies() -> None:
+    g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 16.5, 3)})
+    act(g, "move a1")
+    assert "trenches-and-turbines/move/enemy-gap" in rules_of(g, "to a1 @10,15")
+    assert rules_of(g, "to a1 @10,14") == []
+
+
+def test_scalable_terrain_is_climbed_counting_vertical_inches() -> None:
+    bldg = box("b", "platform", 12, 14, 18, 20, height=3, blocks_los=True, cover=True)
+    g = position([unit(models=1)], [unit(models=1)], {"a1": [(15, 12)], "b1": [(40, 40)]}, terrain=[bldg])
+    act(g, "move a1")
+    assert "trenches-and-turbines/move/too-far" in rules_of(g, "to a1 @15,16")  # 4" + 3" up > 6"
+    act(g, "to a1 @15,14.5")  # 2.5" + 3" up
+    assert g.state.models["a1.1"].z == 3.0
+    big = position(
+        [unit(models=1, size="L", base_mm=50)], [unit(models=1)], {"a1": [(15, 8)], "b1": [(40, 40)]}, terrain=[bldg]
+    )
+    act(big, "move a1")
+    assert "trenches-and-turbines/move/scalable" in rules_of(big, "to a1 @15,14")
+
+
+def test_vehicle_moves_forward_with_one_pivot_up_to_90() -> None:
+    tank = unit(models=1, size="XL", base_mm=60, keywords=["VEHICLE"], move=8)
+    g = position([tank], [unit()], {"a1": [(20, 10)], "b1": line(10, 40, 3)})
+    act(g, "move a1")
+    assert "trenches-and-turbines/vehicle/forward" in rules_of(g, "to a1 @20,5")  # backwards
+    assert "trenches-and-turbines/vehicle/forward" in rules_of(g, "to a1 @25,9")  # more than 90 degrees
+    assert "trenches-and-turbines/vehicle/pivot" in rules_of(g, "to a1 @20,16 [face=300]")
+    act(g, "to a1 @25,14")
+    assert abs(g.state.models["a1.1"].flags["facing"] - math.degrees(math.atan2(4, 5))) < 0.01
+
+
+def test_models_end_within_the_leaders_command_radius() -> None:
+    g = position(
+        [unit(models=4)], [unit()], {"a1": [(10, 10), (8.5, 10), (11.5, 10), (10, 8.5)], "b1": line(30, 40, 3)}
+    )
+    act(g, "move a1")
+    act(g, "to a1 @10,16")
+    lead = g.state.models["a1.1"]
+    for mid in alive(g, "a1")[1:]:
+        m = g.state.models[mid]
+        assert math.hypot(m.x - lead.x, m.y - lead.y) - 2 * m.radius <= 6 + 1e-6
+
+
+def test_out_of_coherency_models_may_only_move() -> None:
+    g = position([unit()], [unit()], {"a1": [(10, 10), (11.2, 10), (30, 10)], "b1": line(20, 25, 3)})
+    from warband.rulesets.trenches_and_turbines import combat
+
+    shooters = [m.id for m, _, _ in combat.shooters(g.state, "a1", "b1", "Rifle", False)]
+    assert "a1.3" not in shooters and "a1.1" in shooters
+    act(g, "move a1")
+    act(g, "to a1 @16,10")
+    assert _pos(g, "a1.3")[0] < 30  # the straggler moved back toward its leader
+
+
+def test_never_intentionally_out_of_coherency() -> None:
+    wall = box("w", "impassable", 8, 12, 20, 13, height=2, blocks_los=True)
+    g = position([unit(models=2)], [unit()], {"a1": [(10, 13.6), (10, 11.2)], "b1": line(30, 40, 3)}, terrain=[wall])
+    act(g, "move a1")
+    # the leader could go 6" north, but the second model, behind the wall, could not follow within 6"
+    assert "trenches-and-turbines/coherency/never-out" in rules_of(g, "to a1 @10,19.5")
+
+
+def test_loss_of_leader_designates_a_new_coherency_leader() -> None:
+    g = position([unit()], [unit(models=5, sv=0)], {"a1": line(10, 10, 3), "b1": line(10, 20, 5)})
+    set_unit(g, "b1", leader="b1.1")
+    from warband.rulesets.trenches_and_turbines import combat
+
+    for mid in ("b1.1",):
+        combat.remove(g.state, g.state.models[mid], "test", [])
+    combat.casualty_checks(g.state, "b1", [])
+    g.state.state_id += 1
+    assert g.decision.prompt == "leader" and g.decision.player == 1
+    g.apply(Action("lead", "b1.3"))
+    assert unit_vars(g, "b1")["leader"] == "b1.3" and unit_vars(g, "b1")["leaderless"]
+    assert g.decision.prompt == "ld"  # LOSS OF LEADER test (digest §3.7)
+
+
+def test_charge_must_declare_walking_or_running() -> None:
+    g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 15, 3)})
+    assert "trenches-and-turbines/charge/declare" in rules_of(g, "charge a1 b1")
+    assert rules_of(g, "charge a1 b1 [walking]") == []
+
+
+def test_charge_leader_first_and_most_models_in_contact() -> None:
+    g = position(
+        [unit(models=3)], [unit(models=3, ranged=0, weapons=[])], {"a1": line(10, 10, 3), "b1": line(10, 15, 3)}
+    )
+    act(g, "charge a1 b1 [walking]", [10, 10, 10], [10, 10, 10])
+    from warband.rulesets.trenches_and_turbines.space import in_contact
+
+    st = g.state
+    assert in_contact(st, st.models["a1.1"], "b1")
+    assert sum(in_contact(st, st.models[m], "b1") for m in alive(g, "a1")) == 3
+
+
+def test_walking_charge_moves_move_and_fights_for_free() -> None:
+    g = position([unit()], [unit(weapons=[])], {"a1": line(10, 10, 3), "b1": line(10, 16.5, 3)})
+    assert rules_of(g, "charge a1 b1 [walking]") == []
+    far = position([unit()], [unit(weapons=[])], {"a1": line(10, 10, 3), "b1": line(10, 17.5, 3)})
+    assert "trenches-and-turbines/charge/range" in rules_of(far, "charge a1 b1 [walking]")
+    g.force([10, 10, 10], [10, 10, 10])  # a1 misses (hit rolls), b1 misses back
+    g.apply(Action.parse("charge a1 b1 [walking]"))
+    g.settle()
+    assert g.state.vars["left"] == 1  # the walking charge used one action; the Fight was FREE
+    assert g.state.vars["acts"] == ["charge"]
+
+
+def test_running_charge_double_move_priority_and_plus_one() -> None:
+    g = position([unit(models=1, melee=4)], [unit(models=1, weapons=[])], {"a1": [(10, 10)], "b1": [(10, 22)]})
+    assert "trenches-and-turbines/charge/range" in rules_of(g, "charge a1 b1 [walking]")
+    assert rules_of(g, "charge a1 b1 [running]") == []
+    # +1 to hit: a 5 hits on Melee 4; b1 has Priority against it? no: a1 strikes first and kills b1 (save 10 fails)
+    act(g, "charge a1 b1 [running]", [5], [10])
+    assert alive(g, "b1") == []
+    assert g.state.vars["left"] == 0
+
+
+def test_pinned_unit_cannot_run_charge() -> None:
+    g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 18, 3)}, active=None)
+    set_unit(g, "a1", pins=1)
+    from warband.rulesets.trenches_and_turbines import rules as tt
+
+    tt.begin_activation(g.state, "a1", [])
+    g.state.stack = []  # skip the pinned test: it passed
+    g.state.state_id += 1
+    assert "trenches-and-turbines/pin/shed-first" in rules_of(g, "charge a1 b1 [running]")
+    g.force([1])
+    act(g, "shed a1")
+    if g.decision.prompt == "shed":
+        g.apply(Action("stand", "a1"))
+    assert "trenches-and-turbines/charge/pinned-running" in rules_of(g, "charge a1 b1 [running]")
+
+
+def test_only_one_charge_per_activation() -> None:
+    g = position(
+        [unit(models=1)],
+        [unit(models=1, weapons=[]), unit(models=1, weapons=[])],
+        {"a1": [(10, 10)], "b1": [(10, 13)], "b2": [(30, 13)]},
+    )
+    act(g, "charge a1 b1 [walking]", [10], [10])
+    g.apply(Action("stay", "a1")) if g.decision.prompt == "dest" else None
+    while g.decision.prompt == "dest":
+        g.apply(Action("stay", str(g.decision.model)))
+    g.settle()
+    assert "trenches-and-turbines/charge/once" in rules_of(g, "charge a1 b2 [walking]")
+
+
+def test_prone_whole_unit_and_two_inch_moves() -> None:
+    g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)})
+    act(g, "prone a1")
+    assert unit_vars(g, "a1")["prone"]
+    act(g, "move a1")
+    assert "trenches-and-turbines/move/too-far" in rules_of(g, "to a1 @10,12.5")
+    assert rules_of(g, "to a1 @10,12") == []
+
+
+def test_prone_unit_charged_counts_as_running_charge() -> None:
+    g = position([unit(models=1, melee=4)], [unit(models=1, weapons=[])], {"a1": [(10, 10)], "b1": [(10, 14)]})
+    set_unit(g, "b1", prone=True, activated=True)
+    act(g, "charge a1 b1 [walking]", [5], [10])  # 5 hits only with the +1 of a running charge
+    assert alive(g, "b1") == []
+
+
+def test_shedding_a_pin_asks_remain_prone_or_stand() -> None:
+    g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)})
+    set_unit(g, "a1", pins=1, prone=True)
+    act(g, "shed a1")
+    assert g.decision.prompt == "shed"
+    assert [str(a) for a in g.legal_actions()] == ["stay-prone a1", "stand a1"]
+    g.apply(Action("stand", "a1"))
+    assert not unit_vars(g, "a1")["prone"] and unit_vars(g, "a1")["pins"] == 0
+
+
+def test_pinned_unit_must_shed_first() -> None:
+    g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)})
+    set_unit(g, "a1", pins=1)
+    assert [a.kind for a in g.legal_actions()] == ["shed", "end"]
+
+
+def test_shift_is_three_inches_and_never_starts_a_fight() -> None:
+    g = position([unit(models=1)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 15)]})
+    act(g, "shift a1")
+    assert "trenches-and-turbines/move/too-far" in rules_of(g, "to a1 @10,6.5")
+    assert rules_of(g, "to a1 @10,7") == []
+    # into base contact is both too close (1") and a new Fight
+    assert rules_of(g, "to a1 @10,13.02")
+
+
+def test_overwatch_ends_the_activation_with_a_token() -> None:
+    g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)}, deck=["b1"])
+    act(g, "overwatch a1")
+    assert unit_vars(g, "a1")["overwatch"] and g.state.vars["active"] != "a1"
+
+
+def test_reaction_eligibility() -> None:
+    from warband.rulesets.trenches_and_turbines.rules import can_react
+
+    g = position(
+        [unit()],
+        [unit(), unit(), unit(), unit()],
+        {
+            "a1": line(10, 10, 3),
+            "b1": line(10, 30, 3),
+            "b2": line(20, 30, 3),
+            "b3": line(30, 30, 3),
+            "b4": line(40, 30, 3),
+        },
+    )
+    set_unit(g, "b1", pins=1)
+    set_unit(g, "b2", routed=True)
+    set_unit(g, "b3", activated=True)
+    set_unit(g, "b4", activated=True, overwatch=True)
+    assert [can_react(g.state, u) for u in ("b1", "b2", "b3", "b4")] == [False, False, False, True]
+
+
+def test_charge_reaction_shoots_without_los_and_flips_the_card() -> None:
+    wall = box("w", "impassable", 5, 12, 20, 12.5, height=5, blocks_los=True)
+    g = position(
+        [unit(models=1)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(14, 13.5)]}, terrain=[wall], deck=["b1"]
+    )
+    g.apply(Action.parse("charge a1 b1 [walking]"))
+    assert g.decision.prompt == "react" and g.decision.player == 1
+    assert Action("react", "b1", "a1", option="shoot:Rifle") in g.legal_actions()
+    g.force([1], [10])  # the reaction shot hits and a1 fails its save
+    g.apply(Action("react", "b1", "a1", option="shoot:Rifle"))
+    g.settle()
+    assert alive(g, "a1") == []
+    assert unit_vars(g, "b1")["activated"] and "b1" not in g.state.vars["deck"]
+
+
+def test_overwatch_kept_when_the_charge_fails() -> None:
+    g = position([unit(models=1)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 15)]})
+    set_unit(g, "b1", activated=True, overwatch=True)
+    g.apply(Action.parse("charge a1 b1 [walking]"))
+    g.force([1], [10])
+    events = g.apply(Action("react", "b1", "a1", option="shoot:Rifle"))
+    events += g.settle()  # (the round then ends and its End phase discards the token)
+    assert any("keeps its Overwatch token" in e.describe() for e in events)
+    g2 = position([unit(models=1)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 15)]})
+    set_unit(g2, "b1", activated=True, overwatch=True)
+    g2.apply(Action.parse("charge a1 b1 [walking]"))
+    g2.force([10], [10], [10])
+    g2.apply(Action("react", "b1", "a1", option="shoot:Rifle"))
+    g2.settle()
+    assert not unit_vars(g2, "b1")["overwatch"]
+
+
+def test_shoot_reaction_go_prone_before_the_attacks() -> None:
+    g = position([unit(models=1)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 30)]})
+    g.apply(Action.parse("shoot a1 b1 [Rifle]"))
+    assert g.decision.prompt == "react" and g.decision.player == 1
+    g.apply(Action("react", "b1", "a1", option="prone"))
+    assert unit_vars(g, "b1")["prone"]
+    assert g.decision.dice is not None and g.decision.prompt == "hits"
+    assert g.state.stack[-1]["g"]["tn"] == 5 - 1 - 1 - 1  # long range, Conceal (1), prone far
