@@ -19,7 +19,6 @@ covers the sampling error of the games only.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import random
 from collections import defaultdict
@@ -29,13 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from warband.agents.base import make_agent
-from warband.agents.play import play_out
 from warband.kernel import ruleset as registry
-from warband.kernel.engine import Game
 from warband.kernel.rng import derive_seed
 from warband.lab.compare import score_interval
-from warband.lab.simulate import SIDES, SimulationConfig, SimulationError, check, load_documents
+from warband.lab.simulate import SIDES, SimulationConfig, SimulationError, check, play_one
 
 METHOD = (
     "fair points = mean per-game contribution (kills x average points of the enemy models taken out + "
@@ -68,33 +64,21 @@ class BalanceGame:
 
 
 def play_models(config: SimulationConfig, index: int, pair: tuple[int, int]) -> BalanceGame:
-    """Game ``index`` of ``config`` as :func:`warband.lab.simulate.play_one` plays it (same seeds, same side
-    swap), keeping each model's fate; ``pair`` names the warbands of sides a and b."""
-    rs = registry.get(config.ruleset)
-    docs = load_documents(config)
-    seed = config.game_seed(index)
-    agents = [make_agent(config.agent_a, derive_seed(seed, 1)), make_agent(config.agent_b, derive_seed(seed, 2))]
-    rosters = [docs.roster_a, docs.roster_b]
-    swapped = config.swapped(index)
-    if swapped:
-        agents.reverse()
-        rosters.reverse()
-    game = Game.new(rs, rosters, docs.scenario, seed, config.params, record=False)
-    result = play_out(game, agents)
-    order = (1, 0) if swapped else (0, 1)  # game side -> a/b side
-    winner = None if result.winner is None else SIDES[order[result.winner]]
+    """Game ``index`` of ``config`` (played by :func:`warband.lab.simulate.play_one`) with each model's fate;
+    ``pair`` names the warbands of sides a and b."""
+    record = play_one(config, index)
     lines = tuple(
         ModelLine(
-            pair[order[int(m["side"])]],
+            pair[SIDES.index(str(m["side"]))],
             str(m["type"]),
             int(m["points"]),
             bool(m["out"]),
             int(m["kills"]),
-            order[int(m["side"])],
+            SIDES.index(str(m["side"])),
         )
-        for _, m in sorted(result.models.items())
+        for _, m in sorted(record.models.items())
     )
-    return BalanceGame(pair, index, winner, lines)
+    return BalanceGame(pair, index, record.winner, lines)
 
 
 def contributions(game: BalanceGame) -> list[float]:
@@ -188,9 +172,10 @@ def run_balance(
     the JSON-able report: warband standings and every model type's listed and fair points."""
     if not warbands:
         raise SimulationError("give at least one warband file")
+    if games < 1:
+        raise SimulationError(f"--games must be at least 1, got {games}")
     tasks = list(_tasks(ruleset, warbands, scenario, games, seed, agent))
-    check(dataclasses.replace(tasks[0][0], games=games), workers)
-    for config, _, _ in tasks[:: max(games, 1)]:
+    for config, _, _ in tasks[::games]:  # one config per pair: every file and the agent checked before playing
         check(config, workers)
     played: list[BalanceGame] = []
     with ProcessPoolExecutor(max_workers=workers) if workers > 1 else _Inline() as pool:
