@@ -345,7 +345,7 @@ def apply_damage(state: GameState, step: dict[str, Any], mid: str, events: list[
     if capped and todo:
         events.append(Note(f"casualty cap reached: no more than {step['cap']} visible models", f"{R}/shoot/cap"))
     if todo and not capped and members(state, step["target"]):
-        push(state, {**step, "todo": todo})
+        push(state, {**step, "t": "damage", "todo": todo})
 
 
 def auto_damage(state: GameState, step: dict[str, Any], events: list[Event]) -> None:

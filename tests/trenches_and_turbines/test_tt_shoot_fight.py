@@ -1,0 +1,263 @@
+"""Seed 002: Shoot (the six steps, sight by size, Conceal, range per model, saves, casualties), Fight and its
+resolution; exact odds against brute force; a full seeded game and a heuristic mirror smoke test."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from pathlib import Path
+
+from ttpos import RS, act, alive, box, line, position, rules_of, set_unit, unit, unit_vars
+
+from warband.kernel.actions import Action
+from warband.kernel.engine import Game
+from warband.odds.trenches_and_turbines import p_test, shoot_damage
+
+SMG = {"name": "SMG", "range": 12, "attacks": 2, "damage": 1, "pen": 0, "keywords": ["Semi-Automatic"]}
+
+
+def _hits_tn(game: Game) -> int:
+    return int(game.state.stack[-1]["g"]["tn"])
+
+
+def test_one_shoot_per_activation_unless_semi_automatic() -> None:
+    g = position([unit(models=1)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 30)]})
+    set_unit(g, "b1", activated=True)
+    act(g, "shoot a1 b1 [Rifle]", [10])
+    assert "trenches-and-turbines/shoot/once" in rules_of(g, "shoot a1 b1 [Rifle]")
+    s = position([unit(models=1, weapons=[SMG])], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 20)]})
+    set_unit(s, "b1", activated=True)
+    act(s, "shoot a1 b1 [SMG]", [10, 10, 10])
+    assert rules_of(s, "shoot a1 b1 [SMG]") == []
+
+
+def test_shoot_eligibility_enemy_near_charge_routed() -> None:
+    g = position(
+        [unit(models=1)], [unit(models=1), unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 11.5)], "b2": [(10, 30)]}
+    )
+    assert "trenches-and-turbines/shoot/enemy-near" in rules_of(g, "shoot a1 b2 [Rifle]")
+    r = position([unit(models=1)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 30)]})
+    set_unit(r, "a1", routed=True)
+    assert "trenches-and-turbines/shoot/routed" in rules_of(r, "shoot a1 b1 [Rifle]")
+    c = position(
+        [unit(models=1)],
+        [unit(models=1, weapons=[]), unit(models=1)],
+        {"a1": [(10, 10)], "b1": [(10, 40)], "b2": [(30, 20)]},
+    )
+    c.state.vars["charged"] = True
+    c.state.state_id += 1
+    assert "trenches-and-turbines/shoot/after-charge" in rules_of(c, "shoot a1 b2 [Rifle]")
+
+
+def test_models_out_of_range_or_sight_still_count_as_shooting() -> None:
+    g = position([unit(models=2)], [unit(models=1)], {"a1": [(10, 10), (10, 8.8)], "b1": [(10, 34.5)]})
+    set_unit(g, "b1", activated=True)
+    g.apply(Action.parse("shoot a1 b1 [Rifle]"))
+    assert g.state.stack[-1]["g"]["n"] == 1  # only the model in range rolls
+    assert g.state.vars["acts"] == ["shoot"]  # and the unit has made its Shoot
+
+
+def test_range_bands_rolled_separately_and_attacker_orders_them() -> None:
+    g = position([unit(models=2)], [unit(models=1)], {"a1": [(10, 10), (10, 8.6)], "b1": [(10, 22.5)]})
+    set_unit(g, "b1", activated=True)
+    g.apply(Action.parse("shoot a1 b1 [Rifle]"))
+    assert g.decision.prompt == "order" and g.decision.player == 0
+    assert sorted(str(a.option) for a in g.legal_actions()) == ["Rifle tn4 x1", "Rifle tn6 x1"]
+
+
+def test_cumulative_minus_one_for_each_earlier_action_this_turn() -> None:
+    g = position([unit(models=1)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 30)]})
+    set_unit(g, "b1", activated=True)
+    set_unit(g, "a1", acts_round=2)  # two actions in an earlier activation this turn
+    act(g, "prone a1")
+    g.apply(Action.parse("shoot a1 b1 [Rifle]"))
+    # Ranged 5, long range -1, three earlier actions -3, prone shooter +1
+    assert _hits_tn(g) == 5 - 1 - 3 + 1
+
+
+def test_sight_blocked_by_same_size_or_larger_conceal_from_smaller() -> None:
+    tall = box("t", "blocking", 8, 19, 12, 20, height=2, blocks_los=True)  # size M: blocks M to M
+    g = position([unit(models=1)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 28)]}, terrain=[tall])
+    assert "trenches-and-turbines/shoot/range-los" in rules_of(g, "shoot a1 b1 [Rifle]")
+    low = box("w", "obstacle", 8, 19, 12, 19.5, height=1, blocks_los=False)  # size S: Conceal (1)
+    g2 = position(
+        [unit(models=1)],
+        [unit(models=1)],
+        {"a1": [(10, 10)], "b1": [(10, 28)]},
+        terrain=[low, {**box("w2", "obstacle", 8, 23, 12, 23.5, height=1)}],
+    )
+    set_unit(g2, "b1", activated=True)
+    g2.apply(Action.parse("shoot a1 b1 [Rifle]"))
+    assert _hits_tn(g2) == 5 - 1 - 1  # long range, Conceal (1) only once for two walls
+    big = position(
+        [unit(models=1, size="L", base_mm=50)],
+        [unit(models=1, size="L", base_mm=50)],
+        {"a1": [(10, 10)], "b1": [(10, 28)]},
+        terrain=[tall],
+    )
+    assert "trenches-and-turbines/shoot/range-los" not in rules_of(big, "shoot a1 b1 [Rifle]")
+
+
+def test_intervening_unit_gives_conceal() -> None:
+    small = unit(models=1, size="S", base_mm=20)
+    g = position([unit(models=1)], [unit(models=1), small], {"a1": [(10, 10)], "b1": [(10, 28)], "b2": [(10, 20)]})
+    set_unit(g, "b1", activated=True)
+    g.apply(Action.parse("shoot a1 b1 [Rifle]"))
+    assert _hits_tn(g) == 5 - 1 - 1
+
+
+def test_saves_at_or_under_sv_minus_pen_plus_cover() -> None:
+    ap = {"name": "AP", "range": 24, "attacks": 1, "damage": 1, "pen": 2}
+    crater = box("c", "difficult", 8, 27, 12, 31, cover=True)
+    g = position(
+        [unit(models=1, weapons=[ap])], [unit(models=1, sv=5)], {"a1": [(10, 10)], "b1": [(10, 29)]}, terrain=[crater]
+    )
+    set_unit(g, "b1", activated=True, prone=True)
+    g.apply(Action.parse("shoot a1 b1 [AP]"))
+    g.roll([1])
+    assert g.state.stack[-1]["tn"] == 5 - 2 + 1 + 1  # SV - Pen + Cover (1) + 1 prone in cover
+
+
+def test_damage_never_carries_over_to_the_next_model() -> None:
+    cannon = {"name": "Cannon", "range": 24, "attacks": 1, "damage": 3, "pen": 0}
+    g = position([unit(models=1, weapons=[cannon])], [unit(models=3, sv=0)], {"a1": [(10, 10)], "b1": line(10, 20, 3)})
+    set_unit(g, "b1", activated=True)
+    act(g, "shoot a1 b1 [Cannon]", [1], [10, 10, 10])
+    if g.decision.prompt == "wound":
+        g.apply(g.legal_actions()[0])
+    assert len(alive(g, "b1")) == 2  # three damage, one 1-HP model
+
+
+def test_casualties_no_more_than_visible_models_leader_last_defender_chooses() -> None:
+    wall = box("w", "blocking", 11.8, 18, 16, 19, height=3, blocks_los=True)
+    g = position(
+        [unit(models=1, weapons=[{**SMG, "attacks": 4, "keywords": []}])],
+        [unit(models=3, sv=0)],
+        {"a1": [(10, 10)], "b1": [(10, 20), (8.8, 20), (14, 20)]},
+        terrain=[wall],
+    )
+    set_unit(g, "b1", activated=True)
+    g.apply(Action.parse("shoot a1 b1 [SMG]"))
+    g.force([1, 1, 1, 1], [10, 10, 10, 10])
+    g.settle()
+    assert g.decision.prompt == "wound" and g.decision.player == 1
+    assert "b1.1" not in [a.model for a in g.legal_actions()]  # the leader is removed last
+    g.apply(Action("wound", "b1.3"))  # a model the shooter cannot see may be removed
+    g.settle()
+    assert alive(g, "b1") == ["b1.1"] or len(alive(g, "b1")) == 1  # cap: 2 visible models -> 2 casualties
+
+
+def test_pins_from_shooting_and_pinned_goes_prone() -> None:
+    g = position([unit(models=1)], [unit(models=3, sv=10)], {"a1": [(10, 10)], "b1": line(10, 28, 3)})
+    set_unit(g, "b1", activated=True)
+    act(g, "shoot a1 b1 [Rifle]", [1], [10])
+    if g.decision.prompt == "wound":
+        g.apply(g.legal_actions()[0])
+    assert unit_vars(g, "b1")["pins"] == 2 and unit_vars(g, "b1")["prone"]  # a hit +1, a model removed +1
+
+
+def test_fight_needs_base_contact() -> None:
+    g = position([unit(models=1)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 11.5)]})
+    assert "trenches-and-turbines/fight/engaged" in rules_of(g, "fight a1 b1")
+    g2 = position([unit(models=1)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 10.99)]})
+    assert rules_of(g2, "fight a1 b1") == []
+
+
+def test_simultaneous_fight_both_strike_and_draw_pins_both() -> None:
+    g = position([unit(models=1, sv=0)], [unit(models=1, sv=0)], {"a1": [(10, 10)], "b1": [(10, 10.99)]})
+    act(g, "fight a1 b1", [1], [10], [1], [10])
+    assert alive(g, "a1") == [] and alive(g, "b1") == []  # both struck before casualties were removed
+
+
+def test_winner_may_shift_loser_tests_leadership_routed_and_pinned() -> None:
+    g = position(
+        [unit(models=2, sv=0)],
+        [unit(models=2, sv=0)],
+        {"a1": [(10, 10), (11.2, 10)], "b1": [(10, 10.99), (11.2, 10.99)]},
+    )
+    g.force([1, 10], [10], [10, 10])  # a1: one hit, failed save; b1 misses
+    g.apply(Action.parse("fight a1 b1"))
+    g.settle()
+    if g.decision.prompt == "wound":
+        g.apply(g.legal_actions()[0])
+        g.settle()
+    assert g.decision.prompt == "dest" and g.decision.model == "a1"  # the winner's free Shift
+    g.apply(Action("stay", "a1"))
+    g.force([10])  # the loser's Leadership check fails
+    g.settle()
+    assert unit_vars(g, "b1")["routed"] and unit_vars(g, "b1")["pins"] >= 1
+
+
+def test_running_charge_priority_strikes_first() -> None:
+    g = position([unit(models=1, melee=4)], [unit(models=1, sv=0)], {"a1": [(10, 10)], "b1": [(10, 20)]})
+    set_unit(g, "b1", activated=True)
+    act(g, "charge a1 b1 [running]", [1], [10])
+    assert alive(g, "b1") == [] and alive(g, "a1") == ["a1.1"]  # b1 died before it could strike back
+
+
+def test_odds_match_brute_force() -> None:
+    for attacks, tn, sv, pen, dmg, hp in [
+        (2, 5, 3, 0, 1, None),
+        (2, 6, 5, 1, 2, 1),
+        (1, 4, 7, 4, 3, 2),
+        (3, 5, 4, 1, 1, 1),
+    ]:
+        brute: dict[int, Fraction] = {}
+        hit_dice = list(itertools.product(range(1, 11), repeat=attacks))
+        for hd in hit_dice:
+            hits = sum(1 for v in hd if v == 1 or (v < 10 and v <= tn))
+            for sd in itertools.product(range(1, 11), repeat=hits * dmg):
+                dealt, cur = 0, hp or 0
+                for i in range(hits):
+                    d = sum(1 for v in sd[i * dmg : (i + 1) * dmg] if not (v == 1 or (v < 10 and v <= sv - pen)))
+                    if hp is None:
+                        dealt += d
+                    elif d >= cur:
+                        dealt, cur = dealt + cur, hp
+                    else:
+                        dealt, cur = dealt + d, cur - d
+                p = Fraction(1, 10 ** (attacks + hits * dmg))
+                brute[dealt] = brute.get(dealt, Fraction(0)) + p
+        assert dict(shoot_damage(attacks, tn, sv, pen, dmg, hp)) == {k: v for k, v in brute.items() if v}
+    assert p_test(0) == Fraction(1, 10) and p_test(12) == Fraction(9, 10)
+
+
+def _sample_game(seed: int) -> Game:
+    s = RS.samples()
+    a = RS.load_roster(Path(s["warbands"][0]["path"]))
+    b = RS.load_roster(Path(s["warbands"][1]["path"]))
+    return Game.new(RS, [a, b], RS.load_scenario(RS.default_scenario()), seed)
+
+
+def test_full_seeded_game_is_reproducible() -> None:
+    from warband.kernel.rng import Rng
+
+    logs = []
+    for _ in range(2):
+        g = _sample_game(11)
+        pick = Rng(11)
+        while not g.over:
+            if g.decision.is_chance:
+                g.roll()
+            else:
+                acts = g.legal_actions()
+                g.apply(acts[pick.below(len(acts))])
+        res = g.result()
+        assert res is not None and res.turns >= 1
+        logs.append((res.score, g.fingerprint()))
+    assert logs[0] == logs[1]
+
+
+def test_heuristic_mirror_smoke() -> None:
+    from warband.agents.heuristic import HeuristicAgent
+
+    g = _sample_game(3)
+    agents = [HeuristicAgent(1, samples=1, refine=1), HeuristicAgent(2, samples=1, refine=1)]
+    steps = 0
+    while not g.over and steps < 3000:
+        steps += 1
+        if g.decision.is_chance:
+            g.roll()
+        else:
+            g.apply(agents[int(g.decision.player or 0)].choose(g))
+    assert g.over and g.result() is not None
