@@ -1,9 +1,33 @@
-"""Placeholder: filled in by the lab work (registers its commands on the main app)."""
+"""``warband report DB``: a run's results as a self-contained HTML report with charts (see
+:mod:`warband.lab.report`)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from warband.lab.report import write_report
+
+
+def report_command(
+    db: Annotated[Path, typer.Argument(help="Results database written by `warband simulate --db`.")],
+    run: Annotated[int | None, typer.Option("--run", help="Run id [default: the latest run].")] = None,
+    out: Annotated[Path, typer.Option("--out", help="Folder for index.html, its charts and game logs.")] = Path(
+        "report"
+    ),
+) -> None:
+    """Write an HTML report of one run: win rates, game length, first-player advantage, model types and the
+    most lopsided games with replay commands."""
+    report = write_report(db, out, run)
+    typer.echo(f"report of run {report.run.id} ({report.run.names[0]} vs {report.run.names[1]}): {report.index}")
+    for line in report.takeaways:
+        typer.echo(f"  {line}")
+    for log in report.logs:
+        typer.echo(f"  replay: warband replay {log} --verify")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to ``app``."""
+    """Add ``report`` to ``app``."""
+    app.command("report")(report_command)
