@@ -54,8 +54,8 @@ def _signed(x: float) -> str:
 
 
 def compare_table(s: dict[str, Any]) -> Table:
-    """One row per arm: A's score rate with its Wilson 95% CI, the paired change vs the baseline with its
-    repeated CI, the sequential p-value and the verdict."""
+    """One row per arm: A's score rate with its Wilson 95% CI, the paired change vs the baseline (in percentage
+    points) with its repeated CI, and the sequential p-value."""
     d = s["design"]
     table = Table(
         title=f"{s['ruleset']}: A = {Path(s['rosters']['a']).stem} vs B = {Path(s['rosters']['b']).stem}"
@@ -64,48 +64,33 @@ def compare_table(s: dict[str, Any]) -> Table:
     for name, justify in (
         ("rules", "left"),
         ("games", "right"),
-        ("A W-D-L", "right"),
-        ("A rate", "right"),
-        ("95% CI", "right"),
-        ("change vs baseline", "right"),
-        (f"{1 - d['alpha']:.0%} CI (repeated)", "right"),
+        ("A rate [95% CI]", "right"),
+        (f"change [{1 - d['alpha']:.0%} CI]", "right"),
         ("p", "right"),
-        ("games changed", "right"),
     ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        table.add_column(name, justify=justify, no_wrap=name != "rules", overflow="fold")  # type: ignore[arg-type]
     b = s["baseline"]
-    table.add_row(
-        "baseline (defaults)",
-        str(b["games"]),
-        f"{b['a_wins']}-{b['draws']}-{b['b_wins']}",
-        _pct(b["a_rate"]),
-        f"{_pct(b['ci95'][0])} – {_pct(b['ci95'][1])}",
-        "",
-        "",
-        "",
-        "",
-    )
+    table.add_row("baseline", str(b["games"]), _rate(b), "", "")
     for v in s["variants"]:
-        style = "bold" if v["significant"] else ""
         table.add_row(
             v["label"],
             str(v["games"]),
-            f"{v['a_wins']}-{v['draws']}-{v['b_wins']}",
-            _pct(v["a_rate"]),
-            f"{_pct(v['ci95'][0])} – {_pct(v['ci95'][1])}",
-            _signed(v["change"]),
-            f"{_signed(v['ci'][0])} … {_signed(v['ci'][1])}",
-            f"{v['p_value']:.3g}",
-            f"{v['changed_games']}/{v['games']}",
-            style=style,
+            _rate(v),
+            f"{v['change'] * 100:+.1f} [{v['ci'][0] * 100:+.1f}, {v['ci'][1] * 100:+.1f}]",
+            f"{v['p_value']:.2g}",
+            style="bold" if v["significant"] else "",
         )
     table.caption = (
-        f"A rate: A's score per game, draws count half. Change: paired by seed (game i of every arm "
-        f"uses the same seed). Sequential: looks every {d['batch']} games up to {d['max_games']}, "
-        f"{d['boundary']} boundaries, two-sided alpha={d['alpha']:g} per variant; p is the "
-        f"stage-wise p-value, the CI a repeated confidence interval (valid despite early stopping)."
+        f"A rate: A's score per game, draws count half. Change: in percentage points, paired by seed (game i of "
+        f"every arm uses the same seed). Looks every {d['batch']} games up to {d['max_games']}, {d['boundary']} "
+        f"boundaries, two-sided alpha={d['alpha']:g} per variant; p: stage-wise p-value; CI: repeated "
+        f"confidence interval (valid despite early stopping)."
     )
     return table
+
+
+def _rate(line: dict[str, Any]) -> str:
+    return f"{line['a_rate']:.1%} [{line['ci95'][0] * 100:.1f}, {line['ci95'][1] * 100:.1f}]"
 
 
 def compare_command(
@@ -163,7 +148,8 @@ def compare_command(
     for v in summary["variants"]:
         console.print(
             f"{v['label']}: {v['verdict']}; change {_signed(v['change'])} "
-            f"({_signed(v['ci'][0])} … {_signed(v['ci'][1])}), p={v['p_value']:.3g}",
+            f"({_signed(v['ci'][0])} … {_signed(v['ci'][1])}), p={v['p_value']:.2g}; the outcome differed from "
+            f"the baseline's in {v['changed_games']} of {v['games']} games",
             highlight=False,
         )
 
