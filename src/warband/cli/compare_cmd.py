@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from warband.lab.balance import run_balance
+from warband.lab.balance import MARGIN, run_balance
 from warband.lab.compare import BOUNDARY_NAMES, Boundary, CompareError, Plan, check_variants, compare, parse_variant
 from warband.lab.simulate import SimulationConfig, check, default_agent
 
@@ -182,32 +182,25 @@ def balance_table(s: dict[str, Any]) -> tuple[Table, Table]:
     for name, justify in (
         ("type", "left"),
         ("in", "left"),
-        ("seen", "right"),
         ("listed", "right"),
-        ("fair", "right"),
-        ("95% CI", "right"),
+        ("fair [95% CI]", "right"),
         ("change", "right"),
-        ("kills", "right"),
-        ("survives", "right"),
         ("verdict", "left"),
     ):
-        types.add_column(name, justify=justify)  # type: ignore[arg-type]
+        types.add_column(name, justify=justify, no_wrap=name != "type", overflow="fold")  # type: ignore[arg-type]
     for t in s["types"]:
         types.add_row(
             t["type"],
             ",".join(number[name] for name in t["warbands"]),
-            str(t["appearances"]),
             f"{t['listed']:.0f}",
-            f"{t['fair']:.0f}",
-            f"{t['ci95'][0]:.0f} – {t['ci95'][1]:.0f}",
+            f"{t['fair']:.0f} [{t['ci95'][0]:.0f}, {t['ci95'][1]:.0f}]",
             f"{t['delta_pct']:+.0%}",
-            f"{t['kills_per_game']:.2f}",
-            _pct(t["survival"]),
-            t["verdict"],
+            {"under-costed": "under", "over-costed": "over"}.get(t["verdict"], ""),
         )
     types.caption = (
-        f"in: warbands (#) fielding the type; seen: model-games; kills: per model per game. {s['method']} "
-        f"Bootstrap rounds: {s['bootstrap']}."
+        f"in: warbands (#) fielding the type. verdict: the whole interval is more than {MARGIN:.0%} above "
+        f"(under-costed) or below (over-costed) the listed points. {s['method']} Bootstrap rounds: "
+        f"{s['bootstrap']}; per-type kills and survival are in --json."
     )
     return standings, types
 

@@ -33,6 +33,10 @@ from warband.kernel.rng import derive_seed
 from warband.lab.compare import score_interval
 from warband.lab.simulate import SIDES, SimulationConfig, SimulationError, check, play_one
 
+MARGIN = 0.05
+"""A type is called under- or over-costed only when its whole interval is more than this fraction away from its
+listed points (a 2% difference measured precisely is not worth a points change)."""
+
 METHOD = (
     "fair points = mean per-game contribution (kills x average points of the enemy models taken out + "
     "own points if not taken out), scaled so all models together are worth their listed total; 95% "
@@ -237,7 +241,13 @@ def _type_line(
 ) -> dict[str, Any]:
     listed = t.listed / t.count
     low, high = ci if ci is not None else (fair, fair)
-    verdict = "under-costed" if low > listed else "over-costed" if high < listed else "within error"
+    verdict = (
+        "under-costed"
+        if low > listed * (1 + MARGIN)
+        else "over-costed"
+        if high < listed * (1 - MARGIN)
+        else "within error"
+    )
     return {
         "type": name,
         "warbands": owners,
