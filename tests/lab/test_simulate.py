@@ -106,7 +106,7 @@ def test_no_games_is_an_error() -> None:
 def test_cli_json_prints_one_summary_object() -> None:
     runner = CliRunner()
     out = runner.invoke(app, ["simulate", RULESET, "--a", str(A), "--b", str(B), "--games", "2", "--seed", "3",
-                              "--agent-a", "random", "--agent-b", "random", "--json"])
+                              "--agent-a", "random", "--agent-b", "random", "--json", "--db", ":memory:"])
     assert out.exit_code == 0, out.output
     summary = json.loads(out.stdout)
     assert summary["games"] == 2 and summary["seed"] == 3
