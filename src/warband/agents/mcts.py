@@ -42,7 +42,7 @@ from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.rng import Rng
 
-DEFAULT_ITERATIONS = 300
+DEFAULT_ITERATIONS = 200
 DEFAULT_DEPTH = 6
 DEFAULT_TOP = 10
 DEFAULT_PRIOR_VISITS = 4
