@@ -30,7 +30,7 @@ _FILTERED = [HealthCheck.filter_too_much, HealthCheck.too_slow]
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=_FILTERED)
 SLOW = settings(max_examples=80, deadline=None, suppress_health_check=_FILTERED)
 
-coord = st.floats(min_value=0.0, max_value=12.0, allow_nan=False, allow_infinity=False)
+coord = st.floats(min_value=0.0, max_value=12.0, allow_nan=False, allow_infinity=False, allow_subnormal=False)
 point = st.tuples(coord, coord)
 
 
