@@ -20,9 +20,11 @@ stream) plus ``Ruleset.evaluate``, so the agent plays any ruleset. Options (stri
 * ``depth`` (1): how many levels of follow-up decisions inside an action are searched rather than defaulted;
 * ``single`` (``charge``): action kinds (joined by ``+``) valued with one dice stream only, because playing
   them out is slow (a charge plans its route round every base on the table);
-* ``shallow`` (``move+dash``): action kinds whose destination is not searched when the action is weighed
-  (the move is judged as "the model may still go anywhere"; where to goes is decided at the destination
-  prompt itself). Searching them too (``shallow=none``) plays a little better and about twice as slowly.
+* ``shallow`` (none by default): action kinds whose destination is not searched when the action is weighed
+  (the move is judged as "the model may still go anywhere"; where it goes is decided at the destination
+  prompt itself). ``shallow=move+dash`` is about twice as fast in Trench Crusade and plays a little worse; in a
+  game of units (Trenches and Turbines) it makes the agent prefer short moves it can search, so the default
+  searches every kind.
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ class HeuristicAgent(Agent):
         self.refine = _int_option(opts, "refine", 3, 0)
         self.depth = _int_option(opts, "depth", 1, 0)
         self.single = _kinds(opts.pop("single", "charge"))
-        self.shallow = _kinds(opts.pop("shallow", "move+dash"))
+        self.shallow = _kinds(opts.pop("shallow", ""))
         super().__init__(seed, **opts)
         self.rng = Rng(seed)
         self._seeds: tuple[int, ...] = ()
