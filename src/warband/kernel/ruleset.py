@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from warband.kernel.actions import Action, Decision
 from warband.kernel.errors import WarbandError
@@ -159,6 +159,42 @@ class Ruleset(abc.ABC):
 
         text = json.dumps(state.to_json(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class RulesModule(Protocol):
+    """The protocol functions of a ruleset written as one module of rules over the state's step stack."""
+
+    def decision(self, state: GameState) -> Decision: ...
+    def legal_actions(self, state: GameState) -> list[Action]: ...
+    def why_illegal(self, state: GameState, action: Action) -> list[Reason]: ...
+    def apply(self, state: GameState, action: Action) -> list[Event]: ...
+    def roll(self, state: GameState, values: tuple[int, ...]) -> list[Event]: ...
+    def all_actions(self, state: GameState) -> list[Action]: ...
+
+
+class ModuleRuleset(Ruleset):
+    """A Ruleset whose game-turn protocol is delegated to a rules module (``rules``); the subclass adds its files,
+    setup, result and faces. Both bundled rulesets are built this way."""
+
+    rules: ClassVar[RulesModule]
+
+    def decision(self, state: GameState) -> Decision:
+        return self.rules.decision(state)
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        return self.rules.legal_actions(state)
+
+    def why_illegal(self, state: GameState, action: Action) -> list[Reason]:
+        return self.rules.why_illegal(state, action)
+
+    def apply(self, state: GameState, action: Action) -> list[Event]:
+        return self.rules.apply(state, action)
+
+    def roll(self, state: GameState, values: tuple[int, ...]) -> list[Event]:
+        return self.rules.roll(state, values)
+
+    def all_actions(self, state: GameState) -> list[Action]:
+        return self.rules.all_actions(state)
 
 
 class UnknownRulesetError(WarbandError):

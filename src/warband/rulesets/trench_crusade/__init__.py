@@ -17,13 +17,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from warband.kernel.actions import Action, Decision
+from warband.kernel.actions import Action
 from warband.kernel.events import Event
 from warband.kernel.geometry import base_radius
 from warband.kernel.params import ParamTable
 from warband.kernel.rng import Rng
 from warband.kernel.roster import read_document
-from warband.kernel.ruleset import GameResult, Reason, Ruleset
+from warband.kernel.ruleset import GameResult, ModuleRuleset, RulesModule
 from warband.kernel.scenario import load_scenario
 from warband.kernel.state import GameState, Model, SideState
 from warband.rulesets.trench_crusade import morale, rules
@@ -34,13 +34,14 @@ from warband.rulesets.trench_crusade.roster import TCRoster, load_roster, model_
 _HERE = Path(__file__).parent
 
 
-class TrenchCrusade(Ruleset):
+class TrenchCrusade(ModuleRuleset):
     """Trench Crusade behind the kernel protocol."""
 
     id: ClassVar[str] = "trench-crusade"
     version: ClassVar[str] = "1.0.0"
     title: ClassVar[str] = "Trench Crusade (v1.0 activation rules, seed 000)"
     params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
+    rules: ClassVar[RulesModule] = rules
 
     def data_dir(self) -> Path:
         return _HERE / "data"
@@ -115,26 +116,8 @@ class TrenchCrusade(Ruleset):
         state.load_json(data, ctx.profiles)
         return state
 
-    def decision(self, state: GameState) -> Decision:
-        return rules.decision(state)
-
-    def legal_actions(self, state: GameState) -> list[Action]:
-        return rules.legal_actions(state)
-
-    def why_illegal(self, state: GameState, action: Action) -> list[Reason]:
-        return rules.why_illegal(state, action)
-
-    def apply(self, state: GameState, action: Action) -> list[Event]:
-        return rules.apply(state, action)
-
-    def roll(self, state: GameState, values: tuple[int, ...]) -> list[Event]:
-        return rules.roll(state, values)
-
     def result(self, state: GameState) -> GameResult | None:
         return morale.result(state)
-
-    def all_actions(self, state: GameState) -> list[Action]:
-        return rules.all_actions(state)
 
     def evaluate(self, state: GameState, side: int) -> float:
         from warband.rulesets.trench_crusade.evaluate import evaluate

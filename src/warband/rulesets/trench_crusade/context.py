@@ -10,17 +10,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from warband.kernel.geometry import Table, TerrainPiece, Vec, base_radius
+from warband.kernel.battlefield import ObjectivePoint, battlefield
+from warband.kernel.geometry import Table, TerrainPiece, base_radius
 
 SIDE_PREFIX = ("a", "b")
 
 
-@dataclass(frozen=True, slots=True)
-class Objective:
-    id: str
-    at: Vec
-    radius: float
-    vp: int
+Objective = ObjectivePoint
 
 
 @dataclass
@@ -62,33 +58,8 @@ def build_context(
     specs: tuple[list[dict[str, Any]], list[dict[str, Any]]],
 ) -> Context:
     """Turn validated documents into a context; model ids are ``a1..aN`` and ``b1..bN`` in roster order."""
-    terrain = [
-        TerrainPiece(
-            id=t["id"],
-            kind=t["kind"],
-            polygon=tuple((float(x), float(y)) for x, y in t["polygon"]),
-            height=float(t.get("height", 0.0)),
-            blocks_los=bool(t.get("blocks_los", True)),
-        )
-        for t in scenario.get("terrain", [])
-    ]
-    cover = frozenset(t["id"] for t in scenario.get("terrain", []) if t.get("cover", False))
-    table = Table(float(scenario["table"]["width"]), float(scenario["table"]["depth"]), terrain)
-    zones_by_side = {int(z["side"]): z for z in scenario["deployment"]}
-    zones = tuple(
-        TerrainPiece(
-            id=f"zone-{s}",
-            kind="open",
-            polygon=tuple((float(x), float(y)) for x, y in zones_by_side[s]["polygon"]),
-            height=0.0,
-            blocks_los=False,
-        )
-        for s in (0, 1)
-    )
-    objectives = tuple(
-        Objective(o["id"], (float(o["at"][0]), float(o["at"][1])), float(o.get("radius", 3.0)), int(o.get("vp", 1)))
-        for o in scenario.get("objectives", [])
-    )
+    bf = battlefield(scenario)
+    table, cover, zones, objectives = bf.table, bf.cover_ids, bf.zones, bf.objectives
     profiles: dict[str, dict[str, Any]] = {}
     spec_by_id: dict[str, dict[str, Any]] = {}
     order: list[tuple[str, ...]] = []

@@ -15,13 +15,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from warband.kernel.actions import Action, Decision
+from warband.kernel.actions import Action
 from warband.kernel.events import Event
 from warband.kernel.geometry import base_radius
 from warband.kernel.params import ParamTable
 from warband.kernel.rng import Rng
 from warband.kernel.roster import read_document
-from warband.kernel.ruleset import GameResult, Reason, Ruleset
+from warband.kernel.ruleset import GameResult, ModuleRuleset, RulesModule
 from warband.kernel.scenario import load_scenario
 from warband.kernel.state import GameState, Model, SideState
 from warband.rulesets.trenches_and_turbines import rules
@@ -31,13 +31,14 @@ from warband.rulesets.trenches_and_turbines.roster import load_roster, unit_spec
 _HERE = Path(__file__).parent
 
 
-class TrenchesAndTurbines(Ruleset):
+class TrenchesAndTurbines(ModuleRuleset):
     """Trenches and Turbines behind the kernel protocol."""
 
     id: ClassVar[str] = "trenches-and-turbines"
     version: ClassVar[str] = "0.1.0"
     title: ClassVar[str] = "Trenches and Turbines (Actions chapter, seed 002; PROPOSED core rules)"
     params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
+    rules: ClassVar[RulesModule] = rules
 
     def data_dir(self) -> Path:
         return _HERE / "data"
@@ -102,21 +103,6 @@ class TrenchesAndTurbines(Ruleset):
         state.load_json(data, ctx.profiles)
         return state
 
-    def decision(self, state: GameState) -> Decision:
-        return rules.decision(state)
-
-    def legal_actions(self, state: GameState) -> list[Action]:
-        return rules.legal_actions(state)
-
-    def why_illegal(self, state: GameState, action: Action) -> list[Reason]:
-        return rules.why_illegal(state, action)
-
-    def apply(self, state: GameState, action: Action) -> list[Event]:
-        return rules.apply(state, action)
-
-    def roll(self, state: GameState, values: tuple[int, ...]) -> list[Event]:
-        return rules.roll(state, values)
-
     def result(self, state: GameState) -> GameResult | None:
         if state.phase != "over":
             return None
@@ -124,9 +110,6 @@ class TrenchesAndTurbines(Ruleset):
         winner = None if score[0] == score[1] else (0 if score[0] > score[1] else 1)
         fates = {m.id: rules.model_fate(m) for m in state.models.values()}
         return GameResult(winner, "victory points", score, state.turn, fates)
-
-    def all_actions(self, state: GameState) -> list[Action]:
-        return rules.all_actions(state)
 
     def evaluate(self, state: GameState, side: int) -> float:
         from warband.rulesets.trenches_and_turbines.evaluate import evaluate

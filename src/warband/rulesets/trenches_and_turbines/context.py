@@ -10,18 +10,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from warband.kernel.geometry import Table, TerrainPiece, Vec
+from warband.kernel.battlefield import ObjectivePoint, battlefield
+from warband.kernel.geometry import Table, TerrainPiece
 
 SIDE_PREFIX = ("a", "b")
 SIZE_RANK = {"S": 1, "M": 2, "L": 3, "XL": 4}
 
 
-@dataclass(frozen=True, slots=True)
-class Objective:
-    id: str
-    at: Vec
-    radius: float
-    vp: int
+Objective = ObjectivePoint
 
 
 @dataclass
@@ -65,26 +61,8 @@ def build_context(
     specs: tuple[list[dict[str, Any]], list[dict[str, Any]]],
 ) -> Context:
     """Unit ids are ``a1, a2, ...`` / ``b1, ...`` in roster order; model ids ``a1.1`` (the leader), ``a1.2``..."""
-    terrain = [
-        TerrainPiece(
-            id=t["id"],
-            kind=t["kind"],
-            polygon=tuple((float(x), float(y)) for x, y in t["polygon"]),
-            height=float(t.get("height", 0.0)),
-            blocks_los=bool(t.get("blocks_los", True)),
-        )
-        for t in scenario.get("terrain", [])
-    ]
-    table = Table(float(scenario["table"]["width"]), float(scenario["table"]["depth"]), terrain)
-    by_side = {int(z["side"]): z for z in scenario["deployment"]}
-    zones = tuple(
-        TerrainPiece(f"zone-{s}", "open", tuple((float(x), float(y)) for x, y in by_side[s]["polygon"]), 0.0, False)
-        for s in (0, 1)
-    )
-    objectives = tuple(
-        Objective(o["id"], (float(o["at"][0]), float(o["at"][1])), float(o.get("radius", 3.0)), int(o.get("vp", 1)))
-        for o in scenario.get("objectives", [])
-    )
+    bf = battlefield(scenario)
+    terrain, table, zones, objectives = bf.table.terrain, bf.table, bf.zones, bf.objectives
     units: dict[str, dict[str, Any]] = {}
     profiles: dict[str, dict[str, Any]] = {}
     for side in (0, 1):
@@ -99,7 +77,7 @@ def build_context(
     return Context(
         dict(params),
         table,
-        frozenset(t["id"] for t in scenario.get("terrain", []) if t.get("cover", False)),
+        bf.cover_ids,
         _scenario_ids(scenario, "woods"),
         scalable,
         (zones[0], zones[1]),
