@@ -152,7 +152,20 @@ class MoveEnv:
     """What a move of one model is checked against, computed once per model and mode: the enemies (and which
     ones it starts within 1" of), the other bases, the zones its path may not cross and the solid terrain."""
 
-    __slots__ = ("circles", "enemies", "engaged", "m", "mode", "others", "rng", "solids", "start", "start_platform")
+    __slots__ = (
+        "_bases",
+        "_near",
+        "circles",
+        "enemies",
+        "engaged",
+        "m",
+        "mode",
+        "others",
+        "rng",
+        "solids",
+        "start",
+        "start_platform",
+    )
 
     def __init__(self, state: GameState, m: Model, mode: str, target: Model | None = None) -> None:
         ctx = state.ctx
@@ -181,6 +194,30 @@ class MoveEnv:
                 self.circles.append(((o.x, o.y), o.radius + m.radius))
         self.start_platform = _own_platform(ctx.table, self.start)
         self.solids = _walk_solids(ctx, self.start_platform)
+        r = m.radius
+        # squared distances for the fast check of a destination (see ``quick_ok``)
+        self._bases = [(o.x, o.y, (r + o.radius - 1e-6) ** 2) for o in self.others]
+        self._near = [(e.x, e.y, (r + e.radius + rng + 1e-9) ** 2, e.id in self.engaged) for e in self.enemies]
+
+    def quick_ok(self, dest: Vec) -> bool:
+        """True when no base overlaps ``dest`` and the engagement rule of the mode holds there: the common case of
+        :func:`check_destination`, without building reasons."""
+        x, y = dest
+        for ox, oy, lim2 in self._bases:
+            dx, dy = x - ox, y - oy
+            if dx * dx + dy * dy < lim2:
+                return False
+        if self.mode == "move":
+            for ex, ey, lim2, engaged in self._near:
+                dx, dy = x - ex, y - ey
+                if (dx * dx + dy * dy <= lim2) != engaged:
+                    return False
+        elif self.mode == "retreat":
+            for ex, ey, lim2, _ in self._near:
+                dx, dy = x - ex, y - ey
+                if dx * dx + dy * dy <= lim2:
+                    return False
+        return True
 
 
 def check_destination(state: GameState, m: Model, dest: Vec, mode: str, env: MoveEnv | None = None) -> list[Reason]:
@@ -196,6 +233,8 @@ def check_destination(state: GameState, m: Model, dest: Vec, mode: str, env: Mov
         if piece.circle_overlaps(dest, r):
             out.append((f"{R}/move/impassable", f"the base would stand in {piece.kind} terrain {piece.id}"))
             return out
+    if env.quick_ok(dest):
+        return out
     for o in env.others:
         if math.hypot(dest[0] - o.x, dest[1] - o.y) < r + o.radius - 1e-6:
             out.append((f"{R}/move/bases-overlap", f"the base would overlap {o.id}"))
