@@ -402,15 +402,29 @@ def menu(state: GameState, m: Model, only_legal: bool = True) -> list[Action]:
     """Every legal action for the active model, in a fixed order (``only_legal=False``: every action the
     model might try, legal or not, for explanations)."""
     eng = engaged_with(state, m)
-    out = [a for a in _tries(state, m, eng, only_legal) if not only_legal or not action_reasons(state, m, a, eng)]
+    out = [a for a in _tries(state, m, eng, only_legal) if not only_legal or _legal(state, m, a, eng)]
     out.append(Action("end", m.id))
     return out
+
+
+def _legal(state: GameState, m: Model, a: Action, eng: list[Model]) -> bool:
+    """``not action_reasons(...)``, with the commonest refusal (a target out of reach) tested first and cheaply."""
+    if a.target is not None and a.kind in ("charge", "shoot"):
+        t = state.models[a.target]
+        if a.kind == "charge":
+            reach = float(state.ctx.params["charge_range"])
+        else:
+            w = weapon_named(m, a.option, "ranged")
+            reach = float(w["range"] or 0.0) if w is not None else -1.0
+        if gap(m, t) > reach + 1e-9:
+            return False
+    return not action_reasons(state, m, a, eng)
 
 
 def has_action(state: GameState, m: Model) -> bool:
     """Whether the active model has any legal action besides ending its activation (stops at the first)."""
     eng = engaged_with(state, m)
-    return any(not action_reasons(state, m, a, eng) for a in _tries(state, m, eng, True))
+    return any(_legal(state, m, a, eng) for a in _tries(state, m, eng, True))
 
 
 def all_actions(state: GameState) -> list[Action]:
