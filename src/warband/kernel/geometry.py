@@ -415,7 +415,7 @@ def _los_clear(pieces: Sequence[TerrainPiece], a: Vec, za: float, b: Vec, zb: fl
 class Table:
     """A ``width`` x ``depth`` rectangular table, ``[0, width] x [0, depth]``, with its terrain."""
 
-    __slots__ = ("_los", "_platforms", "depth", "terrain", "width")
+    __slots__ = ("_los", "_platforms", "depth", "platforms", "terrain", "width")
 
     def __init__(self, width: float, depth: float, terrain: Sequence[TerrainPiece]) -> None:
         if not (width > 0.0 and depth > 0.0):
@@ -428,6 +428,7 @@ class Table:
             raise ValueError("terrain piece ids must be unique")
         self._los = tuple(p for p in self.terrain if p.blocks_los and p.height > 0.0)
         self._platforms = tuple(p for p in self.terrain if p.kind == "platform")
+        self.platforms = self._platforms  # the pieces models can stand on, for rules that need them
 
     def on_table(self, c: Vec, r: float) -> bool:
         """True when the whole base (radius ``r``, centre ``c``) lies within the table rectangle."""
@@ -450,7 +451,14 @@ class Table:
         """Every piece whose footprint the segment ``a -> b`` touches, with where it enters and leaves."""
         length = _hypot(b[0] - a[0], b[1] - a[1])
         out: list[Crossing] = []
+        ax, ay = a
+        bx, by = b
+        lox, hix = (ax, bx) if ax < bx else (bx, ax)
+        loy, hiy = (ay, by) if ay < by else (by, ay)
         for piece in self.terrain:
+            px0, py0, px1, py1 = piece.bbox
+            if px1 < lox - _EPS or px0 > hix + _EPS or py1 < loy - _EPS or py0 > hiy + _EPS:
+                continue  # the same rejection clip() makes, without the call
             iv = piece.clip(a, b)
             if iv is not None:
                 t0, t1 = iv

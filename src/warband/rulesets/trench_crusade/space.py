@@ -100,9 +100,10 @@ class MovePlan:
 
 
 def _own_platform(table: Table, p: Vec) -> TerrainPiece | None:
+    """The highest platform whose footprint holds ``p`` (the surface a model there stands on), if any."""
     best: TerrainPiece | None = None
-    for piece in table.terrain:
-        if piece.kind == "platform" and (best is None or piece.height > best.height) and piece.contains(p):
+    for piece in table.platforms:
+        if (best is None or piece.height > best.height) and piece.contains(p):
             best = piece
     return best
 
