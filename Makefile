@@ -21,7 +21,8 @@ test: install
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 check: install
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
 
 bench: install

@@ -46,8 +46,9 @@ def play(rosters: list[dict[str, Any]], specs: tuple[str, str], seed: int, scena
 
 def report(label: str, score: float, n: int, extra: str = "") -> None:
     lo, hi = wilson(score, n)
-    print(f"{label}: {score:g}/{n} = {100 * score / n:.1f}%  95% CI [{100 * lo:.1f}%, {100 * hi:.1f}%]{extra}",
-          flush=True)
+    print(
+        f"{label}: {score:g}/{n} = {100 * score / n:.1f}%  95% CI [{100 * lo:.1f}%, {100 * hi:.1f}%]{extra}", flush=True
+    )
 
 
 def main() -> None:
@@ -85,8 +86,7 @@ def main() -> None:
         score_a += 1.0 if winner == 0 else 0.5 if winner is None else 0.0
         draws += winner is None
     dt = time.perf_counter() - t0
-    report(f"{args.agent} mirror, side A score", score_a, args.n,
-           f"  (draws {draws}; {args.n / dt:.2f} games/s)")
+    report(f"{args.agent} mirror, side A score", score_a, args.n, f"  (draws {draws}; {args.n / dt:.2f} games/s)")
 
 
 if __name__ == "__main__":

@@ -59,11 +59,22 @@ def main() -> int:
     say = functools.partial(console.print, highlight=False, soft_wrap=True)
     agent = os.environ.get("WARBAND_DEMO_AGENT") or default_agent()
     a, b = (sample_path(name) for name in WARBANDS)
-    config = SimulationConfig(RULESET, a, b, games=games_wanted(), seed=SEED, agent_a=agent, agent_b=agent,
-                              log_dir=LOG_DIR, log_first=LOGS_KEPT)
+    config = SimulationConfig(
+        RULESET,
+        a,
+        b,
+        games=games_wanted(),
+        seed=SEED,
+        agent_a=agent,
+        agent_b=agent,
+        log_dir=LOG_DIR,
+        log_first=LOGS_KEPT,
+    )
     workers = max(1, min(os.cpu_count() or 1, config.games))
-    say(f"[bold]warband demo[/]: {config.games} games of {RULESET}, {agent} vs {agent}, seed {SEED}, "
-        f"{workers} worker(s)")
+    say(
+        f"[bold]warband demo[/]: {config.games} games of {RULESET}, {agent} vs {agent}, seed {SEED}, "
+        f"{workers} worker(s)"
+    )
     start = time.perf_counter()
     with progress_bar(config.games) as hook:
         result = simulate(config, progress=hook, workers=workers)
@@ -71,12 +82,16 @@ def main() -> int:
     logged = result.records[0]
     log = shown(Path(str(logged.log)))
     winner = "a draw" if logged.winner is None else f"won by {result.names['ab'.index(logged.winner)]}"
-    say(f"\nlogs of the first {len(result.summary()['logs'])} games are in {shown(LOG_DIR)}/; game 0 was "
-        f"{winner} ({logged.reason}): {log}")
+    say(
+        f"\nlogs of the first {len(result.summary()['logs'])} games are in {shown(LOG_DIR)}/; game 0 was "
+        f"{winner} ({logged.reason}): {log}"
+    )
     say(f"  replay it:      warband replay {log}")
     say(f"  verify it:      warband replay {log} --verify")
-    say(f"  change a rule:  warband simulate {RULESET} --a {shown(a)} --b {shown(b)} "
-        f"--games {config.games} --set charge_range=8")
+    say(
+        f"  change a rule:  warband simulate {RULESET} --a {shown(a)} --b {shown(b)} "
+        f"--games {config.games} --set charge_range=8"
+    )
     say(f"demo wall time {time.perf_counter() - start:.1f} s")
     return 0
 

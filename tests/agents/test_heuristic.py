@@ -23,8 +23,7 @@ DATA: Path = RS.data_dir() / "warbands"
 
 
 def rosters() -> list[dict[str, Any]]:
-    return [RS.load_roster(DATA / "pilgrims_sacred_affliction.yaml"),
-            RS.load_roster(DATA / "pilgrims_iron_path.yaml")]
+    return [RS.load_roster(DATA / "pilgrims_sacred_affliction.yaml"), RS.load_roster(DATA / "pilgrims_iron_path.yaml")]
 
 
 def new_game(seed: int) -> Game:
@@ -78,8 +77,12 @@ def shooter_position(enemies: dict[str, tuple[float, float]], seed: int = 4) -> 
     pick = Rng(seed)
     for _ in range(2000):
         d = game.decision
-        if d.kind == "choice" and d.prompt == "activate" and d.player == 0 \
-                and Action("activate", "a4") in game.legal_actions():
+        if (
+            d.kind == "choice"
+            and d.prompt == "activate"
+            and d.player == 0
+            and Action("activate", "a4") in game.legal_actions()
+        ):
             break
         if d.kind == "chance":
             game.roll()

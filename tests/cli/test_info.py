@@ -88,8 +88,9 @@ def test_validate_neither_kind_and_missing_file_exit_2(tmp_path: Path) -> None:
 
 
 def test_unknown_ruleset_exits_2_through_run() -> None:
-    proc = subprocess.run([sys.executable, "-m", "warband", "samples", "no-such-game"],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "warband", "samples", "no-such-game"], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 2
     assert "no-such-game" in proc.stderr and "Traceback" not in proc.stderr
 

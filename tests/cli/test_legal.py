@@ -21,9 +21,24 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def make_position(out: Path, steps: int, *extra: str) -> Game:
-    result = runner.invoke(app, ["position", "trench-crusade", "--a", WARBANDS[0]["path"], "--b",
-                                 WARBANDS[1]["path"], "--steps", str(steps), "--seed", "1", "--out", str(out),
-                                 *extra])
+    result = runner.invoke(
+        app,
+        [
+            "position",
+            "trench-crusade",
+            "--a",
+            WARBANDS[0]["path"],
+            "--b",
+            WARBANDS[1]["path"],
+            "--steps",
+            str(steps),
+            "--seed",
+            "1",
+            "--out",
+            str(out),
+            *extra,
+        ],
+    )
     assert result.exit_code == 0, result.output
     return Game.from_json(json.loads(out.read_text()))
 
@@ -74,8 +89,9 @@ def test_legal_json(pos: Path) -> None:
     data = json.loads(result.output)
     assert set(data) == {"decision", "legal", "illegal"}
     assert data["decision"]["kind"] == "choice" and data["legal"]
-    assert data["illegal"] and all(r["rule"].startswith("trench-crusade/")
-                                   for item in data["illegal"] for r in item["reasons"])
+    assert data["illegal"] and all(
+        r["rule"].startswith("trench-crusade/") for item in data["illegal"] for r in item["reasons"]
+    )
     assert not set(data["legal"]) & {item["action"] for item in data["illegal"]}
 
 
@@ -98,10 +114,17 @@ def _broken(pos: Path, tmp_path: Path, edit: str) -> Path:
     return out
 
 
-@pytest.mark.parametrize(("edit", "expected"), [
-    ("missing-x", "state.models[2].x"), ("bad-seed", "header.seed"), ("no-state", "state"),
-    ("bad-vars", "state.vars"), ("unknown-model", "'zz'"), ("unknown-ruleset", "no-such-game"),
-])
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        ("missing-x", "state.models[2].x"),
+        ("bad-seed", "header.seed"),
+        ("no-state", "state"),
+        ("bad-vars", "state.vars"),
+        ("unknown-model", "'zz'"),
+        ("unknown-ruleset", "no-such-game"),
+    ],
+)
 def test_malformed_positions_exit_2(pos: Path, tmp_path: Path, edit: str, expected: str) -> None:
     bad = _broken(pos, tmp_path, edit)
     result = runner.invoke(app, ["legal", str(bad)])
@@ -112,8 +135,9 @@ def test_malformed_positions_exit_2(pos: Path, tmp_path: Path, edit: str, expect
 def test_not_json_exits_2_through_run(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("[1\n")
-    proc = subprocess.run([sys.executable, "-m", "warband", "legal", str(bad)], capture_output=True, text=True,
-                          timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "warband", "legal", str(bad)], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 2
     assert f"{bad}: line 2" in proc.stderr and "Traceback" not in proc.stderr
 
@@ -122,4 +146,5 @@ def test_schema_file_is_current() -> None:
     committed = json.loads((ROOT / "docs" / "schemas" / "position.schema.json").read_text())
     assert committed == position_schema()
     assert {"turn", "phase", "state_id", "rng", "sides", "models", "stack", "vars"} <= set(
-        committed["$defs"]["PositionState"]["properties"])
+        committed["$defs"]["PositionState"]["properties"]
+    )

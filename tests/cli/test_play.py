@@ -19,8 +19,9 @@ WARBANDS = get("trench-crusade").samples()["warbands"]
 
 
 def play(*args: str, input: str = "") -> tuple[int, str]:
-    result = runner.invoke(app, ["play", "trench-crusade", "--a", WARBANDS[0]["path"], "--b", WARBANDS[1]["path"],
-                                 *args], input=input)
+    result = runner.invoke(
+        app, ["play", "trench-crusade", "--a", WARBANDS[0]["path"], "--b", WARBANDS[1]["path"], *args], input=input
+    )
     return result.exit_code, result.output
 
 
@@ -78,8 +79,17 @@ def test_eof_exits_cleanly_and_saves_the_log(tmp_path: Path) -> None:
 
 def test_manual_dice(tmp_path: Path) -> None:
     log = tmp_path / "manual.jsonl"
-    code, out = play("--agent-a", "random", "--agent-b", "random", "--dice", "manual", "--log", str(log),
-                     input="7 1\nx y\n2 5\nauto\nquit\n")
+    code, out = play(
+        "--agent-a",
+        "random",
+        "--agent-b",
+        "random",
+        "--dice",
+        "manual",
+        "--log",
+        str(log),
+        input="7 1\nx y\n2 5\nauto\nquit\n",
+    )
     assert code == 0, out
     assert "Roll 2d6 (deployment roll-off)" in out
     assert "[kernel/dice]" in out and "expected whole numbers" in out
@@ -106,10 +116,20 @@ def test_heuristic_default_or_fallback() -> None:
 
 
 def test_bad_agent_and_bad_param_exit_2() -> None:
-    base = [sys.executable, "-m", "warband", "play", "trench-crusade", "--a", WARBANDS[0]["path"],
-            "--b", WARBANDS[1]["path"]]
+    base = [
+        sys.executable,
+        "-m",
+        "warband",
+        "play",
+        "trench-crusade",
+        "--a",
+        WARBANDS[0]["path"],
+        "--b",
+        WARBANDS[1]["path"],
+    ]
     proc = subprocess.run([*base, "--agent-a", "nobody"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "nobody" in proc.stderr
-    proc = subprocess.run([*base, "--agent-a", "random", "--set", "no_such=1"], capture_output=True, text=True,
-                          timeout=60)
+    proc = subprocess.run(
+        [*base, "--agent-a", "random", "--set", "no_such=1"], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 2 and "no_such" in proc.stderr

@@ -16,8 +16,20 @@ def test_human_plays_units_and_answers_reactions_to_the_end() -> None:
     wb = {Path(w["path"]).name: w["path"] for w in rs.samples()["warbands"]}
     result = CliRunner().invoke(
         app,
-        ["play", "trenches-and-turbines", "--a", wb["iron_legion.yaml"], "--b", wb["turbine_guard.yaml"],
-         "--agent-a", "human", "--agent-b", "random", "--seed", "3"],
+        [
+            "play",
+            "trenches-and-turbines",
+            "--a",
+            wb["iron_legion.yaml"],
+            "--b",
+            wb["turbine_guard.yaml"],
+            "--agent-a",
+            "human",
+            "--agent-b",
+            "random",
+            "--seed",
+            "3",
+        ],
         input="1\n" * 3000,  # always the first numbered choice
     )
     assert result.exit_code == 0, result.output[-2000:]

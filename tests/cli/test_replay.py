@@ -20,8 +20,25 @@ runner = CliRunner()
 def game_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     warbands = get("trench-crusade").samples()["warbands"]
     log = tmp_path_factory.mktemp("replay") / "game.jsonl"
-    result = runner.invoke(app, ["play", "trench-crusade", "--a", warbands[0]["path"], "--b", warbands[1]["path"],
-                                 "--agent-a", "random", "--agent-b", "random", "--seed", "5", "--log", str(log)])
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "trench-crusade",
+            "--a",
+            warbands[0]["path"],
+            "--b",
+            warbands[1]["path"],
+            "--agent-a",
+            "random",
+            "--agent-b",
+            "random",
+            "--seed",
+            "5",
+            "--log",
+            str(log),
+        ],
+    )
     assert result.exit_code == 0, result.output
     return log
 

@@ -47,10 +47,11 @@ def convex_polygons(draw: st.DrawFn) -> tuple[Vec, ...]:
         ring = list(hull.exterior.coords)[:-1]
         # shapely hulls can keep near-collinear points; require clear corners so the test is well posed
         poly = Polygon(ring)
-        assume(poly.minimum_rotated_rectangle.area > 0 and min(
-            Point(v).distance(LineString([ring[i - 1], ring[(i + 1) % len(ring)]]))
-            for i, v in enumerate(ring)
-        ) > 1e-3)
+        assume(
+            poly.minimum_rotated_rectangle.area > 0
+            and min(Point(v).distance(LineString([ring[i - 1], ring[(i + 1) % len(ring)]])) for i, v in enumerate(ring))
+            > 1e-3
+        )
     else:
         n = draw(st.integers(min_value=3, max_value=8))
         cx, cy = draw(point)
@@ -77,9 +78,7 @@ def pieces(draw: st.DrawFn, idx: int = 0, kinds: tuple[str, ...] = TERRAIN_KINDS
 
 
 @st.composite
-def terrain_sets(
-    draw: st.DrawFn, max_pieces: int = 4, kinds: tuple[str, ...] = TERRAIN_KINDS
-) -> list[TerrainPiece]:
+def terrain_sets(draw: st.DrawFn, max_pieces: int = 4, kinds: tuple[str, ...] = TERRAIN_KINDS) -> list[TerrainPiece]:
     n = draw(st.integers(min_value=1, max_value=max_pieces))
     return [draw(pieces(i, kinds)) for i in range(n)]
 
@@ -455,8 +454,11 @@ def test_shortest_path_walled_in_is_none() -> None:
     assert table.shortest_path((1.0, 1.0), (6.0, 6.0), 0.5, walls) is None
     assert table.shortest_path((6.0, 6.0), (1.0, 1.0), 0.5, walls) is None
     # a 0.8" gap in the north wall lets a small base through but not a large one
-    gapped = [*walls[1:], TerrainPiece("n1", "impassable", ((4, 8), (5.6, 8), (5.6, 8.5), (4, 8.5))),
-              TerrainPiece("n2", "impassable", ((6.4, 8), (8, 8), (8, 8.5), (6.4, 8.5)))]
+    gapped = [
+        *walls[1:],
+        TerrainPiece("n1", "impassable", ((4, 8), (5.6, 8), (5.6, 8.5), (4, 8.5))),
+        TerrainPiece("n2", "impassable", ((6.4, 8), (8, 8), (8, 8.5), (6.4, 8.5))),
+    ]
     table = Table(12, 12, gapped)
     small = table.shortest_path((6.0, 11.0), (6.0, 6.0), 0.3, gapped)
     assert small is not None and small[0] == [(6.0, 11.0), (6.0, 6.0)]

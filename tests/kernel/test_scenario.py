@@ -184,8 +184,6 @@ def _export_module() -> Any:
 def test_committed_schemas_are_up_to_date() -> None:
     for name, text in _export_module().render().items():
         path = ROOT / "docs" / "schemas" / name
-        assert path.read_text(encoding="utf-8") == text, (
-            f"{name} is stale: run python scripts/export_schemas.py"
-        )
+        assert path.read_text(encoding="utf-8") == text, f"{name} is stale: run python scripts/export_schemas.py"
     schema = json.loads((ROOT / "docs" / "schemas" / "scenario.schema.json").read_text(encoding="utf-8"))
     assert schema == json.loads(json.dumps(Scenario.model_json_schema(), sort_keys=True))

@@ -44,8 +44,9 @@ def test_same_seed_same_results_and_byte_identical_logs(tmp_path: Path) -> None:
     first = simulate(_config(log_dir=tmp_path / "one"))
     second = simulate(_config(log_dir=tmp_path / "two"))
     assert _untimed(first.summary()) == _untimed(second.summary())
-    assert [dataclasses.replace(r, log=None) for r in first.records] == \
-        [dataclasses.replace(r, log=None) for r in second.records]
+    assert [dataclasses.replace(r, log=None) for r in first.records] == [
+        dataclasses.replace(r, log=None) for r in second.records
+    ]
     names = sorted(p.name for p in (tmp_path / "one").iterdir())
     assert names == ["game-00000.jsonl", "game-00001.jsonl", "game-00002.jsonl"]
     for name in names:
@@ -105,8 +106,28 @@ def test_no_games_is_an_error() -> None:
 
 def test_cli_json_prints_one_summary_object() -> None:
     runner = CliRunner()
-    out = runner.invoke(app, ["simulate", RULESET, "--a", str(A), "--b", str(B), "--games", "2", "--seed", "3",
-                              "--agent-a", "random", "--agent-b", "random", "--json", "--db", ":memory:"])
+    out = runner.invoke(
+        app,
+        [
+            "simulate",
+            RULESET,
+            "--a",
+            str(A),
+            "--b",
+            str(B),
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--agent-a",
+            "random",
+            "--agent-b",
+            "random",
+            "--json",
+            "--db",
+            ":memory:",
+        ],
+    )
     assert out.exit_code == 0, out.output
     summary = json.loads(out.stdout)
     assert summary["games"] == 2 and summary["seed"] == 3
@@ -115,8 +136,9 @@ def test_cli_json_prints_one_summary_object() -> None:
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "warband", "simulate", RULESET, *args],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "warband", "simulate", RULESET, *args], capture_output=True, text=True, timeout=120
+    )
 
 
 @pytest.mark.parametrize(

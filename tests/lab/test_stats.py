@@ -28,8 +28,10 @@ def test_contains_the_rate_and_narrows_with_n() -> None:
         for k in range(0, n + 1, max(1, n // 7)):
             low, high = wilson_interval(k, n)
             assert 0.0 <= low <= k / n <= high <= 1.0
-    assert wilson_interval(300, 1000)[1] - wilson_interval(300, 1000)[0] < \
-        wilson_interval(3, 10)[1] - wilson_interval(3, 10)[0]
+    assert (
+        wilson_interval(300, 1000)[1] - wilson_interval(300, 1000)[0]
+        < wilson_interval(3, 10)[1] - wilson_interval(3, 10)[0]
+    )
 
 
 def test_no_games_and_bad_input() -> None:

@@ -198,9 +198,7 @@ def test_too_many_melee_hands_with_shield(tmp_path: Path) -> None:
 
 
 def test_two_handed_melee_plus_one_handed(tmp_path: Path) -> None:
-    assert places(tmp_path, roster(pilgrim(weapons=["Great Sword", "Trench Club"]))) == [
-        "models[1].weapons[1]"
-    ]
+    assert places(tmp_path, roster(pilgrim(weapons=["Great Sword", "Trench Club"]))) == ["models[1].weapons[1]"]
 
 
 def test_strong_carries_two_handed_melee_in_one_hand(tmp_path: Path) -> None:
@@ -310,9 +308,7 @@ def test_points_reported_alongside_rule_problems(tmp_path: Path) -> None:
 
 def test_yaml_syntax_error_names_the_line(tmp_path: Path) -> None:
     p = tmp_path / "r.yaml"
-    p.write_text(
-        "ruleset: trench-crusade\nname: x\nmodels:\n  - type: [Pilgrim\n    cost: 30\n", encoding="utf-8"
-    )
+    p.write_text("ruleset: trench-crusade\nname: x\nmodels:\n  - type: [Pilgrim\n    cost: 30\n", encoding="utf-8")
     with pytest.raises(RosterError) as exc:
         load_roster(p)
     (problem,) = exc.value.problems

@@ -182,8 +182,9 @@ class HeuristicAgent(Agent):
             best_static = ranked[0]
             if not others:
                 return best_static[1]
-            stay = max(((self._value(game, a, me, 1, 0), i, a) for i, a in enumerate(others)),
-                       key=lambda t: (t[0], -t[1]))
+            stay = max(
+                ((self._value(game, a, me, 1, 0), i, a) for i, a in enumerate(others)), key=lambda t: (t[0], -t[1])
+            )
             return best_static[1] if best_static[0] >= stay[0] else stay[2]
         shortlist = [a for _, a in ranked[:refine]] + others
         return self._best_action(game, shortlist, me, min(2, self.samples), depth)

@@ -33,8 +33,10 @@ def list_rulesets(as_json: JsonOption = False) -> None:
 def samples(ruleset: Annotated[str, typer.Argument(help="Ruleset id.")], as_json: JsonOption = False) -> None:
     """The warbands and scenarios bundled with RULESET (paths usable as --a / --b / --scenario)."""
     found = registry.get(ruleset).samples()
-    payload = {kind: [{"name": s["name"], "path": str(Path(s["path"]).resolve())} for s in found.get(kind, [])]
-               for kind in ("warbands", "scenarios")}
+    payload = {
+        kind: [{"name": s["name"], "path": str(Path(s["path"]).resolve())} for s in found.get(kind, [])]
+        for kind in ("warbands", "scenarios")
+    }
     if as_json:
         typer.echo(json.dumps(payload, indent=2))
         return
@@ -64,8 +66,10 @@ def _summary(kind: str, doc: dict[str, Any], points: int | None = None) -> str:
         return f"warband {doc.get('name', '?')!r}: {count} models in {len(models)} entries{limit_text}"
     table = doc.get("table", {})
     size = f"{table.get('width', '?')}x{table.get('depth', '?')}" if isinstance(table, dict) else "?"
-    return (f"scenario {doc.get('name', '?')!r}: table {size}, {len(doc.get('terrain', []))} terrain pieces, "
-            f"{len(doc.get('objectives', []))} objectives, {doc.get('turns', '?')} turns")
+    return (
+        f"scenario {doc.get('name', '?')!r}: table {size}, {len(doc.get('terrain', []))} terrain pieces, "
+        f"{len(doc.get('objectives', []))} objectives, {doc.get('turns', '?')} turns"
+    )
 
 
 def check_file(path: Path, ruleset: str | None) -> tuple[str, dict[str, Any]]:
@@ -76,12 +80,18 @@ def check_file(path: Path, ruleset: str | None) -> tuple[str, dict[str, Any]]:
         raise FileProblemsError([Problem(file, "", f"expected a mapping, found {type(raw).__name__}")])
     kind = file_kind(raw)
     if kind is None:
-        raise FileProblemsError([Problem(file, "", "expected a warband (with 'models') or a scenario "
-                                                   "(with 'terrain' or 'table'), found neither")])
+        raise FileProblemsError(
+            [
+                Problem(
+                    file,
+                    "",
+                    "expected a warband (with 'models') or a scenario (with 'terrain' or 'table'), found neither",
+                )
+            ]
+        )
     rid = ruleset or raw.get("ruleset")
     if not isinstance(rid, str):
-        raise FileProblemsError([Problem(file, "ruleset", "expected a ruleset id (or pass --ruleset), "
-                                                          f"found {rid!r}")])
+        raise FileProblemsError([Problem(file, "ruleset", f"expected a ruleset id (or pass --ruleset), found {rid!r}")])
     rs = registry.get(rid)
     doc = rs.load_roster(path) if kind == "warband" else rs.load_scenario(path)
     return kind, doc
@@ -108,8 +118,17 @@ def validate(
 def params(ruleset: Annotated[str, typer.Argument(help="Ruleset id.")], as_json: JsonOption = False) -> None:
     """Every parameter of RULESET: name, default, doc, source; PROPOSED marks our own defaults."""
     specs = registry.get(ruleset).params.specs
-    rows = [{"name": s.name, "default": s.default, "doc": s.doc, "source": s.source, "proposed": s.proposed,
-             "choices": list(s.choices) if s.choices is not None else None} for s in specs.values()]
+    rows = [
+        {
+            "name": s.name,
+            "default": s.default,
+            "doc": s.doc,
+            "source": s.source,
+            "proposed": s.proposed,
+            "choices": list(s.choices) if s.choices is not None else None,
+        }
+        for s in specs.values()
+    ]
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
         return

@@ -128,8 +128,15 @@ def load_position(path: Path) -> Game:
             raise
         raise PositionError([Problem(file, "header", str(exc))]) from None
     except KeyError as exc:
-        raise PositionError([Problem(file, "state", f"cannot restore the game: no {exc} (a missing field or an "
-                                                    "id that the rosters do not have)")]) from None
+        raise PositionError(
+            [
+                Problem(
+                    file,
+                    "state",
+                    f"cannot restore the game: no {exc} (a missing field or an id that the rosters do not have)",
+                )
+            ]
+        ) from None
     except (IndexError, TypeError, ValueError) as exc:
         raise PositionError([Problem(file, "state", f"cannot restore the game: {_first_line(exc)}")]) from None
     _probe(game, file)
@@ -147,25 +154,29 @@ def _probe(game: Game, file: str) -> None:
     except KeyError as exc:
         raise PositionError([Problem(file, "state.vars", f"the rules cannot read this state: no {exc}")]) from None
     except (IndexError, TypeError, ValueError) as exc:
-        raise PositionError([Problem(file, "state", f"the rules cannot read this state: {_first_line(exc)}")]) \
-            from None
+        raise PositionError([Problem(file, "state", f"the rules cannot read this state: {_first_line(exc)}")]) from None
 
 
 # --------------------------------------------------------------------------------------------- legal
 def legal_report(game: Game, explain: bool) -> dict[str, Any]:
     """The decision, the legal actions and (with ``explain``) every other action one might try, with why not."""
     d = game.decision
-    decision = {"kind": d.kind, "prompt": d.prompt, "player": d.player, "model": d.model,
-                "dice": str(d.dice) if d.dice is not None else None, "text": d.text,
-                "state_id": game.state.state_id}
+    decision = {
+        "kind": d.kind,
+        "prompt": d.prompt,
+        "player": d.player,
+        "model": d.model,
+        "dice": str(d.dice) if d.dice is not None else None,
+        "text": d.text,
+        "state_id": game.state.state_id,
+    }
     legal = game.legal_actions()
     illegal: list[dict[str, Any]] = []
     if explain and d.kind == "choice":
         for action in game.ruleset.all_actions(game.state):
             reasons = game.why_illegal(action)
             if reasons:
-                illegal.append({"action": str(action),
-                                "reasons": [{"rule": r, "message": m} for r, m in reasons]})
+                illegal.append({"action": str(action), "reasons": [{"rule": r, "message": m} for r, m in reasons]})
     return {"decision": decision, "legal": [str(a) for a in legal], "illegal": illegal}
 
 
@@ -192,8 +203,7 @@ def _print_report(game: Game, report: dict[str, Any]) -> None:
 
 def legal(
     position: Annotated[Path, typer.Argument(metavar="POSITION.json", help="A position file (Game.to_json).")],
-    explain: Annotated[bool, typer.Option("--explain", help="Also list illegal actions with their rules.")]
-    = False,
+    explain: Annotated[bool, typer.Option("--explain", help="Also list illegal actions with their rules.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The decision and the legal actions of a position; --explain adds why the others are not allowed."""
@@ -234,10 +244,14 @@ def position(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the dice stream.")] = 1,
     steps: Annotated[int, typer.Option("--steps", min=0, help="Steps (choices and rolls) to play.")] = 0,
     agent: Annotated[str, typer.Option("--agent", help="Agent spec for both sides.")] = "random",
-    settle: Annotated[bool, typer.Option("--settle/--no-settle", help="Then roll pending dice until a side "
-                                         "must choose (default), or stop at the roll.")] = True,
-    settings: Annotated[list[str] | None, typer.Option("--set", help="Override a parameter: name=value.")]
-    = None,
+    settle: Annotated[
+        bool,
+        typer.Option(
+            "--settle/--no-settle",
+            help="Then roll pending dice until a side must choose (default), or stop at the roll.",
+        ),
+    ] = True,
+    settings: Annotated[list[str] | None, typer.Option("--set", help="Override a parameter: name=value.")] = None,
 ) -> None:
     """Play K steps with an agent (then roll until a side must choose) and save the position."""
     game = load_game(registry.get(ruleset), a, b, scenario, seed, settings or [])

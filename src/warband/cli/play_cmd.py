@@ -58,8 +58,7 @@ def load_game(rs: Ruleset, a: Path, b: Path, scenario: Path | None, seed: int, s
 
 def result_text(game: Game, result: GameResult) -> str:
     who = "a draw" if result.winner is None else f"{side_label(game, result.winner)} wins"
-    return (f"Result: {who} - {result.reason}; score {result.score[0]}-{result.score[1]} "
-            f"after {result.turns} turn(s)")
+    return f"Result: {who} - {result.reason}; score {result.score[0]}-{result.score[1]} after {result.turns} turn(s)"
 
 
 def stdin_reader(prompt: str) -> str | None:
@@ -119,16 +118,13 @@ def play(
     ruleset: Annotated[str, typer.Argument(help="Ruleset id, e.g. trench-crusade.")],
     a: Annotated[Path, typer.Option("--a", help="Warband file of side A.")],
     b: Annotated[Path, typer.Option("--b", help="Warband file of side B.")],
-    scenario: Annotated[Path | None, typer.Option("--scenario", help="Scenario file (default: the ruleset's).")]
-    = None,
+    scenario: Annotated[Path | None, typer.Option("--scenario", help="Scenario file (default: the ruleset's).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the dice stream.")] = 1,
     agent_a: Annotated[str, typer.Option("--agent-a", help="human, random, heuristic or an agent spec.")] = HUMAN,
-    agent_b: Annotated[str, typer.Option("--agent-b", help="human, random, heuristic or an agent spec.")]
-    = "heuristic",
+    agent_b: Annotated[str, typer.Option("--agent-b", help="human, random, heuristic or an agent spec.")] = "heuristic",
     dice: Annotated[str, typer.Option("--dice", help="auto: seeded dice; manual: type physical dice.")] = "auto",
     log: Annotated[Path | None, typer.Option("--log", help="Write the game log (JSON lines) here.")] = None,
-    settings: Annotated[list[str] | None, typer.Option("--set", help="Override a parameter: name=value.")]
-    = None,
+    settings: Annotated[list[str] | None, typer.Option("--set", help="Override a parameter: name=value.")] = None,
 ) -> None:
     """Play a game at the terminal: people and agents, seeded or physical dice."""
     if dice not in ("auto", "manual"):
@@ -142,8 +138,10 @@ def play(
             if note:
                 io.say(note)
     game = load_game(rs, a, b, scenario, seed, settings or [])
-    io.say(f"{rs.title} - seed {seed}; " + ", ".join(
-        f"{side_label(game, s)}: {agents[s].describe() if s in agents else HUMAN}" for s in (0, 1)))
+    io.say(
+        f"{rs.title} - seed {seed}; "
+        + ", ".join(f"{side_label(game, s)}: {agents[s].describe() if s in agents else HUMAN}" for s in (0, 1))
+    )
     if not agents.keys() >= {0, 1}:
         io.say("type 'help' for the commands")
     result = Table(game, agents, io, dice == "manual").run()

@@ -51,8 +51,7 @@ def _fail(message: str, code: int) -> typer.Exit:
 
 def replay_command(
     log_file: Annotated[Path, typer.Argument(metavar="LOG", help="A game log written by play or simulate.")],
-    verify: Annotated[bool, typer.Option("--verify", help="Check decisions, seeded rolls, result, state.")]
-    = False,
+    verify: Annotated[bool, typer.Option("--verify", help="Check decisions, seeded rolls, result, state.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the result.")] = False,
 ) -> None:
     """Re-play a game log; with --verify, check it against the rules (exit 1 on a divergence)."""
@@ -79,8 +78,9 @@ def replay_command(
         typer.echo(f"{len(log.steps)} steps replayed; the game is not over")
     else:
         who = "a draw" if result.winner is None else f"side {'AB'[result.winner]} wins"
-        typer.echo(f"Result: {who} - {result.reason}; score {result.score[0]}-{result.score[1]} "
-                   f"after {result.turns} turn(s)")
+        typer.echo(
+            f"Result: {who} - {result.reason}; score {result.score[0]}-{result.score[1]} after {result.turns} turn(s)"
+        )
     if verify:
         typer.echo(f"OK: {len(log.steps)} steps replayed, result and fingerprint match")
 

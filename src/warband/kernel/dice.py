@@ -54,9 +54,7 @@ class Distribution(Mapping[T, Fraction]):
     _probs: dict[T, Fraction]
     _hash: int | None
 
-    def __init__(
-        self, probabilities: Mapping[T, Fraction | int] | Iterable[tuple[T, Fraction | int]]
-    ) -> None:
+    def __init__(self, probabilities: Mapping[T, Fraction | int] | Iterable[tuple[T, Fraction | int]]) -> None:
         """Build from ``outcome -> probability`` (a mapping or pairs; repeated
         outcomes are added). Raises ``ValueError`` unless every probability
         is a non-negative rational and they sum to exactly 1."""
@@ -79,9 +77,7 @@ class Distribution(Mapping[T, Fraction]):
     # -- constructors -------------------------------------------------------
 
     @classmethod
-    def from_weights(
-        cls, weights: Mapping[T, Fraction | int] | Iterable[tuple[T, Fraction | int]]
-    ) -> Distribution[T]:
+    def from_weights(cls, weights: Mapping[T, Fraction | int] | Iterable[tuple[T, Fraction | int]]) -> Distribution[T]:
         """Build from non-negative relative weights (normalised to sum to 1)."""
         pairs = list(weights.items() if isinstance(weights, Mapping) else weights)
         total = sum((Fraction(w) for _, w in pairs), Fraction(0))
@@ -143,9 +139,7 @@ class Distribution(Mapping[T, Fraction]):
             return Distribution([(o + other, p) for o, p in self._probs.items()])
         if not isinstance(other, Distribution):
             return NotImplemented
-        return Distribution(
-            [(a + b, pa * pb) for a, pa in self._probs.items() for b, pb in other._probs.items()]
-        )
+        return Distribution([(a + b, pa * pb) for a, pa in self._probs.items() for b, pb in other._probs.items()])
 
     def __radd__(self: Distribution[int], other: int) -> Distribution[int]:
         # Supports ``sum(distributions, 0)`` as well as ``c + X``.

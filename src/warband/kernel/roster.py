@@ -61,11 +61,7 @@ def read_document(path: str | Path, error_cls: type[FileProblemsError] = FilePro
     suffix = p.suffix.lower()
     if suffix not in YAML_SUFFIXES | JSON_SUFFIXES:
         raise error_cls(
-            [
-                Problem(
-                    file, "", f"expected a .yaml, .yml or .json file, found extension {suffix or '(none)'!r}"
-                )
-            ]
+            [Problem(file, "", f"expected a .yaml, .yml or .json file, found extension {suffix or '(none)'!r}")]
         )
     try:
         text = p.read_text(encoding="utf-8")
@@ -74,9 +70,7 @@ def read_document(path: str | Path, error_cls: type[FileProblemsError] = FilePro
     except IsADirectoryError:
         raise error_cls([Problem(file, "", "expected a file, found a directory")]) from None
     except UnicodeDecodeError as exc:
-        raise error_cls(
-            [Problem(file, "", f"expected UTF-8 text, found undecodable bytes ({exc.reason})")]
-        ) from None
+        raise error_cls([Problem(file, "", f"expected UTF-8 text, found undecodable bytes ({exc.reason})")]) from None
     if suffix in JSON_SUFFIXES:
         try:
             return json.loads(text)
@@ -89,9 +83,7 @@ def read_document(path: str | Path, error_cls: type[FileProblemsError] = FilePro
         mark = exc.problem_mark or exc.context_mark
         place = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         what = " ".join(x for x in (exc.context, exc.problem) if x)
-        raise error_cls(
-            [Problem(file, place, f"YAML syntax error: {what or 'malformed document'}")]
-        ) from None
+        raise error_cls([Problem(file, place, f"YAML syntax error: {what or 'malformed document'}")]) from None
     except yaml.YAMLError as exc:
         raise error_cls([Problem(file, "", f"YAML error: {exc}")]) from None
 

@@ -170,9 +170,7 @@ class Scenario(_Model):
     def _scalar_rules(cls, value: dict[str, Any]) -> dict[str, Any]:
         bad = [f"{k}={describe_value(v)}" for k, v in value.items() if not isinstance(v, RuleValue)]
         if bad:
-            raise ValueError(
-                f"expected each option to be a number, string or boolean, found {', '.join(bad)}"
-            )
+            raise ValueError(f"expected each option to be a number, string or boolean, found {', '.join(bad)}")
         return value
 
     def zone(self, side: int) -> DeploymentZone:
@@ -235,8 +233,7 @@ def _cross_check(
                 Problem(
                     file,
                     f"deployment[{i}].side",
-                    f"expected one zone per side, found side {z.side} again "
-                    f"(first at deployment[{side_at[z.side]}])",
+                    f"expected one zone per side, found side {z.side} again (first at deployment[{side_at[z.side]}])",
                 )
             )
         else:
@@ -248,8 +245,7 @@ def _cross_check(
                 Problem(
                     file,
                     "deployment",
-                    "expected a zone for each of sides 0 and 1, "
-                    f"found none for side {', '.join(map(str, missing))}",
+                    f"expected a zone for each of sides 0 and 1, found none for side {', '.join(map(str, missing))}",
                 )
             )
     for i, t in terrain:
@@ -287,9 +283,7 @@ def load_scenario(path: str | Path) -> Scenario:
     file = str(path)
     raw = read_document(path, ScenarioError)
     if not isinstance(raw, dict):
-        raise ScenarioError(
-            [Problem(file, "", f"expected a mapping at the top level, found {describe_value(raw)}")]
-        )
+        raise ScenarioError([Problem(file, "", f"expected a mapping at the top level, found {describe_value(raw)}")])
     try:
         scn = Scenario.model_validate(raw)
     except pydantic.ValidationError as exc:

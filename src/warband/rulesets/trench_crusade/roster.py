@@ -117,9 +117,7 @@ def _check_guessed(model: BaseModel, guessed: list[str]) -> None:
     allowed = set(type(model).model_fields) - {"guessed", "name"}
     bad = [g for g in guessed if g not in allowed]
     if bad:
-        raise ValueError(
-            f"expected names of fields of this entry ({', '.join(sorted(allowed))}), found {bad}"
-        )
+        raise ValueError(f"expected names of fields of this entry ({', '.join(sorted(allowed))}), found {bad}")
 
 
 # --------------------------------------------------------------------------------------------- armoury
@@ -144,9 +142,7 @@ class WeaponItem(_Model):
         for text in value:
             name, number = parse_keyword(text)
             if name not in WEAPON_KEYWORDS:
-                raise ValueError(
-                    f"expected a weapon keyword ({', '.join(sorted(WEAPON_KEYWORDS))}), found {text!r}"
-                )
+                raise ValueError(f"expected a weapon keyword ({', '.join(sorted(WEAPON_KEYWORDS))}), found {text!r}")
             if (number is None) == (name in VALUED_KEYWORDS):
                 need = "a number" if number is None else "no number"
                 raise ValueError(f"expected {name} with {need}, found {text!r}")
@@ -218,9 +214,7 @@ class Armoury(_Model):
 
     @model_validator(mode="after")
     def _unique_names(self) -> Armoury:
-        names = (
-            [w.name for w in self.weapons] + [a.name for a in self.armour] + [s.name for s in self.shields]
-        )
+        names = [w.name for w in self.weapons] + [a.name for a in self.armour] + [s.name for s in self.shields]
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
             raise ValueError(f"expected unique item names, found duplicates {dupes}")
@@ -342,9 +336,7 @@ def _check_model(file: str, i: int, m: TCModel, arm: Armoury, skip_weapons: bool
         if item is None:
             known = _known([x.name for x in arm.weapons])
             out.append(
-                Problem(
-                    file, f"{here}.weapons[{j}]", f"expected a weapon from the armoury ({known}), found {w!r}"
-                )
+                Problem(file, f"{here}.weapons[{j}]", f"expected a weapon from the armoury ({known}), found {w!r}")
             )
         else:
             items.append((j, item))
@@ -361,9 +353,7 @@ def _check_model(file: str, i: int, m: TCModel, arm: Armoury, skip_weapons: bool
                 )
             )
     if m.shield and armour_item is not None and armour_item.modifier <= -3:
-        out.append(
-            Problem(file, f"{here}.shield", f"expected no shield with {armour_item.name}, found shield: true")
-        )
+        out.append(Problem(file, f"{here}.shield", f"expected no shield with {armour_item.name}, found shield: true"))
 
     # Hands. A weapon usable at range counts as a ranged weapon for carrying, even if it also works in melee.
     ranged_used = 0
@@ -379,8 +369,7 @@ def _check_model(file: str, i: int, m: TCModel, arm: Armoury, skip_weapons: bool
                     Problem(
                         file,
                         f"{here}.weapons[{j}]",
-                        f"expected at most one grenade type, found {item.name!r} "
-                        f"besides {m.weapons[grenade_at]!r}",
+                        f"expected at most one grenade type, found {item.name!r} besides {m.weapons[grenade_at]!r}",
                     )
                 )
             grenade_at = j
@@ -442,9 +431,7 @@ def _check_roster(
             continue
         k = m.keywords.index("LEADER")
         if m.count > 1:
-            out.append(
-                Problem(file, f"models[{i}].count", f"expected a single LEADER model, found count {m.count}")
-            )
+            out.append(Problem(file, f"models[{i}].count", f"expected a single LEADER model, found count {m.count}"))
         if leaders:
             out.append(
                 Problem(
@@ -518,9 +505,7 @@ def load_roster(path: str | Path, armoury: Armoury | None = None) -> TCRoster:
     arm = armoury or load_armoury()
     raw = read_document(path, RosterError)
     if not isinstance(raw, dict):
-        raise RosterError(
-            [Problem(file, "", f"expected a mapping at the top level, found {describe_value(raw)}")]
-        )
+        raise RosterError([Problem(file, "", f"expected a mapping at the top level, found {describe_value(raw)}")])
     try:
         roster = TCRoster.model_validate(raw)
     except pydantic.ValidationError as exc:
