@@ -325,3 +325,30 @@ def test_shoot_reaction_go_prone_before_the_attacks() -> None:
     assert unit_vars(g, "b1")["prone"]
     assert g.decision.dice is not None and g.decision.prompt == "hits"
     assert g.state.stack[-1]["g"]["tn"] == 5 - 1 - 1 - 1  # long range, Conceal (1), prone far
+
+
+def test_move_goes_round_a_wall_within_its_inches() -> None:
+    """Seed 002, Move: models move their Move in inches in any direction; a wall in the way is walked round when the
+    way round fits the Move (here 2" of wall to pass: about 5.7" in all), and is too far when it does not."""
+    wall = box("wall", "impassable", 14.5, 12, 15.5, 14.2, height=3, blocks_los=True)
+    g = position([unit(models=1)], [unit(models=1)], {"a1": [(15, 11)], "b1": [(40, 40)]}, terrain=[wall])
+    act(g, "move a1")
+    assert rules_of(g, "to a1 @15,15.5") == []  # straight is blocked; round the end of the wall fits 6"
+    act(g, "to a1 @15,15.5")
+    assert (g.state.models["a1.1"].x, g.state.models["a1.1"].y) == (15, 15.5)
+    long_wall = box("wall", "impassable", 5, 12, 25, 14.2, height=3, blocks_los=True)
+    g2 = position([unit(models=1)], [unit(models=1)], {"a1": [(15, 11)], "b1": [(40, 40)]}, terrain=[long_wall])
+    act(g2, "move a1")
+    assert rules_of(g2, "to a1 @15,15.5") != []
+
+
+def test_move_path_stays_one_inch_from_enemies() -> None:
+    """Seed 002: 'While performing a Move action, all models ... must remain at least 1" away from enemy models':
+    the straight line past an enemy is refused when it would brush by; going round it is allowed if it fits."""
+    g = position([unit(models=1, move=12)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 15)]})
+    act(g, "move a1")
+    reasons = rules_of(g, "to a1 @10,20")  # straight through b1's 1" zone: must go round (about 11")
+    assert reasons == []
+    g2 = position([unit(models=1, move=10)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 15)]})
+    act(g2, "move a1")
+    assert rules_of(g2, "to a1 @10,20") != []  # 10" is not enough to go round

@@ -2,7 +2,10 @@
 Conceal and Cover, base contact and charge placement (seed 002, Move / Unit Coherency / Check Line of Sight /
 Charge; digest §3.4, §3.9-§3.11 for the PROPOSED numbers).
 
-Moves are straight legs (a model does not route round impassable terrain; it picks another destination).
+A unit's leader may walk round impassable terrain and round enemies (the shortest route within its Move); the
+other models move in straight legs to their places in the formation (or to other free spots near the leader).
+VEHICLEs move in a straight line. No model's path comes within the enemy gap of an enemy it was not already that
+close to (seed 002, Move: "must remain at least 1" away").
 """
 
 from __future__ import annotations
@@ -182,11 +185,48 @@ def _fits(
     moving: list[str],
     egap: float,
     ignore_unit: str = "",
+    route: bool = False,
 ) -> float | None:
     if spot_problems(state, m, p, placed, moving, egap, ignore_unit):
         return None
-    c = leg_cost(state.ctx, m, (m.x, m.y), p, m.z)
+    c = move_cost(state, m, p, allow, egap, ignore_unit, route)
     return c if c is not None and c <= allow + 1e-6 else None
+
+
+def _enemy_zones(state: GameState, m: Model, egap: float, ignore_unit: str) -> list[tuple[Vec, float]]:
+    """Circles the centre of ``m`` may not enter while moving: ``egap`` round every enemy base, except the enemies
+    it already stands that close to (it may move away from them) and the unit it charges (``ignore_unit``)."""
+    out = []
+    for o in state.models.values():
+        if o.on_table and o.side != m.side and o.unit != ignore_unit:
+            reach = o.radius + m.radius + egap
+            if math.hypot(o.x - m.x, o.y - m.y) >= reach - 1e-6:
+                out.append(((o.x, o.y), reach))
+    return out
+
+
+def move_cost(
+    state: GameState, m: Model, p: Vec, allow: float, egap: float, ignore_unit: str = "", route: bool = False
+) -> float | None:
+    """What moving ``m`` to ``p`` costs, or None if it cannot: the straight leg when it is clear of impassable
+    terrain and of enemies; otherwise, with ``route`` (and never for a VEHICLE), the cheapest way round."""
+    ctx = state.ctx
+    start = (m.x, m.y)
+    zones = _enemy_zones(state, m, egap, ignore_unit)
+    c = leg_cost(ctx, m, start, p, m.z)
+    if c is not None and not any(circle_segment_hits(start, p, z, r - 1e-6) for z, r in zones):
+        return c
+    if not route or "VEHICLE" in m.data["keywords"] or math.hypot(p[0] - start[0], p[1] - start[1]) > allow:
+        return None
+
+    def cost(a: Vec, b: Vec) -> float:
+        leg = leg_cost(ctx, m, a, b, ctx.table.surface_height(a) if a != start else m.z)
+        return math.inf if leg is None else leg
+
+    found = ctx.table.shortest_path(
+        start, p, m.radius, ctx.solid, zones, cost=cost, max_cost=allow + 1e-6, cost_at_least_length=True
+    )
+    return None if found is None else found[1]
 
 
 def _toward(
@@ -232,7 +272,7 @@ def plan_unit_move(
     lead = leader_of(state, uid) or ms[0]
     moving = [m.id for m in ms]
     placed: Placement = {}
-    c = _fits(state, lead, dest, allow, placed, moving, egap)
+    c = _fits(state, lead, dest, allow, placed, moving, egap, route=True)
     if c is None:
         why = spot_problems(state, lead, dest, placed, moving, egap)
         return why or [(f"{R}/move/too-far", f'{lead.id} cannot reach {dest[0]:.1f},{dest[1]:.1f} with {allow:g}"')]
