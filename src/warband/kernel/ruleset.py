@@ -68,7 +68,14 @@ class Ruleset(abc.ABC):
         return out
 
     def sample_name(self, path: Path) -> str:
-        return path.stem
+        """The ``name`` inside a sample file, or its file name if it has none (or cannot be read)."""
+        from warband.kernel.roster import read_document
+
+        try:
+            doc = read_document(path)
+            return str(doc.get("name", path.stem)) if isinstance(doc, dict) else path.stem
+        except Exception:  # a broken sample still lists under its file name
+            return path.stem
 
     def default_scenario(self) -> Path:
         return self.data_dir() / "scenarios" / "default.yaml"
@@ -77,9 +84,11 @@ class Ruleset(abc.ABC):
     def load_roster(self, path: Path) -> dict[str, Any]:
         """Read and validate a warband file; return its document (raises RosterError listing every problem)."""
 
-    @abc.abstractmethod
     def load_scenario(self, path: Path) -> dict[str, Any]:
-        """Read and validate a scenario file; return its document (raises ScenarioError)."""
+        """Read and validate a scenario file in the kernel's format; return its document (raises ScenarioError)."""
+        from warband.kernel.scenario import load_scenario
+
+        return load_scenario(path).model_dump(mode="json")
 
     # --- the game ----------------------------------------------------------------------------------
     @abc.abstractmethod
@@ -170,13 +179,51 @@ class RulesModule(Protocol):
     def apply(self, state: GameState, action: Action) -> list[Event]: ...
     def roll(self, state: GameState, values: tuple[int, ...]) -> list[Event]: ...
     def all_actions(self, state: GameState) -> list[Action]: ...
+    def start_game(self, state: GameState, events: list[Event]) -> None: ...
+    def run_auto(self, state: GameState, events: list[Event]) -> None: ...
 
 
 class ModuleRuleset(Ruleset):
-    """A Ruleset whose game-turn protocol is delegated to a rules module (``rules``); the subclass adds its files,
-    setup, result and faces. Both bundled rulesets are built this way."""
+    """A Ruleset whose game-turn protocol is delegated to a rules module (``rules``); the subclass builds the
+    state before the first step (``blank``) and adds its files, result and faces. Both bundled rulesets are built
+    this way."""
 
     rules: ClassVar[RulesModule]
+
+    @abc.abstractmethod
+    def blank(
+        self,
+        params: Mapping[str, Any],
+        rosters: tuple[dict[str, Any], dict[str, Any]],
+        scenario: dict[str, Any],
+        seed: int,
+    ) -> GameState:
+        """The game's context and its models, off the table, before anything has happened."""
+
+    def setup(
+        self,
+        params: Mapping[str, Any],
+        rosters: tuple[dict[str, Any], dict[str, Any]],
+        scenario: dict[str, Any],
+        seed: int,
+    ) -> GameState:
+        state = self.blank(params, rosters, scenario, seed)
+        events: list[Event] = []
+        self.rules.start_game(state, events)
+        self.rules.run_auto(state, events)
+        return state
+
+    def restore(
+        self,
+        params: Mapping[str, Any],
+        rosters: tuple[dict[str, Any], dict[str, Any]],
+        scenario: dict[str, Any],
+        seed: int,
+        data: dict[str, Any],
+    ) -> GameState:
+        state = self.blank(params, rosters, scenario, seed)
+        state.load_json(data, state.ctx.profiles)
+        return state
 
     def decision(self, state: GameState) -> Decision:
         return self.rules.decision(state)

@@ -18,13 +18,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from warband.kernel.actions import Action
-from warband.kernel.events import Event
 from warband.kernel.geometry import base_radius
 from warband.kernel.params import ParamTable
 from warband.kernel.rng import Rng
-from warband.kernel.roster import read_document
 from warband.kernel.ruleset import GameResult, ModuleRuleset, RulesModule
-from warband.kernel.scenario import load_scenario
 from warband.kernel.state import GameState, Model, SideState
 from warband.rulesets.trench_crusade import morale, rules
 from warband.rulesets.trench_crusade.context import Context, build_context, model_height
@@ -46,21 +43,11 @@ class TrenchCrusade(ModuleRuleset):
     def data_dir(self) -> Path:
         return _HERE / "data"
 
-    def sample_name(self, path: Path) -> str:
-        try:
-            doc = read_document(path)
-            return str(doc.get("name", path.stem))
-        except Exception:  # a broken sample still lists under its file name
-            return path.stem
-
     def load_roster(self, path: Path) -> dict[str, Any]:
         return load_roster(path).model_dump(mode="json", exclude_none=True)
 
     def roster_points(self, roster: dict[str, Any]) -> int | None:
         return roster_points(TCRoster.model_validate(roster))
-
-    def load_scenario(self, path: Path) -> dict[str, Any]:
-        return load_scenario(path).model_dump(mode="json")
 
     def _context(
         self,
@@ -72,7 +59,14 @@ class TrenchCrusade(ModuleRuleset):
         specs = (model_specs(TCRoster.model_validate(rosters[0])), model_specs(TCRoster.model_validate(rosters[1])))
         return build_context(params, rosters, scenario, seed, specs)
 
-    def _blank(self, ctx: Context, seed: int) -> GameState:
+    def blank(
+        self,
+        params: Mapping[str, Any],
+        rosters: tuple[dict[str, Any], dict[str, Any]],
+        scenario: dict[str, Any],
+        seed: int,
+    ) -> GameState:
+        ctx = self._context(params, rosters, scenario, seed)
         models: dict[str, Model] = {}
         for side in (0, 1):
             for mid in ctx.order[side]:
@@ -88,33 +82,6 @@ class TrenchCrusade(ModuleRuleset):
                 )
         sides = [SideState(str(ctx.rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
         return GameState(ctx, models, sides, Rng(seed))
-
-    def setup(
-        self,
-        params: Mapping[str, Any],
-        rosters: tuple[dict[str, Any], dict[str, Any]],
-        scenario: dict[str, Any],
-        seed: int,
-    ) -> GameState:
-        ctx = self._context(params, rosters, scenario, seed)
-        state = self._blank(ctx, seed)
-        events: list[Event] = []
-        rules.start_game(state, events)
-        rules.run_auto(state, events)
-        return state
-
-    def restore(
-        self,
-        params: Mapping[str, Any],
-        rosters: tuple[dict[str, Any], dict[str, Any]],
-        scenario: dict[str, Any],
-        seed: int,
-        data: dict[str, Any],
-    ) -> GameState:
-        ctx = self._context(params, rosters, scenario, seed)
-        state = self._blank(ctx, seed)
-        state.load_json(data, ctx.profiles)
-        return state
 
     def result(self, state: GameState) -> GameResult | None:
         return morale.result(state)

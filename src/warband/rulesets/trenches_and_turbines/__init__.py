@@ -16,13 +16,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from warband.kernel.actions import Action
-from warband.kernel.events import Event
 from warband.kernel.geometry import base_radius
 from warband.kernel.params import ParamTable
 from warband.kernel.rng import Rng
-from warband.kernel.roster import read_document
 from warband.kernel.ruleset import GameResult, ModuleRuleset, RulesModule
-from warband.kernel.scenario import load_scenario
 from warband.kernel.state import GameState, Model, SideState
 from warband.rulesets.trenches_and_turbines import rules
 from warband.rulesets.trenches_and_turbines.context import Context, build_context
@@ -43,17 +40,8 @@ class TrenchesAndTurbines(ModuleRuleset):
     def data_dir(self) -> Path:
         return _HERE / "data"
 
-    def sample_name(self, path: Path) -> str:
-        try:
-            return str(read_document(path).get("name", path.stem))
-        except Exception:  # a broken sample still lists under its file name
-            return path.stem
-
     def load_roster(self, path: Path) -> dict[str, Any]:
         return load_roster(path).model_dump(mode="json", exclude_none=True)
-
-    def load_scenario(self, path: Path) -> dict[str, Any]:
-        return load_scenario(path).model_dump(mode="json")
 
     def _context(
         self, params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict[str, Any]], scenario: dict[str, Any]
@@ -62,7 +50,14 @@ class TrenchesAndTurbines(ModuleRuleset):
         specs = (unit_specs(rosters[0], act, cmd), unit_specs(rosters[1], act, cmd))
         return build_context(params, rosters, scenario, specs)
 
-    def _blank(self, ctx: Context, seed: int) -> GameState:
+    def blank(
+        self,
+        params: Mapping[str, Any],
+        rosters: tuple[dict[str, Any], dict[str, Any]],
+        scenario: dict[str, Any],
+        seed: int,
+    ) -> GameState:
+        ctx = self._context(params, rosters, scenario)
         p = ctx.params
         models: dict[str, Model] = {}
         for uid in ctx.unit_order:
@@ -75,33 +70,6 @@ class TrenchesAndTurbines(ModuleRuleset):
                 )
         sides = [SideState(str(ctx.rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
         return GameState(ctx, models, sides, Rng(seed))
-
-    def setup(
-        self,
-        params: Mapping[str, Any],
-        rosters: tuple[dict[str, Any], dict[str, Any]],
-        scenario: dict[str, Any],
-        seed: int,
-    ) -> GameState:
-        ctx = self._context(params, rosters, scenario)
-        state = self._blank(ctx, seed)
-        events: list[Event] = []
-        rules.start_game(state, events)
-        rules.run_auto(state, events)
-        return state
-
-    def restore(
-        self,
-        params: Mapping[str, Any],
-        rosters: tuple[dict[str, Any], dict[str, Any]],
-        scenario: dict[str, Any],
-        seed: int,
-        data: dict[str, Any],
-    ) -> GameState:
-        ctx = self._context(params, rosters, scenario)
-        state = self._blank(ctx, seed)
-        state.load_json(data, ctx.profiles)
-        return state
 
     def result(self, state: GameState) -> GameResult | None:
         if state.phase != "over":
