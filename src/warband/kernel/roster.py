@@ -100,6 +100,13 @@ def _message(err: Any) -> str:
     value = err.get("input")
     if kind == "missing":
         return "expected this required field, found it missing"
+    if kind in ("union_tag_invalid", "union_tag_not_found"):
+        ctx = err.get("ctx") or {}
+        field = str(ctx.get("discriminator", "'kind'")).strip("'")
+        tags = str(ctx.get("expected_tags", "")).replace("'", "")
+        if "tag" not in ctx:
+            return f"expected a {field!r} field, found none"
+        return f"expected a {field} (one of: {tags}), found {ctx['tag']!r}"
     if kind == "extra_forbidden":
         loc = err.get("loc") or ("?",)
         field = str(loc[-1])

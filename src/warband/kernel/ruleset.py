@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Protocol
 from warband.kernel.actions import Action, Decision
 from warband.kernel.errors import WarbandError
 from warband.kernel.events import Event
+from warband.kernel.mission import ActionVocabulary
 from warband.kernel.params import ParamTable
 from warband.kernel.state import GameState
 
@@ -51,6 +52,9 @@ class Ruleset(abc.ABC):
     version: ClassVar[str]
     title: ClassVar[str]
     params: ClassVar[ParamTable]
+    #: The words this ruleset gives meaning to in scenario actions (``actions:`` in a scenario file); None: it
+    #: plays no scenario actions, and a scenario that declares some is refused when loaded.
+    action_vocabulary: ClassVar[ActionVocabulary | None] = None
 
     # --- files and samples -------------------------------------------------------------------------
     @abc.abstractmethod
@@ -85,10 +89,13 @@ class Ruleset(abc.ABC):
         """Read and validate a warband file; return its document (raises RosterError listing every problem)."""
 
     def load_scenario(self, path: Path) -> dict[str, Any]:
-        """Read and validate a scenario file in the kernel's format; return its document (raises ScenarioError)."""
+        """Read and validate a scenario file in the kernel's format; return its document (raises ScenarioError).
+
+        Scenario actions are checked against :attr:`action_vocabulary`."""
         from warband.kernel.scenario import load_scenario
 
-        return load_scenario(path).model_dump(mode="json")
+        vocabulary = self.action_vocabulary or ActionVocabulary(supported=False, ruleset=self.id)
+        return load_scenario(path, vocabulary).model_dump(mode="json")
 
     # --- the game ----------------------------------------------------------------------------------
     @abc.abstractmethod
@@ -159,6 +166,11 @@ class Ruleset(abc.ABC):
 
     def explain(self, state: GameState, action: Action) -> str:
         """What choosing ``action`` risks: the odds of the rolls it starts (empty if none)."""
+        return ""
+
+    def describe_action(self, state: GameState, action: Action) -> str:
+        """What a player reads about ``action`` beyond its notation (a scenario action's name and guideline);
+        empty if nothing."""
         return ""
 
     def fingerprint(self, state: GameState) -> str:

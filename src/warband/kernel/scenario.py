@@ -1,10 +1,12 @@
-"""Scenario files: table size, turn count, terrain, deployment zones and objectives.
+"""Scenario files: table size, turn count, terrain, deployment zones, objectives and scenario actions.
 
 Game-agnostic: a scenario names its ruleset and carries ruleset-specific options in ``rules``, but nothing
 here knows any game. :func:`load_scenario` reads YAML or JSON and reports every problem at once through
 :class:`~warband.kernel.errors.ScenarioError`.
 
-All lengths are inches; the table spans ``0 <= x <= width`` and ``0 <= y <= depth``.
+All lengths are inches; the table spans ``0 <= x <= width`` and ``0 <= y <= depth``. Scenario actions (the
+optional ``actions`` list) are described in :mod:`warband.kernel.mission`; a ruleset passes its
+:class:`~warband.kernel.mission.ActionVocabulary` so that the names they use are checked too.
 """
 
 from __future__ import annotations
@@ -19,11 +21,14 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from warband.kernel.errors import Problem, ScenarioError
+from warband.kernel.mission import ActionVocabulary, MissionAction, action_problems, clean_place
 from warband.kernel.roster import describe_value, problems_from_validation, read_document
 
 __all__ = [
     "TERRAIN_KINDS",
+    "ActionVocabulary",
     "DeploymentZone",
+    "MissionAction",
     "Objective",
     "Point",
     "Scenario",
@@ -144,6 +149,10 @@ class Objective(_Model):
     at: Point
     radius: float = Field(default=3, gt=0)
     vp: int = Field(default=1, ge=0, description="Victory points for controlling it.")
+    on_table: bool = Field(
+        default=True,
+        description="False: the marker starts off the table until a scenario action's place-objective puts it down.",
+    )
 
 
 RuleValue = bool | int | float | str
@@ -159,6 +168,9 @@ class Scenario(_Model):
     terrain: list[TerrainPiece] = Field(default_factory=list)
     deployment: list[DeploymentZone]
     objectives: list[Objective] = Field(default_factory=list)
+    actions: list[MissionAction] = Field(
+        default_factory=list, description="Special actions the scenario gives every unit (mission actions)."
+    )
     rules: dict[str, Any] = Field(
         default_factory=dict,
         description="Ruleset-specific options: a mapping of names to numbers, strings or booleans.",
@@ -187,9 +199,13 @@ def _cross_check(
     zones: list[tuple[int, DeploymentZone]],
     objectives: list[tuple[int, Objective]],
     zones_complete: bool,
+    actions: Sequence[tuple[int, MissionAction]] = (),
+    objectives_complete: bool = True,
+    vocabulary: ActionVocabulary | None = None,
+    actions_complete: bool = True,
 ) -> list[Problem]:
     """Checks that need several parts of the file at once (run on whichever parts are valid)."""
-    out: list[Problem] = []
+    out = action_problems(file, actions, objectives, objectives_complete, vocabulary, actions_complete)
     seen: dict[str, str] = {}
     for label, items in (("terrain", terrain), ("objectives", objectives)):
         for i, item in items:
@@ -254,7 +270,7 @@ def _cross_check(
     return out
 
 
-def _salvage(file: str, raw: dict[str, Any]) -> list[Problem]:
+def _salvage(file: str, raw: dict[str, Any], vocabulary: ActionVocabulary | None) -> list[Problem]:
     """After a failed validation, validate the parts one by one and cross-check the ones that are valid."""
 
     def parts(key: str, cls: type[BaseModel]) -> tuple[list[tuple[int, Any]], bool]:
@@ -274,12 +290,21 @@ def _salvage(file: str, raw: dict[str, Any]) -> list[Problem]:
         table = None
     terrain, _ = parts("terrain", TerrainPiece)
     zones, zones_ok = parts("deployment", DeploymentZone)
-    objectives, _ = parts("objectives", Objective)
-    return _cross_check(file, table, terrain, zones, objectives, zones_ok)
+    objectives, objectives_ok = parts("objectives", Objective)
+    actions, actions_ok = parts("actions", MissionAction)
+    objectives_ok = objectives_ok or "objectives" not in raw  # both lists are optional: absent is complete
+    actions_ok = actions_ok or "actions" not in raw
+    return _cross_check(
+        file, table, terrain, zones, objectives, zones_ok, actions, objectives_ok, vocabulary, actions_ok
+    )
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    """Read and validate a scenario file; raise :class:`ScenarioError` listing every problem."""
+def load_scenario(path: str | Path, vocabulary: ActionVocabulary | None = None) -> Scenario:
+    """Read and validate a scenario file; raise :class:`ScenarioError` listing every problem.
+
+    ``vocabulary``: the action kinds and unit statuses the playing ruleset gives meaning to in scenario actions
+    (``supported=False``: it has none, so a scenario with ``actions`` is refused); None checks no names.
+    """
     file = str(path)
     raw = read_document(path, ScenarioError)
     if not isinstance(raw, dict):
@@ -287,8 +312,8 @@ def load_scenario(path: str | Path) -> Scenario:
     try:
         scn = Scenario.model_validate(raw)
     except pydantic.ValidationError as exc:
-        problems = problems_from_validation(file, exc)
-        problems += _salvage(file, raw)
+        problems = [Problem(p.file, clean_place(p.place), p.message) for p in problems_from_validation(file, exc)]
+        problems += _salvage(file, raw, vocabulary)
         raise ScenarioError(problems) from None
     problems = _cross_check(
         file,
@@ -297,6 +322,9 @@ def load_scenario(path: str | Path) -> Scenario:
         list(enumerate(scn.deployment)),
         list(enumerate(scn.objectives)),
         True,
+        list(enumerate(scn.actions)),
+        True,
+        vocabulary,
     )
     if problems:
         raise ScenarioError(problems)
