@@ -87,7 +87,7 @@ def test_legal_json(pos: Path) -> None:
     result = runner.invoke(app, ["legal", str(pos), "--explain", "--json"])
     assert result.exit_code == 0
     data = json.loads(result.output)
-    assert set(data) == {"decision", "legal", "illegal"}
+    assert set(data) == {"decision", "legal", "illegal", "about"}
     assert data["decision"]["kind"] == "choice" and data["legal"]
     assert data["illegal"] and all(
         r["rule"].startswith("trench-crusade/") for item in data["illegal"] for r in item["reasons"]

@@ -79,13 +79,16 @@ class HumanConsole:
 
     def show_choices(self, game: Game) -> None:
         for i, action in enumerate(game.legal_actions(), start=1):
+            about = game.ruleset.describe_action(game.state, action)
             odds = game.ruleset.explain(game.state, action)
-            self.say(f"  {i:>2}. {action}" + (f"   — {odds}" if odds else ""))
+            notes = "   — ".join(x for x in (about, odds) if x)
+            self.say(f"  {i:>2}. {action}" + (f"   — {notes}" if notes else ""))
 
     def show_all(self, game: Game) -> None:
         for i, action in enumerate(game.ruleset.all_actions(game.state), start=1):
+            about = game.ruleset.describe_action(game.state, action)
             mark = "" if game.is_legal(action) else f"   (not allowed: why {i})"
-            self.say(f"  {i:>2}. {action}{mark}")
+            self.say(f"  {i:>2}. {action}{mark}" + (f"   — {about}" if about else ""))
 
     def show_why(self, game: Game, action: Action) -> None:
         reasons = game.why_illegal(action)

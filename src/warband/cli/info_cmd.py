@@ -66,9 +66,11 @@ def _summary(kind: str, doc: dict[str, Any], points: int | None = None) -> str:
         return f"warband {doc.get('name', '?')!r}: {count} models in {len(models)} entries{limit_text}"
     table = doc.get("table", {})
     size = f"{table.get('width', '?')}x{table.get('depth', '?')}" if isinstance(table, dict) else "?"
+    actions = doc.get("actions", [])
+    acts = f", scenario actions: {', '.join(str(a.get('id')) for a in actions)}" if actions else ""
     return (
         f"scenario {doc.get('name', '?')!r}: table {size}, {len(doc.get('terrain', []))} terrain pieces, "
-        f"{len(doc.get('objectives', []))} objectives, {doc.get('turns', '?')} turns"
+        f"{len(doc.get('objectives', []))} objectives, {doc.get('turns', '?')} turns{acts}"
     )
 
 

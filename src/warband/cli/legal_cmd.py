@@ -159,7 +159,8 @@ def _probe(game: Game, file: str) -> None:
 
 # --------------------------------------------------------------------------------------------- legal
 def legal_report(game: Game, explain: bool) -> dict[str, Any]:
-    """The decision, the legal actions and (with ``explain``) every other action one might try, with why not."""
+    """The decision, the legal actions and (with ``explain``) every other action one might try, with why not;
+    ``about`` maps an action's text to what the ruleset says about it (a scenario action's name and guideline)."""
     d = game.decision
     decision = {
         "kind": d.kind,
@@ -172,12 +173,20 @@ def legal_report(game: Game, explain: bool) -> dict[str, Any]:
     }
     legal = game.legal_actions()
     illegal: list[dict[str, Any]] = []
+    about: dict[str, str] = {}
+    for action in legal:
+        text = game.ruleset.describe_action(game.state, action)
+        if text:
+            about[str(action)] = text
     if explain and d.kind == "choice":
         for action in game.ruleset.all_actions(game.state):
             reasons = game.why_illegal(action)
             if reasons:
                 illegal.append({"action": str(action), "reasons": [{"rule": r, "message": m} for r, m in reasons]})
-    return {"decision": decision, "legal": [str(a) for a in legal], "illegal": illegal}
+                text = game.ruleset.describe_action(game.state, action)
+                if text:
+                    about[str(action)] = text
+    return {"decision": decision, "legal": [str(a) for a in legal], "illegal": illegal, "about": about}
 
 
 def _print_report(game: Game, report: dict[str, Any]) -> None:
@@ -191,12 +200,13 @@ def _print_report(game: Game, report: dict[str, Any]) -> None:
         side = "AB"[d["player"]] if d["player"] in (0, 1) else d["player"]
         model = f" for {d['model']}" if d["model"] else ""
         typer.echo(f"Side {side} decides: {d['prompt']}{model} (state {d['state_id']})")
+    about = report.get("about", {})
     for i, action in enumerate(report["legal"], start=1):
-        typer.echo(f"  {i:>3}. {action}")
+        typer.echo(f"  {i:>3}. {action}" + (f"   — {about[action]}" if action in about else ""))
     if report["illegal"]:
         typer.echo("Not allowed:")
     for item in report["illegal"]:
-        typer.echo(f"  {item['action']}")
+        typer.echo(f"  {item['action']}" + (f"   — {about[item['action']]}" if item["action"] in about else ""))
         for reason in item["reasons"]:
             typer.echo(f"      [{reason['rule']}] {reason['message']}")
 
