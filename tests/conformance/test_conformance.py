@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -20,12 +21,15 @@ from warband.kernel.rng import Rng
 RULESETS = sorted(registry.available())
 
 
-def _new_game(rid: str, seed: int) -> Game:
+SAMPLE_SCENARIOS = [(rid, Path(item["path"])) for rid in RULESETS for item in registry.get(rid).samples()["scenarios"]]
+
+
+def _new_game(rid: str, seed: int, scenario: Path | None = None) -> Game:
     rs = registry.get(rid)
     samples = rs.samples()
-    a = rs.load_roster(__import__("pathlib").Path(samples["warbands"][0]["path"]))
-    b = rs.load_roster(__import__("pathlib").Path(samples["warbands"][1]["path"]))
-    return Game.new(rs, [a, b], rs.load_scenario(rs.default_scenario()), seed)
+    a = rs.load_roster(Path(samples["warbands"][0]["path"]))
+    b = rs.load_roster(Path(samples["warbands"][1]["path"]))
+    return Game.new(rs, [a, b], rs.load_scenario(scenario or rs.default_scenario()), seed)
 
 
 def _dump(game: Game) -> str:
@@ -64,6 +68,14 @@ def test_random_playout_round_trips_and_ends(rid: str, seed: int) -> None:
     prompts = _random_playout(game, seed, check_every=1 if seed == 1 else 7)
     assert game.result() is not None
     assert len(prompts) > 20
+
+
+@pytest.mark.parametrize(("rid", "scenario"), SAMPLE_SCENARIOS, ids=lambda v: getattr(v, "stem", v))
+def test_every_sample_scenario_plays_out(rid: str, scenario: Path) -> None:
+    """Every bundled scenario (scenario actions included) through a seeded playout with round trips."""
+    game = _new_game(rid, 6, scenario)
+    _random_playout(game, 6, check_every=3)
+    assert game.result() is not None
 
 
 @pytest.mark.parametrize("rid", RULESETS)

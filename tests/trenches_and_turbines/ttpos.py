@@ -69,7 +69,12 @@ def box(
     }
 
 
-def scenario(terrain: list[dict[str, Any]] | None = None, rules: dict[str, Any] | None = None) -> dict[str, Any]:
+def scenario(
+    terrain: list[dict[str, Any]] | None = None,
+    rules: dict[str, Any] | None = None,
+    objectives: list[dict[str, Any]] | None = None,
+    actions: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     return {
         "name": "test",
         "ruleset": "trenches-and-turbines",
@@ -80,7 +85,8 @@ def scenario(terrain: list[dict[str, Any]] | None = None, rules: dict[str, Any] 
             {"side": 0, "polygon": [[0, 0], [48, 0], [48, 12], [0, 12]]},
             {"side": 1, "polygon": [[0, 36], [48, 36], [48, 48], [0, 48]]},
         ],
-        "objectives": [],
+        "objectives": objectives or [],
+        "actions": actions or [],
         "rules": rules or {},
     }
 
@@ -99,12 +105,15 @@ def position(
     deck: list[str] | None = None,
     rules: dict[str, Any] | None = None,
     seed: int = 1,
+    objectives: list[dict[str, Any]] | None = None,
+    actions: list[dict[str, Any]] | None = None,
 ) -> Game:
     """A game in round 1 with the models listed in ``at`` (unit id -> model positions, leader first) on the
-    table; other models are out. ``active`` has just drawn its card (two actions)."""
+    table; other models are out. ``active`` has just drawn its card (two actions). ``objectives`` and
+    ``actions`` (scenario actions) go into the scenario."""
     ra = {"ruleset": "trenches-and-turbines", "name": "A", "units": a}
     rb = {"ruleset": "trenches-and-turbines", "name": "B", "units": b}
-    game = Game.new(RS, [ra, rb], scenario(terrain, rules), seed, params)
+    game = Game.new(RS, [ra, rb], scenario(terrain, rules, objectives, actions), seed, params)
     st = game.state
     st.stack = []
     st.turn = 1

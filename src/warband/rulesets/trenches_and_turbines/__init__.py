@@ -4,6 +4,7 @@ PROPOSED core rules of the digest (``../shared/rules/trenches-and-turbines.md`` 
 
 * ``rules.py``  the round, the activation deck, the action menu, reactions, charges, fights (the interpreter)
 * ``combat.py`` shooting and melee attacks, saves, casualties, pins, Leadership
+* ``missions.py`` the scenario's Mission-Based Actions (requirements, limits, effects, what they forbid)
 * ``space.py``  coherency, movement (VEHICLE, SCALABLE), sight by size, Conceal, Cover, charge placement
 * ``roster.py`` force files; ``data/`` sample forces and the default scenario
 * ``evaluate.py`` the heuristic value; ``render.py`` the text table
@@ -17,13 +18,15 @@ from typing import Any, ClassVar
 
 from warband.kernel.actions import Action
 from warband.kernel.geometry import base_radius
+from warband.kernel.mission import ActionVocabulary
 from warband.kernel.params import ParamTable
 from warband.kernel.rng import Rng
 from warband.kernel.ruleset import GameResult, ModuleRuleset, RulesModule
 from warband.kernel.state import GameState, Model, SideState
-from warband.rulesets.trenches_and_turbines import rules
+from warband.rulesets.trenches_and_turbines import missions, rules
 from warband.rulesets.trenches_and_turbines.context import Context, build_context
 from warband.rulesets.trenches_and_turbines.roster import load_roster, unit_specs
+from warband.rulesets.trenches_and_turbines.rules import ACTIONS
 
 _HERE = Path(__file__).parent
 
@@ -36,6 +39,9 @@ class TrenchesAndTurbines(ModuleRuleset):
     title: ClassVar[str] = "Trenches and Turbines (Actions chapter, seed 002; PROPOSED core rules)"
     params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
     rules: ClassVar[RulesModule] = rules
+    action_vocabulary: ClassVar[ActionVocabulary | None] = ActionVocabulary(
+        kinds=frozenset(ACTIONS), statuses=frozenset(missions.STATUSES), ruleset="trenches-and-turbines"
+    )
 
     def data_dir(self) -> Path:
         return _HERE / "data"
@@ -83,6 +89,9 @@ class TrenchesAndTurbines(ModuleRuleset):
         from warband.rulesets.trenches_and_turbines.evaluate import evaluate
 
         return evaluate(state, side)
+
+    def describe_action(self, state: GameState, action: Action) -> str:
+        return missions.describe(state, action)
 
     def render(self, state: GameState) -> str:
         from warband.rulesets.trenches_and_turbines.render import render_table

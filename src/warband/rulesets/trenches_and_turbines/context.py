@@ -12,6 +12,7 @@ from typing import Any
 
 from warband.kernel.battlefield import ObjectivePoint, battlefield
 from warband.kernel.geometry import Table, TerrainPiece
+from warband.kernel.mission import MissionAction
 
 SIDE_PREFIX = ("a", "b")
 SIZE_RANK = {"S": 1, "M": 2, "L": 3, "XL": 4}
@@ -22,7 +23,8 @@ Objective = ObjectivePoint
 
 @dataclass
 class Context:
-    """Everything about a game that never changes while it is played."""
+    """Everything about a game that never changes while it is played (``missions``: the scenario actions by id,
+    as validated documents)."""
 
     params: dict[str, Any]
     table: Table
@@ -36,6 +38,7 @@ class Context:
     scenario: dict[str, Any]
     units: dict[str, dict[str, Any]]
     profiles: dict[str, dict[str, Any]]
+    missions: dict[str, dict[str, Any]] = field(default_factory=dict)
     memo: dict[Any, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -52,6 +55,15 @@ class Context:
 def _scenario_ids(scenario: Mapping[str, Any], key: str) -> frozenset[str]:
     raw = scenario.get("rules", {}).get(key, "")
     return frozenset(str(raw).replace(",", " ").split())
+
+
+def mission_specs(scenario: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The scenario's actions by id, with every default filled in (a scenario built in code may omit them)."""
+    out: dict[str, dict[str, Any]] = {}
+    for raw in scenario.get("actions", []):
+        doc = MissionAction.model_validate(raw).model_dump(mode="json")
+        out[str(doc["id"])] = doc
+    return out
 
 
 def build_context(
@@ -87,4 +99,5 @@ def build_context(
         scenario,
         units,
         profiles,
+        mission_specs(scenario),
     )

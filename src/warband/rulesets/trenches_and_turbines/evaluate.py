@@ -1,10 +1,12 @@
-"""A heuristic value of a position for one side (for agents): material, victory points, projected objective
-control, pins and Routed units, and cover/prone when enemies can shoot."""
+"""A heuristic value of a position for one side (for agents): material, victory points (mission actions' too),
+projected objective control (claimed and removed markers included), pins and Routed units, and cover/prone when
+enemies can shoot."""
 
 from __future__ import annotations
 
 from warband.kernel.state import GameState
 from warband.rulesets.trenches_and_turbines.core import ustate
+from warband.rulesets.trenches_and_turbines.missions import live_objectives
 from warband.rulesets.trenches_and_turbines.rules import objective_holder
 from warband.rulesets.trenches_and_turbines.space import members, model_cover
 
@@ -38,12 +40,12 @@ def evaluate(state: GameState, side: int) -> float:
             score += sign * 0.15 * cover
     vp = state.vars.get("vp", [0, 0])
     score += 2.0 * (int(vp[side]) - int(vp[1 - side]))
-    for o in state.ctx.objectives:
-        h = objective_holder(state, o.at, o.radius)
+    for o, at, owner in live_objectives(state):  # markers a mission action removed no longer count
+        h = owner if owner is not None else objective_holder(state, at, o.radius)
         if h is not None:
             score += 0.9 if h == side else -0.9
         for m in state.models.values():  # pull toward objectives a little
             if m.on_table and m.side == side:
-                d = ((m.x - o.at[0]) ** 2 + (m.y - o.at[1]) ** 2) ** 0.5
+                d = ((m.x - at[0]) ** 2 + (m.y - at[1]) ** 2) ** 0.5
                 score += 0.02 / (1.0 + d / 6.0)
     return score

@@ -6,6 +6,7 @@ from warband.kernel.actions import Action
 from warband.kernel.state import GameState
 from warband.rulesets.trenches_and_turbines import combat
 from warband.rulesets.trenches_and_turbines.core import side_name, ustate
+from warband.rulesets.trenches_and_turbines.missions import marks
 from warband.rulesets.trenches_and_turbines.space import leader_of, members, out_of_coherency
 
 
@@ -31,7 +32,22 @@ def render_table(state: GameState) -> str:
             f"  {side_name(spec['side'])} {uid:4} {spec['name']:<18} {len(ms)}/{len(spec['models'])} "
             f"models, {where} {' '.join(flags)}{' OUT OF COHERENCY: ' + ','.join(bad) if bad else ''}"
         )
+    lines.extend(_marks_line(state))
     return "\n".join(lines)
+
+
+def _marks_line(state: GameState) -> list[str]:
+    """The objective markers, when the scenario's actions can claim, remove or place them."""
+    if not state.ctx.missions:
+        return []
+    parts = []
+    for oid, mark in marks(state).items():
+        if mark["at"] is None:
+            parts.append(f"{oid} off the table")
+        else:
+            owner = f" claimed by {side_name(int(mark['owner']))}" if mark["owner"] is not None else ""
+            parts.append(f"{oid} at ({mark['at'][0]:.1f},{mark['at'][1]:.1f}){owner}")
+    return ["  objectives: " + "; ".join(parts)] if parts else []
 
 
 def explain_action(state: GameState, action: Action) -> str:

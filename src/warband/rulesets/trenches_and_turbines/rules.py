@@ -24,7 +24,7 @@ from warband.kernel.events import (
     TokensChanged,
 )
 from warband.kernel.state import GameState, Model
-from warband.rulesets.trenches_and_turbines import combat
+from warband.rulesets.trenches_and_turbines import combat, missions
 from warband.rulesets.trenches_and_turbines.core import R, pop, push, set_unit, side_name, succeeds, top, ustate
 from warband.rulesets.trenches_and_turbines.space import (
     Placement,
@@ -96,6 +96,7 @@ def start_game(state: GameState, events: list[Event]) -> None:
             "shaken": 0,
         }
     state.vars.update({"u": u, "vp": [0, 0], "deck": [], "active": None, "acts": [], "zone_of": [0, 1]})
+    state.vars["marks"] = missions.initial_marks(state.ctx)
     push(state, {"t": "rolloff"})
 
 
@@ -243,6 +244,8 @@ def begin_activation(state: GameState, uid: str, events: list[Event]) -> None:
             "started_pinned": u["pins"] > 0,
             "no_charge": False,
             "end_now": False,
+            "forbidden": {},
+            "activation": int(state.vars.get("activation", 0)) + 1,
         }
     )
     set_unit(state, uid, shaken=0)
@@ -309,7 +312,7 @@ def end_activation(state: GameState, events: list[Event]) -> None:
     if uid is not None:
         set_unit(state, uid, activated=True)
         events.append(Note(f"{uid}'s activation ends", f"{R}/activation/end"))
-    state.vars.update({"active": None, "acts": [], "left": 0})
+    state.vars.update({"active": None, "acts": [], "left": 0, "forbidden": {}})
     next_card(state, events)
 
 
@@ -321,8 +324,8 @@ def end_round(state: GameState, events: list[Event]) -> None:
             set_unit(state, uid, overwatch=False)
     if state.turn >= int(p["score_from_round"]):
         vp = list(state.vars["vp"])
-        for o in state.ctx.objectives:
-            holder = objective_holder(state, o.at, o.radius)
+        for o, at, owner in missions.live_objectives(state):
+            holder = owner if owner is not None else objective_holder(state, at, o.radius)
             if holder is not None:
                 vp[holder] += int(p["vp_objective"]) * o.vp
         state.vars["vp"] = vp
@@ -362,7 +365,7 @@ def finish(state: GameState, events: list[Event]) -> None:
 
 
 # ------------------------------------------------------------------------------------------- the action menu
-ACTIONS = ("move", "charge", "prone", "stand", "shoot", "fight", "shift", "shed", "overwatch")
+ACTIONS = ("move", "charge", "prone", "stand", "shoot", "fight", "shift", "shed", "overwatch", missions.KIND)
 
 
 def menu(state: GameState, uid: str, only_legal: bool = True) -> list[Action]:
@@ -384,6 +387,7 @@ def candidates(state: GameState, uid: str) -> list[Action]:
         out.extend(Action("shoot", uid, e, option=w) for e in enemies)
     out.extend(Action("fight", uid, e) for e in enemies)
     out.extend([Action("shift", uid), Action("overwatch", uid)])
+    out.extend(missions.candidates(state, uid))
     return out
 
 
@@ -403,6 +407,7 @@ def action_reasons(state: GameState, uid: str, a: Action, eng: list[str] | None 
     eng = engaged_units(state, uid) if eng is None else eng
     if eng and a.kind in ("move", "charge", "shoot", "overwatch"):
         out.append((f"{R}/fight/engaged-only", "an engaged unit may only Fight or Shift (digest §3.9)"))
+    out.extend(missions.forbidden(state, a))
     out.extend(CHECKS[a.kind](state, uid, a, eng))
     return out
 
@@ -510,6 +515,11 @@ def _c_overwatch(state: GameState, uid: str, a: Action, eng: list[str]) -> list[
     return []
 
 
+def _c_mission(state: GameState, uid: str, a: Action, eng: list[str]) -> list[Reason]:
+    """Mission-Based Actions (seed 002): the scenario's own requirements and limits."""
+    return missions.reasons(state, uid, a)
+
+
 CHECKS = {
     "move": _c_move,
     "shed": _c_shed,
@@ -520,6 +530,7 @@ CHECKS = {
     "fight": _c_fight,
     "shift": _c_shift,
     "overwatch": _c_overwatch,
+    missions.KIND: _c_mission,
 }
 
 
@@ -566,6 +577,9 @@ def do_action(state: GameState, uid: str, a: Action, events: list[Event]) -> Non
     elif k == "fight":
         spend(state, uid, "fight")
         push(state, {"t": "fight-go", "att": uid, "def": str(a.target), "priority": False, "bonus": 0})
+    elif k == missions.KIND:
+        spend(state, uid, f"{missions.KIND}:{a.option}", int(state.ctx.missions[str(a.option)]["cost"]))
+        missions.perform(state, uid, a, events)
 
 
 def shed(state: GameState, uid: str, events: list[Event]) -> None:
@@ -831,7 +845,7 @@ def dest_candidates(state: GameState, step: dict[str, Any]) -> list[Action]:
     for e in units_of(state, 1 - side):
         el = leader_of(state, e) or members(state, e)[0]
         goals.append((el.x, el.y))
-    goals.extend(o.at for o in state.ctx.objectives)
+    goals.extend(at for _, at, _ in missions.live_objectives(state))
     for piece in state.ctx.table.terrain:
         if piece.id in state.ctx.cover_ids or piece.id in state.ctx.woods_ids:
             x0, y0, x1, y1 = piece.bbox
