@@ -10,10 +10,18 @@ sigmoid of the ruleset's public evaluation, ``sigmoid((evaluate(s, 0) - evaluate
 after any pending dice are rolled.
 
 Selection is UCT (``mean + c * sqrt(ln N / n)``, unvisited children first) with **progressive widening**:
-a node with ``N`` visits considers only its ``min(top, 2 + isqrt(N))`` best actions by a cheap static prior,
-the evaluation right after applying the action to a clone (no dice rolled). So continuous destinations (a
-long candidate list) and deployments do not drown a budget of a few hundred iterations. Decisions with one
-legal action are passed through without a node, and answered at once at the root.
+a node with ``N`` visits considers only its ``min(top, 2 + isqrt(N))`` best actions by a static prior: the
+value right after applying the action to a clone and letting the dice it sets rolling fall, averaged over
+``prior_samples`` dice streams that every action of the decision shares (so a shot is judged by what it may
+hit, not as a mere declaration, and two shots are compared on the same dice). A new child starts with ``init``
+virtual visits at its prior value, so the search spends its first iterations where the prior points. So
+continuous destinations (a long candidate list) and deployments do not drown a budget of a few hundred
+iterations. Decisions with one legal action are passed through without a node, and answered at once at the
+root.
+
+**Common random numbers** (``crn=root``, the default): the ``j``-th iteration through each root action plays the
+same dice stream after it, so sibling actions are compared on the same luck rather than on different luck
+(``crn=all`` does this at every level of the tree, ``crn=off`` samples every iteration afresh).
 
 Options (strings from the CLI spec ``mcts:iterations=400,rollout=none``):
 
@@ -23,7 +31,9 @@ Options (strings from the CLI spec ``mcts:iterations=400,rollout=none``):
   ``heuristic`` agent at its cheapest, for both sides) plays on up to the horizon first;
 * ``depth`` (:data:`DEFAULT_DEPTH`): the horizon, in choice decisions from the root;
 * ``c`` (1.4): UCT exploration; ``top`` (:data:`DEFAULT_TOP`): widening cap; ``scale`` (100): the
-  evaluation difference that counts as "clearly better" in the sigmoid.
+  evaluation difference that counts as "clearly better" in the sigmoid;
+* ``prior_samples`` (:data:`DEFAULT_PRIOR_SAMPLES`), ``init`` (:data:`DEFAULT_INIT`), ``crn``
+  (:data:`DEFAULT_CRN`): the prior's dice streams, its virtual visits, and the common random numbers above.
 
 The agent is deterministic for a seed unless ``seconds`` is given. Only ``Game``, ``Action``, ``Decision``,
 the state's dice stream and ``Ruleset.evaluate`` are used.
@@ -40,12 +50,16 @@ from warband.agents.base import Agent, AgentError
 from warband.agents.heuristic import HeuristicAgent
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
-from warband.kernel.rng import Rng
+from warband.kernel.rng import Rng, derive_seed
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_DEPTH = 6
 DEFAULT_TOP = 10
 DEFAULT_PRIOR_VISITS = 4
+DEFAULT_PRIOR_SAMPLES = 2
+DEFAULT_INIT = 1
+DEFAULT_CRN = "root"
+CRN_MODES = ("off", "root", "all")
 ROLLOUTS = ("none", "random", "heuristic")
 #: Safety cap on the steps (choices and rolls) of one iteration.
 MAX_STEPS = 2000
@@ -57,7 +71,8 @@ Key = tuple[int, Action]
 class Node:
     """A sequence of choices from the root; edges are the children, keyed by (chooser, action)."""
 
-    visits: int = 0
+    visits: int = 0  # iterations through this edge, plus the prior's virtual ones
+    real: int = 0  # iterations through this edge
     total: float = 0.0  # sum of values for the side that chose the edge leading here
     children: dict[Key, Node] = field(default_factory=dict)
     priors: dict[Key, float] = field(default_factory=dict)
@@ -104,18 +119,29 @@ class MCTSAgent(Agent):
         self.top: int = _number(opts, "top", DEFAULT_TOP, 1, int)
         self.scale: float = _number(opts, "scale", 100.0, 1e-9, float)
         self.prior_visits: int = _number(opts, "prior_visits", DEFAULT_PRIOR_VISITS, 0, int)
+        self.prior_samples: int = _number(opts, "prior_samples", DEFAULT_PRIOR_SAMPLES, 1, int)
+        self.init: int = _number(opts, "init", DEFAULT_INIT, 0, int)
+        self.crn = str(opts.pop("crn", DEFAULT_CRN))
+        if self.crn not in CRN_MODES:
+            raise AgentError(f"agent 'mcts': option crn={self.crn!r} is not one of {', '.join(CRN_MODES)}")
         unknown = sorted(opts)
         if unknown:
             raise AgentError(f"agent 'mcts': unknown option(s) {unknown}")
         super().__init__(seed)
         self.rng = Rng(seed)
         self.last_iterations = 0
+        self.last_root: Node | None = None
         # whether evaluate(s, 1) == -evaluate(s, 0) (checked on each root): then one call judges a state
         self._zero_sum = False
+        # the seed of this decision's common random numbers (dice streams shared by sibling actions)
+        self._base = 0
 
     def describe(self) -> str:
         budget = f"seconds={self.seconds:g}" if self.seconds is not None else f"iterations={self.iterations}"
-        return f"mcts:{budget},rollout={self.rollout},depth={self.depth},c={self.c:g},top={self.top}"
+        return (
+            f"mcts:{budget},rollout={self.rollout},depth={self.depth},c={self.c:g},top={self.top},"
+            f"crn={self.crn},prior_samples={self.prior_samples},init={self.init}"
+        )
 
     # --- the choice --------------------------------------------------------------------------------
     def choose(self, game: Game) -> Action:
@@ -127,6 +153,7 @@ class MCTSAgent(Agent):
         e0, e1 = game.ruleset.evaluate(game.state, 0), game.ruleset.evaluate(game.state, 1)
         self._zero_sum = abs(e0 + e1) <= 1e-9 * max(1.0, abs(e0))
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        self._base = self.rng.next64()
         n = 0
         while True:
             if deadline is None and n >= self.iterations:
@@ -136,6 +163,7 @@ class MCTSAgent(Agent):
             self._iterate(game, root, self.rng.next64())
             n += 1
         self.last_iterations = n
+        self.last_root = root
         return self._best(root, me, actions)
 
     def _best(self, root: Node, me: int, actions: list[Action]) -> Action:
@@ -176,6 +204,9 @@ class MCTSAgent(Agent):
                 break
             player = int(d.player or 0)
             action, child = self._select(g, node, player, actions)
+            if self.crn == "all" or (self.crn == "root" and node is root):
+                # common random numbers: the j-th visit of every sibling action plays the same dice stream
+                g.state.rng = Rng(derive_seed(self._base, (decisions << 32) | child.real))
             path.append((child, player))
             node = child
             g.apply(action)
@@ -185,6 +216,7 @@ class MCTSAgent(Agent):
         root.visits += 1
         for child, player in path:
             child.visits += 1
+            child.real += 1
             child.total += value[player] if player < len(value) else 0.5
 
     def _select(self, g: Game, node: Node, player: int, actions: list[Action]) -> tuple[Action, Node]:
@@ -197,6 +229,10 @@ class MCTSAgent(Agent):
             child = node.children.get(key)
             if child is None:
                 child = node.children[key] = Node()
+                prior = node.priors.get(key)
+                if prior is not None and self.init > 0:
+                    child.visits = self.init
+                    child.total = prior * child.visits
             if child.visits == 0:
                 return key[1], child
             score = child.mean() + self.c * math.sqrt(log_n / child.visits)
@@ -222,11 +258,25 @@ class MCTSAgent(Agent):
         return keys
 
     def _prior(self, g: Game, action: Action, player: int) -> float:
-        c = g.clone()
-        c.apply(action)
-        if c.decision.kind == "over":
-            return self._terminal(c)[player]
-        return self._judge(c)[player]
+        """The action's value once the dice it sets rolling have fallen, averaged over ``prior_samples``
+        dice streams shared by every action of the decision (one stream if no die is rolled)."""
+        total = 0.0
+        n = 0
+        for i in range(self.prior_samples):
+            c = g.clone()
+            c.state.rng = Rng(derive_seed(self._base, -1 - i))
+            c.apply(action)
+            rolled = False
+            for _ in range(MAX_STEPS):
+                if c.decision.kind != "chance":
+                    break
+                c.roll()
+                rolled = True
+            total += self._terminal(c)[player] if c.decision.kind == "over" else self._judge(c)[player]
+            n += 1
+            if not rolled:
+                break
+        return total / n
 
     # --- values ------------------------------------------------------------------------------------
     def _terminal(self, g: Game) -> tuple[float, float]:
