@@ -458,6 +458,13 @@ def test_a_whole_game_of_recover_the_intel() -> None:
     assert again.fingerprint() == g.fingerprint()
 
 
+def test_evaluation_values_standing_ready_for_a_scoring_mission_action() -> None:
+    ready = game([secure()])
+    holding = game([secure()], {"a1": line(20, 22.6, 3), "b1": FAR_ENEMY})  # 2.1" away: holds o1, cannot secure it
+    assert RS.evaluate(ready.state, 0) > RS.evaluate(holding.state, 0) + 0.5
+    assert RS.evaluate(ready.state, 1) < RS.evaluate(holding.state, 1) - 0.5
+
+
 def test_heuristic_secures_the_intel_when_it_can() -> None:
     g = game([secure()], {"a1": NEAR, "b1": line(10, 44, 3)})
     assert HeuristicAgent(seed=1).choose(g) == Action.parse("mission a1 o1 [secure]")

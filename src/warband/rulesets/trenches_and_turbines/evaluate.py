@@ -4,9 +4,11 @@ enemies can shoot."""
 
 from __future__ import annotations
 
+import math
+
 from warband.kernel.state import GameState
 from warband.rulesets.trenches_and_turbines.core import ustate
-from warband.rulesets.trenches_and_turbines.missions import live_objectives
+from warband.rulesets.trenches_and_turbines.missions import live_objectives, marks, target_ids
 from warband.rulesets.trenches_and_turbines.rules import objective_holder
 from warband.rulesets.trenches_and_turbines.space import members, model_cover
 
@@ -26,6 +28,27 @@ def unit_value(state: GameState, uid: str) -> float:
     return total
 
 
+def mission_readiness(state: GameState, side: int) -> float:
+    """Half the VP of each scoring scenario action a side stands ready to perform on a marker (a model within
+    its reach), so that units walk up to the marker instead of stopping at the control radius."""
+    score = 0.0
+    for spec in state.ctx.missions.values():
+        near = next((r for r in spec["requires"] if r["kind"] == "near-objective"), None)
+        gain = sum(int(e["vp"]) for e in spec["effects"] if e["kind"] == "score")
+        if near is None or gain <= 0:
+            continue
+        reach = float(near["within"])
+        for oid in target_ids(state, spec):
+            at = marks(state)[oid]["at"]
+            for s in (0, 1):
+                if any(
+                    m.on_table and m.side == s and math.hypot(m.x - at[0], m.y - at[1]) - m.radius <= reach
+                    for m in state.models.values()
+                ):
+                    score += 0.5 * gain if s == side else -0.5 * gain
+    return score
+
+
 def evaluate(state: GameState, side: int) -> float:
     score = 0.0
     for uid in state.ctx.unit_order:
@@ -40,6 +63,7 @@ def evaluate(state: GameState, side: int) -> float:
             score += sign * 0.15 * cover
     vp = state.vars.get("vp", [0, 0])
     score += 2.0 * (int(vp[side]) - int(vp[1 - side]))
+    score += mission_readiness(state, side)
     for o, at, owner in live_objectives(state):  # markers a mission action removed no longer count
         h = owner if owner is not None else objective_holder(state, at, o.radius)
         if h is not None:
