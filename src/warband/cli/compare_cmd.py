@@ -99,16 +99,16 @@ def compare_command(
     b: Annotated[Path, typer.Option("--b", help="Warband file of side B.")],
     variant: Annotated[
         list[str],
-        typer.Option("--variant", help="A rule variant: name=value[,name=value] (repeatable; see `warband params`)."),
+        typer.Option("--variant", help="A rule variant: name=value,name=value,... (repeatable; see `warband params`)."),
     ],
     games: Annotated[int, typer.Option("--games", "-n", help="Maximum games per arm.")] = 200,
     scenario: Annotated[
-        Path | None, typer.Option("--scenario", help="Scenario file [default: the ruleset's default scenario].")
+        Path | None, typer.Option("--scenario", help="Scenario file (default: the ruleset's default scenario).")
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed; game i of every arm uses the same derived seed.")] = 1,
     agent_a: Annotated[
         str | None,
-        typer.Option("--agent-a", help="Agent spec of side A [default: heuristic if installed, else random]."),
+        typer.Option("--agent-a", help="Agent spec of side A (default: heuristic if installed, else random)."),
     ] = None,
     agent_b: Annotated[str | None, typer.Option("--agent-b", help="Agent spec of side B.")] = None,
     batch: Annotated[int, typer.Option("--batch", help="Games per arm between looks.")] = 20,
@@ -219,7 +219,7 @@ def balance_command(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the run (and of the bootstrap).")] = 1,
     agent: Annotated[
         str | None,
-        typer.Option("--agent", help="Agent spec for every side [default: heuristic if installed, else random]."),
+        typer.Option("--agent", help="Agent spec for every side (default: heuristic if installed, else random)."),
     ] = None,
     bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap rounds for the intervals.")] = 200,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Processes playing games.")] = 1,

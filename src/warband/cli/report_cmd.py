@@ -13,7 +13,7 @@ from warband.lab.report import write_report
 
 def report_command(
     db: Annotated[Path, typer.Argument(help="Results database written by `warband simulate --db`.")],
-    run: Annotated[int | None, typer.Option("--run", help="Run id [default: the latest run].")] = None,
+    run: Annotated[int | None, typer.Option("--run", help="Run id (default: the latest run).")] = None,
     out: Annotated[Path, typer.Option("--out", help="Folder for index.html, its charts and game logs.")] = Path(
         "report"
     ),

@@ -102,13 +102,13 @@ def simulate_command(
     a: Annotated[Path, typer.Option("--a", help="Warband file of side A (see `warband samples RULESET`).")],
     b: Annotated[Path, typer.Option("--b", help="Warband file of side B.")],
     scenario: Annotated[
-        Path | None, typer.Option("--scenario", help="Scenario file [default: the ruleset's default scenario].")
+        Path | None, typer.Option("--scenario", help="Scenario file (default: the ruleset's default scenario).")
     ] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the run; game i uses a seed derived from it.")] = 1,
     agent_a: Annotated[
         str | None,
-        typer.Option("--agent-a", help="Agent spec of side A [default: heuristic if installed, else random]."),
+        typer.Option("--agent-a", help="Agent spec of side A (default: heuristic if installed, else random)."),
     ] = None,
     agent_b: Annotated[str | None, typer.Option("--agent-b", help="Agent spec of side B.")] = None,
     assignments: Annotated[
@@ -125,9 +125,8 @@ def simulate_command(
         typer.Option(
             "--workers",
             "-w",
-            help="Processes playing games [default: every "
-            "core]; with --backend ray, games in flight [default: the "
-            "cluster's CPUs]. Results do not depend on it.",
+            help="Processes playing games (default: every core); with --backend ray, games in flight "
+            "(default: the cluster's CPUs). Results do not depend on it.",
         ),
     ] = None,
     db: Annotated[
@@ -147,7 +146,7 @@ def simulate_command(
     ] = "local",
     address: Annotated[
         str | None,
-        typer.Option("--address", help="Ray cluster address for --backend ray [default: start a local Ray runtime]."),
+        typer.Option("--address", help="Ray cluster address for --backend ray (default: start a local Ray runtime)."),
     ] = None,
 ) -> None:
     """Play GAMES games of A against B and report win rates with 95% confidence intervals."""
