@@ -3,7 +3,9 @@ Shift, Shed a Pin, Overwatch and reactions, one test per clause (see docs/rules/
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 from ttpos import act, alive, box, line, position, rules_of, set_unit, unit, unit_vars
 
@@ -352,3 +354,50 @@ def test_move_path_stays_one_inch_from_enemies() -> None:
     g2 = position([unit(models=1, move=10)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 15)]})
     act(g2, "move a1")
     assert rules_of(g2, "to a1 @10,20") != []  # 10" is not enough to go round
+
+
+def test_a_unit_profile_may_give_three_actions() -> None:
+    """Seed 002, List of Actions: two actions normally, 'rare situations in which a unit may perform three': the
+    unit profile's ``actions: 3`` gives its every activation three actions; others keep two."""
+    g = position([unit(actions=3)], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)}, deck=["b1"])
+    assert g.state.vars["left"] == 3
+    act(g, "prone a1")
+    act(g, "stand a1")
+    assert g.state.vars["active"] == "a1" and g.state.vars["left"] == 1
+    act(g, "prone a1")
+    assert g.state.vars["active"] == "b1" and g.state.vars["left"] == 2  # b1 has the normal two
+
+
+def test_three_actions_are_still_cut_by_shaken_and_a_failed_pinned_test() -> None:
+    tank = unit(models=1, size="XL", base_mm=60, keywords=["VEHICLE"], actions=3)
+    g = position([tank], [unit()], {"a1": [(20, 10)], "b1": line(10, 40, 3)}, active=None)
+    set_unit(g, "a1", shaken=1)
+    from warband.rulesets.trenches_and_turbines import rules as tt
+
+    tt.begin_activation(g.state, "a1", [])
+    assert g.state.vars["left"] == 2  # a Shaken VEHICLE loses one of its three (digest §3.10)
+    p = position([unit(actions=3)], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)}, active=None)
+    set_unit(p, "a1", pins=1)
+    tt.begin_activation(p.state, "a1", [])
+    p.state.state_id += 1
+    assert p.decision.prompt == "pintest"
+    p.roll([10])  # the pinned test fails: one action only (digest §3.7)
+    assert p.state.vars["left"] == 1
+
+
+def test_actions_in_a_force_file_are_validated(tmp_path: Path) -> None:
+    from warband.kernel.errors import RosterError
+    from warband.rulesets.trenches_and_turbines.roster import load_roster
+
+    doc = {"ruleset": "trenches-and-turbines", "name": "X", "units": [unit(actions=3), unit(actions=4)]}
+    path = tmp_path / "force.json"
+    path.write_text(json.dumps(doc))
+    try:
+        load_roster(path)
+    except RosterError as exc:
+        assert "units[1].actions" in str(exc) and "units[0]" not in str(exc)
+    else:  # pragma: no cover - the bad file must be refused
+        raise AssertionError("actions: 4 was accepted")
+    doc["units"] = [unit(actions=3)]
+    path.write_text(json.dumps(doc))
+    assert load_roster(path).units[0].actions == 3

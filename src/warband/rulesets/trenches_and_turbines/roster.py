@@ -20,6 +20,8 @@ SIZES: tuple[str, ...] = ("S", "M", "L", "XL")
 WEAPON_KEYWORDS = frozenset({"Semi-Automatic", "Heavy", "OPTICS", "Blast", "Suppressive", "Indirect"})
 UNIT_KEYWORDS = frozenset({"VEHICLE", "INFANTRY", "ELITE", "HERO", "WALKER"})
 CHARGE_REACTIONS = frozenset({"brace"})
+#: Most actions a unit profile may give one activation (seed 002, List of Actions: two, rarely three).
+MAX_ACTIONS = 3
 
 
 class _Strict(BaseModel):
@@ -62,6 +64,13 @@ class Unit(_Strict):
     name: str = Field(min_length=1)
     size: Literal["S", "M", "L", "XL"] = "M"
     act: int | None = Field(default=None, ge=1, le=4, description="Activation cards (ACT).")
+    actions: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_ACTIONS,
+        description="Actions in each of the unit's activations; none: the ruleset's actions_per_activation (2). "
+        "Seed 002, List of Actions: 'rare situations in which a unit may perform three'.",
+    )
     keywords: list[str] = Field(default_factory=list)
     models: int = Field(ge=1, le=20)
     base_mm: float = Field(default=25, gt=0)
@@ -134,8 +143,8 @@ def load_roster(path: str | Path) -> TTRoster:
 
 
 def unit_specs(doc: dict[str, Any], default_act: int, default_command: float) -> list[dict[str, Any]]:
-    """One dict per unit: ``name, size, act, keywords, reactions`` and ``models`` (each a profile dict, the
-    leader first, with its weapons)."""
+    """One dict per unit: ``name, size, act, actions`` (None: the ruleset's default), ``keywords, reactions`` and
+    ``models`` (each a profile dict, the leader first, with its weapons)."""
     roster = TTRoster.model_validate(doc)
     out: list[dict[str, Any]] = []
     for u in roster.units:
@@ -161,6 +170,7 @@ def unit_specs(doc: dict[str, Any], default_act: int, default_command: float) ->
                 "name": u.name,
                 "size": u.size,
                 "act": u.act if u.act is not None else default_act,
+                "actions": u.actions,
                 "keywords": list(u.keywords),
                 "reactions": list(u.charge_reactions),
                 "models": models,

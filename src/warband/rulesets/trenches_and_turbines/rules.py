@@ -229,11 +229,19 @@ def pick_options(state: GameState, step: dict[str, Any]) -> list[Action]:
     return [Action("activate", u) for u in sorted(seen)]
 
 
+def activation_actions(state: GameState, uid: str) -> int:
+    """Actions of one activation (seed 002, List of Actions): two normally (param ``actions_per_activation``), or
+    the unit profile's ``actions`` (the 'rare situations in which a unit may perform three')."""
+    own = state.ctx.units[uid].get("actions")
+    return int(own) if own is not None else int(state.ctx.params["actions_per_activation"])
+
+
 def begin_activation(state: GameState, uid: str, events: list[Event]) -> None:
-    """A card = one activation of ``actions_per_activation`` actions (seed 002, List of Actions)."""
+    """A card = one activation of :func:`activation_actions` actions, less a Shaken VEHICLE's lost actions (digest
+    §3.10); a pinned unit's failed test (digest §3.7) cuts them later."""
     p = state.ctx.params
     u = ustate(state, uid)
-    left = int(p["actions_per_activation"]) - int(u["shaken"])
+    left = activation_actions(state, uid) - int(u["shaken"])
     state.vars.update(
         {
             "active": uid,
