@@ -261,3 +261,44 @@ def test_heuristic_mirror_smoke() -> None:
         else:
             g.apply(agents[int(g.decision.player or 0)].choose(g))
     assert g.over and g.result() is not None
+
+
+def test_each_model_saves_with_its_own_sv_leader_last() -> None:
+    """Seed 002, Saves: the save's target number is 'the models save (SV) characteristic', Pen comes off 'each
+    Model's SV'; the defender picks who takes each attack (leader last). A unit whose leader has SV 8 and the rest
+    SV 2: the hits on the others are saved on 2 or less, the leader's own hit on 8 or less."""
+    two = {"name": "Twin", "range": 24, "attacks": 2, "damage": 1, "pen": 0}
+    g = position(
+        [unit(models=1, weapons=[two])],
+        [unit(models=2, sv=2, leader={"sv": 8})],
+        {"a1": [(10, 10)], "b1": [(10, 20), (11.2, 20)]},
+    )
+    set_unit(g, "b1", activated=True)
+    g.apply(Action.parse("shoot a1 b1 [Twin]"))
+    g.roll([1, 1])  # two hits
+    assert g.decision.prompt == "msave" and g.state.stack[-1]["model"] == "b1.2"  # not the leader while others live
+    assert g.state.stack[-1]["tn"] == 2
+    g.roll([5])  # 5 > SV 2: b1.2 is removed (the leader's SV 8 would have saved it)
+    assert alive(g, "b1") == ["b1.1"]
+    assert g.decision.prompt == "msave" and g.state.stack[-1]["tn"] == 8
+    g.roll([5])  # the leader saves on its own SV 8
+    assert alive(g, "b1") == ["b1.1"]
+
+
+def test_the_defender_allocates_each_attack_before_its_save() -> None:
+    ap = {"name": "AP", "range": 24, "attacks": 1, "damage": 2, "pen": 1}
+    g = position(
+        [unit(models=1, weapons=[ap])],
+        [unit(models=3, sv=3, hp=2, leader={"sv": 6})],
+        {"a1": [(10, 10)], "b1": line(10, 20, 3)},
+    )
+    set_unit(g, "b1", activated=True)
+    g.apply(Action.parse("shoot a1 b1 [AP]"))
+    g.roll([1])
+    assert g.decision.prompt == "wound" and g.decision.player == 1
+    assert [a.model for a in g.legal_actions()] == ["b1.2", "b1.3"]
+    g.apply(Action("wound", "b1.3"))
+    assert g.decision.prompt == "msave" and g.decision.dice is not None and g.decision.dice.n == 2
+    assert g.state.stack[-1]["tn"] == 3 - 1  # that model's SV 3 minus Pen 1
+    g.roll([2, 3])  # one saved, one failed: 1 damage to b1.3
+    assert g.state.models["b1.3"].token("damage") == 1 and len(alive(g, "b1")) == 3

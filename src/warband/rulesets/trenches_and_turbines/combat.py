@@ -2,7 +2,9 @@
 Resolving the Fight Action; digest §3.5-§3.7, §3.9 for the PROPOSED numbers).
 
 An attack is data on the stack: ``attack`` (the groups still to roll), then chance steps ``hits`` and
-``saves``, then ``damage`` (one entry per unsaved attack, each applied to a model the defender picks).
+``saves``, then ``damage`` (one entry per unsaved attack, each applied to a model the defender picks). When the
+target's models have different SVs the order is the other way round: ``damage`` holds every hit, the defender
+picks the model for each, and a chance step ``msave`` rolls that attack's saves at that model's own SV.
 """
 
 from __future__ import annotations
@@ -260,6 +262,9 @@ def resolve_hits(state: GameState, step: dict[str, Any], values: tuple[int, ...]
     if hits == 0:
         return
     tuid = step["target"]
+    if len({int(m.data["sv"]) for m in members(state, tuid)}) > 1:
+        push_model_saves(state, step, hits)
+        return
     push(
         state,
         {
@@ -275,18 +280,45 @@ def resolve_hits(state: GameState, step: dict[str, Any], values: tuple[int, ...]
     )
 
 
+def push_model_saves(state: GameState, step: dict[str, Any], hits: int) -> None:
+    """A unit whose models have different SVs: each hit goes to a model the defender picks (leader last), and
+    that model's own save is rolled for it (seed 002, Saves: 'the target number for the save is equal to the
+    models save (SV) characteristic'; Piercing: Pen comes off 'each Model's SV'; Removing Casualties: the
+    defender chooses)."""
+    g = step["g"]
+    tuid = step["target"]
+    push(
+        state,
+        {
+            "t": "damage",
+            "target": tuid,
+            "todo": [int(g["damage"])] * hits,
+            "tally": step["tally"],
+            "cap": step["cap"],
+            "by": state.ctx.units[tuid]["side"],
+            "save": {"pen": int(g["pen"]), "cover": save_cover(state, tuid, step)},
+        },
+    )
+
+
+def save_cover(state: GameState, tuid: str, step: dict[str, Any]) -> int:
+    """Cover for ranged attacks (prone in cover: +1 Cover); none in melee (seed 002, Saves; Go Prone)."""
+    if step["melee"]:
+        return 0
+    shooters_left = members(state, step["unit"])
+    shooter = leader_of(state, step["unit"]) or (shooters_left[0] if shooters_left else None)
+    cover = unit_cover(state, tuid, shooter)
+    if cover > 0 and ustate(state, tuid)["prone"]:
+        cover += int(state.ctx.params["prone_cover_bonus"])
+    return cover
+
+
 def save_target(state: GameState, tuid: str, pen: int, step: dict[str, Any]) -> int:
-    """SV minus Pen, plus Cover for ranged attacks (prone in cover: +1 Cover) (seed 002, Saves; Go Prone)."""
+    """SV minus Pen, plus Cover (:func:`save_cover`) (seed 002, Saves); the models of the unit share one SV here
+    (else :func:`push_model_saves`)."""
     ms = members(state, tuid)
     sv = int(ms[0].data["sv"]) if ms else 0
-    cover = 0
-    if not step["melee"]:
-        shooters_left = members(state, step["unit"])
-        shooter = leader_of(state, step["unit"]) or (shooters_left[0] if shooters_left else None)
-        cover = unit_cover(state, tuid, shooter)
-        if cover > 0 and ustate(state, tuid)["prone"]:
-            cover += int(state.ctx.params["prone_cover_bonus"])
-    return sv - pen + cover
+    return sv - pen + save_cover(state, tuid, step)
 
 
 def resolve_saves(state: GameState, step: dict[str, Any], values: tuple[int, ...], events: list[Event]) -> None:
@@ -324,6 +356,30 @@ def damage_options(state: GameState, step: dict[str, Any]) -> list[Action]:
     return [Action("wound", m.id) for m in (hurt + [m for m in pool if m not in hurt])]
 
 
+def take_attack(state: GameState, step: dict[str, Any], mid: str, events: list[Event]) -> None:
+    """The next attack goes to model ``mid``: its damage at once when the saves were rolled for the unit, else
+    first the model's own save (``msave``, :func:`push_model_saves`)."""
+    if "save" not in step:
+        apply_damage(state, step, mid, events)
+        return
+    m = state.models[mid]
+    tn = int(m.data["sv"]) - int(step["save"]["pen"]) + int(step["save"]["cover"])
+    push(state, {**step, "t": "msave", "model": mid, "tn": tn, "n": int(step["todo"][0])})
+
+
+def resolve_model_save(state: GameState, step: dict[str, Any], values: tuple[int, ...], events: list[Event]) -> None:
+    """One attack's saves at the chosen model's own target; each failure is 1 damage to it (seed 002, Saves)."""
+    failed = sum(1 for v in values if not succeeds(state, v, step["tn"]))
+    mid = step["model"]
+    events.append(DiceRolled(f"{mid} saves (need {step['tn']} or less)", values, f"{failed} failed", step["target"]))
+    rest = {k: v for k, v in step.items() if k not in ("model", "tn", "n")}
+    todo = list(step["todo"])
+    if failed > 0:
+        apply_damage(state, {**rest, "t": "damage", "todo": [failed, *todo[1:]]}, mid, events)
+    elif len(todo) > 1 and members(state, step["target"]):
+        push(state, {**rest, "t": "damage", "todo": todo[1:]})
+
+
 def apply_damage(state: GameState, step: dict[str, Any], mid: str, events: list[Event]) -> None:
     """One attack's damage goes to one model; what a dead model cannot take falls off (seed 002, Saves: damage
     never carries over). The casualty cap (visible models) stops further removals (seed 002)."""
@@ -353,7 +409,7 @@ def auto_damage(state: GameState, step: dict[str, Any], events: list[Event]) -> 
     if not opts:
         return
     if len(opts) == 1:
-        apply_damage(state, step, str(opts[0].model), events)
+        take_attack(state, step, str(opts[0].model), events)
     else:
         push(state, {**step, "t": "wound"})
 

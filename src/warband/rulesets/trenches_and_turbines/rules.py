@@ -955,7 +955,7 @@ AUTO = {
     "checks": auto_checks,
     "flee": auto_flee,
 }
-CHANCE_STEPS = ("rolloff", "draw", "hits", "saves", "ld", "rally", "pintest")
+CHANCE_STEPS = ("rolloff", "draw", "hits", "saves", "msave", "ld", "rally", "pintest")
 
 
 def run_auto(state: GameState, events: list[Event]) -> None:
@@ -992,6 +992,8 @@ def spec(state: GameState, step: dict[str, Any]) -> DiceSpec:
         return DiceSpec(int(step["g"]["n"]), sides, f"hit rolls {step['unit']}", step["unit"])
     if t == "saves":
         return DiceSpec(int(step["hits"]) * int(step["g"]["damage"]), sides, f"saves {step['target']}", step["target"])
+    if t == "msave":
+        return DiceSpec(int(step["n"]), sides, f"saves {step['model']}", step["target"])
     return DiceSpec(1, sides, f"{t} {step['unit']}", step["unit"])
 
 
@@ -1102,7 +1104,7 @@ def apply_step(state: GameState, step: dict[str, Any], a: Action, events: list[E
     elif t == "order":
         combat.choose_order(state, step, a)
     elif t == "wound":
-        combat.apply_damage(state, step, str(a.model), events)
+        combat.take_attack(state, step, str(a.model), events)
     elif t == "leader":
         set_unit(state, step["unit"], leader=str(a.model))
         events.append(Note(f"{a.model} is now {step['unit']}'s coherency leader", f"{R}/coherency/new-leader"))
@@ -1129,6 +1131,8 @@ def roll(state: GameState, values: tuple[int, ...]) -> list[Event]:
         combat.resolve_hits(state, step, values, events)
     elif t == "saves":
         combat.resolve_saves(state, step, values, events)
+    elif t == "msave":
+        combat.resolve_model_save(state, step, values, events)
     elif t == "ld":
         combat.resolve_leadership(state, step, values, events)
     elif t == "rally":
