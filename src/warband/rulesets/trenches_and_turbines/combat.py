@@ -50,11 +50,23 @@ def weapon_of(m: Model, name: str) -> dict[str, Any] | None:
     return None
 
 
+def indirect(w: dict[str, Any]) -> bool:
+    """Indirect (digest §3.5 keyword default): no line of sight needed, ``indirect_hit_mod`` to hit, ignores
+    Conceal."""
+    return "Indirect" in w["keywords"]
+
+
+def unit_fires_indirect(state: GameState, uid: str, wname: str) -> bool:
+    """True when the unit's weapon ``wname`` is Indirect (for the models carrying it)."""
+    return any(indirect(w) for m in members(state, uid) if (w := weapon_of(m, wname)) is not None)
+
+
 # ------------------------------------------------------------------------------------------- shooting
 def shooters(state: GameState, uid: str, tuid: str, wname: str, reaction: bool) -> list[tuple[Model, float, int]]:
     """(model, distance to the nearest target model it may shoot at, intervening Conceal) for every model that
     can shoot (seed 002, Who Can Shoot?: LoS to and range of at least one target model; out-of-coherency
-    models only Move). A reaction Shoot needs no line of sight (seed 002, How to perform a reaction)."""
+    models only Move). A reaction Shoot needs no line of sight (seed 002, How to perform a reaction), nor does an
+    Indirect weapon (digest §3.5; its Conceal is then 0: it ignores Conceal); range always counts."""
     out: list[tuple[Model, float, int]] = []
     bad = set(out_of_coherency(state, uid))
     key = positions_key(state)
@@ -68,7 +80,7 @@ def shooters(state: GameState, uid: str, tuid: str, wname: str, reaction: bool) 
             d = gap(m, t)
             if d > float(w["range"]) + 1e-9:
                 continue
-            c = 0 if reaction else sight(state, m, t, key)
+            c = 0 if reaction or indirect(w) else sight(state, m, t, key)
             if c is None:
                 continue
             if best is None or (c, d) < (best[1], best[0]):
@@ -78,9 +90,10 @@ def shooters(state: GameState, uid: str, tuid: str, wname: str, reaction: bool) 
     return out
 
 
-def visible_count(state: GameState, uid: str, tuid: str, reaction: bool) -> int:
-    """Models of the target unit visible to at least one model of the attacker (the casualty cap)."""
-    if reaction:
+def visible_count(state: GameState, uid: str, tuid: str, reaction: bool, no_sight: bool = False) -> int:
+    """Models of the target unit visible to at least one model of the attacker (the casualty cap). A Shoot that
+    needs no line of sight (a reaction, ``reaction``; an Indirect weapon, ``no_sight``) counts every model."""
+    if reaction or no_sight:
         return len(members(state, tuid))
     key = positions_key(state)
     ms = members(state, uid)
@@ -110,6 +123,9 @@ def shoot_groups(state: GameState, uid: str, tuid: str, wname: str, reaction: bo
         c = conceal + (int(p["prone_conceal"]) if ts["prone"] else 0)
         if "OPTICS" in kws:
             c = max(0, c - int(p["optics_conceal_reduction"]))
+        if indirect(w):
+            c = 0
+            mod += int(p["indirect_hit_mod"])
         mod -= c
         if us["prone"]:
             mod += int(p["prone_ranged_bonus"])

@@ -716,7 +716,7 @@ def shoot_now(state: GameState, uid: str, tuid: str, wname: str, reaction: bool,
     if reaction:
         state.vars["prior"] = 0
     groups = combat.shoot_groups(state, uid, tuid, wname, reaction)
-    cap = combat.visible_count(state, uid, tuid, reaction)
+    cap = combat.visible_count(state, uid, tuid, reaction, combat.unit_fires_indirect(state, uid, wname))
     n = sum(g["models"] for g in groups)
     events.append(
         Note(f"{uid} shoots {tuid} with {wname}: {n} model(s) can shoot, at most {cap} casualties", f"{R}/shoot/who")
