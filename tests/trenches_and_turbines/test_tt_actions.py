@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 from ttpos import act, alive, box, line, position, rules_of, set_unit, unit, unit_vars
 
@@ -401,3 +402,100 @@ def test_actions_in_a_force_file_are_validated(tmp_path: Path) -> None:
     doc["units"] = [unit(actions=3)]
     path.write_text(json.dumps(doc))
     assert load_roster(path).units[0].actions == 3
+
+
+def test_followers_walk_round_impassable_terrain_too() -> None:
+    """Seed 002, Move and Unit Coherency: every model moves its Move in any direction and ends within the leader's
+    command radius. The leader steps past the end of a wall; the follower behind the wall walks round its end to
+    a place beside the leader (a straight leg would cross the wall, and the move would be refused)."""
+    wall = box("w", "impassable", 10, 12, 20, 13, height=3, blocks_los=True)
+    g = position([unit(models=2)], [unit(models=1)], {"a1": [(9, 11), (11.2, 11)], "b1": [(40, 40)]}, terrain=[wall])
+    act(g, "move a1")
+    assert rules_of(g, "to a1 @9,16") == []
+    act(g, "to a1 @9,16")
+    f = g.state.models["a1.2"]
+    assert f.y > 13 + f.radius  # past the wall
+    assert math.hypot(f.x - 9, f.y - 16) - 2 * f.radius <= 2 + 1e-6  # in coherency (chain 2", command 6")
+
+
+def _routed(a: list[dict[str, Any]], at: dict[str, list[tuple[float, float]]], **kw: Any) -> Any:
+    """``a1`` is Routed and activates: its Rally test is next."""
+    from warband.rulesets.trenches_and_turbines import rules as tt
+
+    g = position(a, [unit(models=len(at.get("b1", [])) or 1)], at, active=None, **kw)
+    set_unit(g, "a1", routed=True, pins=1)
+    tt.begin_activation(g.state, "a1", [])
+    g.state.state_id += 1
+    assert g.decision.prompt == "rally"
+    return g
+
+
+def test_routed_unit_walks_round_impassable_terrain_to_its_edge_and_off() -> None:
+    """Digest §3.7: a Routed unit failing its Rally makes Moves toward its own table edge; models that leave the
+    table are destroyed. The flee is a Move (seed 002): a wall between the unit and its edge (y = 0) is walked
+    round, not stood behind."""
+    wall = box("w", "impassable", 14, 0, 26, 6, height=3, blocks_los=True)
+    at = {"a1": [(20, 8), (18.8, 8), (21.2, 8)], "a2": [(40, 20)], "b1": [(40, 44)]}
+    g = _routed([unit(models=3), unit(models=1)], at, terrain=[wall])
+    events = g.roll([10])  # fails: both actions are flee Moves
+    assert sum("flees" in e.describe() for e in events) == 2
+    for mid in alive(g, "a1"):
+        m = g.state.models[mid]
+        assert m.y < 6 and m.x < 14 - m.radius  # round the west end of the wall, on toward the edge
+    assert g.decision.prompt == "draw" and g.state.turn == 2
+    g.roll([1])  # round 2: a1's card comes first
+    events = g.roll([10])  # the Rally fails again
+    assert alive(g, "a1") == [] and sum("fled off the table" in e.describe() for e in events) == 3
+
+
+def test_fleeing_models_keep_clear_of_enemies_and_take_the_nearest_free_spot() -> None:
+    """A flee is a Move (seed 002): no model passes within 1" of an enemy, and a model whose place is taken stands
+    at the nearest free spot instead of staying put."""
+    from warband.rulesets.trenches_and_turbines.space import gap
+
+    g = _routed([unit(models=1)], {"a1": [(10, 14)], "b1": [(10, 10)]})
+    events = g.roll([10])
+    m, e = g.state.models["a1.1"], g.state.models["b1.1"]
+    first = next(ev for ev in events if "moves" in ev.describe())
+    assert "to (10.0, 8.0)" not in first.describe()  # straight down would brush past b1
+    assert m.y < 6 and abs(m.x - 10) > 1 and gap(m, e) >= 1  # it went round b1
+    blocked = _routed([unit(models=1), unit(models=1)], {"a1": [(10, 14)], "a2": [(10, 8)], "b1": [(40, 44)]})
+    events = blocked.roll([10])
+    first = next(ev for ev in events if "moves" in ev.describe())
+    assert first.describe().startswith("a1.1 moves 5.")  # a2 stands where it would end: it stops beside a2
+    assert gap(blocked.state.models["a1.1"], blocked.state.models["a2.1"]) >= 0
+    assert blocked.state.models["a1.1"].y < 4  # and its second flee Move goes on toward the edge
+
+
+def test_fight_loser_that_fails_leadership_makes_a_full_move_away() -> None:
+    """Digest §3.9: the loser of a Fight that fails its Leadership is Routed and makes a full Move away (param
+    ``fight_loss_flee``: 'away' from the winner by default, or to its own 'edge', or 'none'); seed 002: the
+    winner's Shift comes first."""
+
+    def fight(mode: str) -> Any:
+        g = position(
+            [unit(models=2, sv=0)],
+            [unit(models=2, sv=0)],
+            {"a1": [(20, 21), (21.2, 21)], "b1": [(20, 20.01), (21.2, 20.01)]},
+            params={"fight_loss_flee": mode},
+        )
+        g.force([1, 10], [10], [10, 10])  # a1: one hit, failed save; b1 misses
+        g.apply(Action.parse("fight a1 b1"))
+        g.settle()
+        if g.decision.prompt == "wound":
+            g.apply(g.legal_actions()[0])
+            g.settle()
+        g.apply(Action("stay", "a1"))  # the winner's free Shift
+        g.force([10])  # the loser's Leadership check fails
+        g.settle()
+        assert unit_vars(g, "b1")["routed"]
+        return g.state.models["b1.1"]
+
+    centre = (20.6, 21)  # of a1's models
+    before = math.hypot(20 - centre[0], 20.01 - centre[1])
+    away = fight("away")
+    assert math.hypot(away.x - centre[0], away.y - centre[1]) > before + 5.9  # a full 6" straight away from a1
+    edge = fight("edge")
+    assert edge.y > 21  # toward its own edge (north, y = 48), round a1
+    stay = fight("none")
+    assert (stay.x, stay.y) == (20, 20.01)

@@ -470,8 +470,10 @@ def leadership_target(state: GameState, uid: str, extra: int) -> int:
     return tn
 
 
-def push_leadership(state: GameState, uid: str, why: str, extra: int) -> None:
-    push(state, {"t": "ld", "unit": uid, "why": why, "tn": leadership_target(state, uid, extra)})
+def push_leadership(state: GameState, uid: str, why: str, extra: int, flee_from: str | None = None) -> None:
+    """A Leadership check; ``flee_from``: the unit that won the Fight this check is for (a fail then flees)."""
+    step = {"t": "ld", "unit": uid, "why": why, "tn": leadership_target(state, uid, extra)}
+    push(state, {**step, "flee_from": flee_from} if flee_from else step)
 
 
 def resolve_leadership(state: GameState, step: dict[str, Any], values: tuple[int, ...], events: list[Event]) -> None:
@@ -488,6 +490,17 @@ def resolve_leadership(state: GameState, step: dict[str, Any], values: tuple[int
             events.append(StatusChanged(uid, "Shaken", True))
         else:
             rout(state, uid, events)
+            flee_after_fight(state, step, events)
+
+
+def flee_after_fight(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
+    """Digest §3.9: the loser of a Fight that fails its Leadership is Routed and makes a full Move away (param
+    ``fight_loss_flee``: 'away' from the winner, to its own 'edge', or 'none'); seed 002 has the winner Shift
+    first, so the flee comes after the Shift."""
+    mode = str(state.ctx.params["fight_loss_flee"])
+    if not step.get("flee_from") or mode == "none":
+        return
+    push(state, {"t": "flee", "unit": step["unit"], "away": step["flee_from"] if mode == "away" else None})
 
 
 def rout(state: GameState, uid: str, events: list[Event]) -> None:

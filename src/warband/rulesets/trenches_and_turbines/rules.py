@@ -8,6 +8,7 @@ decides; for reactions the NON-active side), chance (d10s, card draws) or automa
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from warband.kernel.actions import CHANCE, CHOICE, OVER, Action, Decision, DiceSpec
@@ -28,13 +29,16 @@ from warband.rulesets.trenches_and_turbines import combat, missions
 from warband.rulesets.trenches_and_turbines.core import R, pop, push, set_unit, side_name, succeeds, top, ustate
 from warband.rulesets.trenches_and_turbines.space import (
     Placement,
+    edge_goals,
     engaged_units,
     follower_slots,
     is_vehicle,
     leader_of,
     members,
     plan_charge,
+    plan_flee,
     plan_unit_move,
+    ray_goal,
     spot_problems,
     unit_gap,
     vehicle_facing_after,
@@ -296,23 +300,46 @@ def resolve_pintest(state: GameState, step: dict[str, Any], values: tuple[int, .
         state.vars["left"] = min(int(state.vars["left"]), int(state.ctx.params["pinned_fail_actions"]))
 
 
+def own_edge_y(state: GameState, uid: str) -> float:
+    """The y of the table edge behind the unit's deployment zone (its own table edge, digest §3.2 / §3.7)."""
+    zone = state.ctx.zones[state.vars["zone_of"][state.ctx.units[uid]["side"]]]
+    return 0.0 if (zone.bbox[1] + zone.bbox[3]) / 2 < state.ctx.table.depth / 2 else state.ctx.table.depth
+
+
 def auto_flee(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
-    """A failed Rally: the unit moves toward its own table edge; models that leave the table are destroyed."""
+    """A flee Move (``space.plan_flee``): after a failed Rally toward the unit's own table edge (digest §3.7); with
+    ``away`` (the Fight it lost, digest §3.9: 'makes a full Move away') straight away from that unit's models,
+    else toward its own edge too. Models that reach the edge leave the table and are destroyed."""
     uid = step["unit"]
     if not members(state, uid):
         return
-    zone = state.ctx.zones[state.vars["zone_of"][state.ctx.units[uid]["side"]]]
-    edge_y = 0.0 if (zone.bbox[1] + zone.bbox[3]) / 2 < state.ctx.table.depth / 2 else state.ctx.table.depth
-    allow = move_allow(state, uid)
-    for m in members(state, uid):
-        dy = allow if edge_y > m.y else -allow
-        ny = m.y + dy
-        if ny - m.radius < 0 or ny + m.radius > state.ctx.table.depth:
-            combat.remove(state, m, "fled off the table", events)
-            continue
-        if not spot_problems(state, m, (m.x, ny), {}, [], 0.0):
-            place_unit(state, {m.id: (m.x, ny, state.ctx.table.surface_height((m.x, ny)))}, events)
+    goals = _flee_goals(state, uid, step.get("away"))
+    placed, leaving = plan_flee(state, uid, move_allow(state, uid), goals)
+    events.append(Note(f"{uid} flees", f"{R}/routed/flee"))
+    for mid in leaving:
+        combat.remove(state, state.models[mid], "fled off the table", events)
+    place_unit(state, placed, events)
     combat.casualty_checks(state, uid, events)
+
+
+def _centre(ms: list[Model]) -> tuple[float, float]:
+    return (sum(m.x for m in ms) / len(ms), sum(m.y for m in ms) / len(ms))
+
+
+def _flee_goals(state: GameState, uid: str, away: str | None) -> Callable[[Model], list[tuple[float, float]]]:
+    """Where each model would touch the table edge fleeing: straight away from the centre of the ``away`` unit's
+    models (seen from the centre of the unit's own), else at its own edge."""
+    enemies = members(state, away) if away else []
+    if enemies:
+        ms = members(state, uid)
+        ex, ey = _centre(enemies)
+        ux, uy = _centre(ms)
+        d = math.hypot(ux - ex, uy - ey)
+        if d > 1e-6:
+            v = ((ux - ex) / d, (uy - ey) / d)
+            return lambda m: ray_goal(state, m, v)
+    edge = own_edge_y(state, uid)
+    return lambda m: edge_goals(state, m, edge)
 
 
 def end_activation(state: GameState, events: list[Event]) -> None:
@@ -826,7 +853,7 @@ def auto_fight_end(state: GameState, step: dict[str, Any], events: list[Event]) 
     win, lose = (att, dfn) if ka > kd else (dfn, att)
     if members(state, lose):
         extra = min(int(p["fight_loss_mod_cap"]), int(p["fight_loss_mod_per_casualty"]) * abs(ka - kd))
-        combat.push_leadership(state, lose, "lost the fight", extra)
+        combat.push_leadership(state, lose, "lost the fight", extra, flee_from=win)
     if members(state, win):
         push_shift(state, win, free=True)
 

@@ -2,16 +2,19 @@
 Conceal and Cover, base contact and charge placement (seed 002, Move / Unit Coherency / Check Line of Sight /
 Charge; digest §3.4, §3.9-§3.11 for the PROPOSED numbers).
 
-A unit's leader may walk round impassable terrain and round enemies (the shortest route within its Move); the
-other models move in straight legs to their places in the formation (or to other free spots near the leader).
+Every model of a moving unit may walk round impassable terrain and round enemies (the kernel's shortest_path,
+within its Move): the leader to its destination, the others to their places in the formation or to the nearest
+free slots round the leader (the nearest ``ROUTED_SLOTS`` by a routed path, farther ones by straight legs).
 VEHICLEs move in a straight line. No model's path comes within the enemy gap of an enemy it was not already that
-close to (seed 002, Move: "must remain at least 1" away").
+close to, nor through the base of one it was (seed 002, Move: "must remain at least 1" away"). A flee
+(:func:`plan_flee`, digest §3.7 / §3.9) is a Move by the same machinery toward a table edge.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from warband.kernel.geometry import TerrainPiece, Vec, circle_segment_hits, edge_distance
@@ -193,15 +196,21 @@ def _fits(
     return c if c is not None and c <= allow + 1e-6 else None
 
 
-def _enemy_zones(state: GameState, m: Model, egap: float, ignore_unit: str) -> list[tuple[Vec, float]]:
-    """Circles the centre of ``m`` may not enter while moving: ``egap`` round every enemy base, except the enemies
-    it already stands that close to (it may move away from them) and the unit it charges (``ignore_unit``)."""
+def _enemy_zones(
+    state: GameState, m: Model, egap: float, ignore_unit: str, within: float = math.inf
+) -> list[tuple[Vec, float]]:
+    """Circles the centre of ``m`` may not enter while moving: ``egap`` round every enemy base (seed 002, Move:
+    'at least 1" away'), except round the enemies it already stands that close to, whose bases it may move away
+    from but never through, and the unit it charges (``ignore_unit``). Only circles that a path of ``within``
+    inches from ``m`` could touch."""
     out = []
     for o in state.models.values():
         if o.on_table and o.side != m.side and o.unit != ignore_unit:
             reach = o.radius + m.radius + egap
-            if math.hypot(o.x - m.x, o.y - m.y) >= reach - 1e-6:
-                out.append(((o.x, o.y), reach))
+            d = math.hypot(o.x - m.x, o.y - m.y)
+            if d - reach > within:
+                continue
+            out.append(((o.x, o.y), reach if d >= reach - 1e-6 else min(d, o.radius + m.radius) - 0.01))
     return out
 
 
@@ -209,24 +218,31 @@ def move_cost(
     state: GameState, m: Model, p: Vec, allow: float, egap: float, ignore_unit: str = "", route: bool = False
 ) -> float | None:
     """What moving ``m`` to ``p`` costs, or None if it cannot: the straight leg when it is clear of impassable
-    terrain and of enemies; otherwise, with ``route`` (and never for a VEHICLE), the cheapest way round."""
+    terrain and of enemies; otherwise, with ``route`` (and never for a VEHICLE), the cheapest way round (a cost
+    over ``allow`` may come back for a straight leg; callers compare)."""
     ctx = state.ctx
     start = (m.x, m.y)
-    zones = _enemy_zones(state, m, egap, ignore_unit)
+    zones = _enemy_zones(state, m, egap, ignore_unit, allow)
     c = leg_cost(ctx, m, start, p, m.z)
     if c is not None and not any(circle_segment_hits(start, p, z, r - 1e-6) for z, r in zones):
         return c
     if not route or "VEHICLE" in m.data["keywords"] or math.hypot(p[0] - start[0], p[1] - start[1]) > allow:
         return None
+    found = ctx.table.shortest_path(
+        start, p, m.radius, ctx.solid, zones, cost=_leg_weight(ctx, m), max_cost=allow + 1e-6, cost_at_least_length=True
+    )
+    return None if found is None else found[1]
+
+
+def _leg_weight(ctx: Context, m: Model) -> Callable[[Vec, Vec], float]:
+    """:func:`leg_cost` for the kernel's shortest_path (infinite where the leg is impossible)."""
+    start = (m.x, m.y)
 
     def cost(a: Vec, b: Vec) -> float:
         leg = leg_cost(ctx, m, a, b, ctx.table.surface_height(a) if a != start else m.z)
         return math.inf if leg is None else leg
 
-    found = ctx.table.shortest_path(
-        start, p, m.radius, ctx.solid, zones, cost=cost, max_cost=allow + 1e-6, cost_at_least_length=True
-    )
-    return None if found is None else found[1]
+    return cost
 
 
 def _toward(
@@ -263,9 +279,9 @@ def plan_unit_move(
     state: GameState, uid: str, dest: Vec, allow: float, shift: bool = False
 ) -> Placement | list[Reason]:
     """Where every model of ``uid`` ends when its leader goes to ``dest``: the others keep their place in the
-    formation if they can, else the nearest free spot round the leader (seed 002, Move: every model moves;
-    Unit Coherency: all models end within the leader's command radius; a unit is never taken out of coherency
-    on purpose)."""
+    formation if they can, else the nearest free spot round the leader (:func:`_follower_spot`), else as far as
+    they get toward it (seed 002, Move: every model moves; Unit Coherency: all models end within the leader's
+    command radius; a unit is never taken out of coherency on purpose)."""
     p = state.ctx.params
     egap = float(p["move_enemy_gap"])
     ms = members(state, uid)
@@ -277,32 +293,205 @@ def plan_unit_move(
         why = spot_problems(state, lead, dest, placed, moving, egap)
         return why or [(f"{R}/move/too-far", f'{lead.id} cannot reach {dest[0]:.1f},{dest[1]:.1f} with {allow:g}"')]
     placed[lead.id] = (dest[0], dest[1], state.ctx.table.surface_height(dest))
-    dx, dy = dest[0] - lead.x, dest[1] - lead.y
     before = set(out_of_coherency(state, uid))
-    spacing = float(p["deploy_spacing"])
     for m in ms:
         if m.id == lead.id:
             continue
-        want = (m.x + dx, m.y + dy)
-        spot: Vec | None = None
-        if m.id not in before and _fits(state, m, want, allow, placed, moving, egap) is not None:
-            spot = want
-        else:
-            slots = sorted(
-                follower_slots(dest, lead.radius, m.radius, spacing),
-                key=lambda s: math.hypot(s[0] - want[0], s[1] - want[1]),
-            )
-            for s in slots:
-                if _fits(state, m, s, allow, placed, moving, egap) is not None:
-                    spot = s
-                    break
+        spot = _follower_spot(state, m, lead, dest, allow, placed, moving, m.id in before)
         if spot is None:
-            spot = _toward(state, m, dest, allow, placed, moving, egap)
+            spot = _route_toward(state, m, dest, allow, placed, moving) or _toward(
+                state, m, dest, allow, placed, moving, egap
+            )
         placed[m.id] = (spot[0], spot[1], state.ctx.table.surface_height(spot))
     bad = [mid for mid in out_of_coherency(state, uid, placed) if mid not in before]
     if bad:
         return [(f"{R}/coherency/never-out", f"the move would take {', '.join(bad)} out of unit coherency")]
     return placed
+
+
+#: How many of the slots round the leader (nearest a follower's place in the formation first) it may reach by a
+#: routed path; farther slots only by a straight leg.
+ROUTED_SLOTS = 8
+
+
+def _follower_spot(
+    state: GameState,
+    m: Model,
+    lead: Model,
+    dest: Vec,
+    allow: float,
+    placed: Placement,
+    moving: list[str],
+    straggler: bool,
+) -> Vec | None:
+    """Where a follower of ``lead`` (going to ``dest``) ends: its place in the formation, else the nearest free
+    slot round the leader that it can reach, walking round impassable terrain and enemies like the leader (seed
+    002, Move: any direction, at least 1" from enemies; the kernel's shortest_path) for the nearest
+    ``ROUTED_SLOTS``, by a straight leg for the rest. A straggler (already out of coherency) has no place in the
+    formation."""
+    egap = float(state.ctx.params["move_enemy_gap"])
+    want = (m.x + dest[0] - lead.x, m.y + dest[1] - lead.y)
+    if not straggler and _fits(state, m, want, allow, placed, moving, egap, route=True) is not None:
+        return want
+    spacing = float(state.ctx.params["deploy_spacing"])
+    slots = sorted(
+        follower_slots(dest, lead.radius, m.radius, spacing),
+        key=lambda s: math.hypot(s[0] - want[0], s[1] - want[1]),
+    )
+    for i, s in enumerate(slots):
+        if _fits(state, m, s, allow, placed, moving, egap, route=i < ROUTED_SLOTS) is not None:
+            return s
+    return None
+
+
+def _walk(ctx: Context, m: Model, path: list[Vec], budget: float) -> Vec:
+    """The point ``budget`` inches of movement along ``path`` from ``m`` (legs priced by :func:`leg_cost`)."""
+    left = budget
+    for a, b in itertools.pairwise(path):
+        z = m.z if a == path[0] else ctx.table.surface_height(a)
+        c = leg_cost(ctx, m, a, b, z)
+        if c is not None and c <= left + 1e-9:
+            left -= c
+            continue
+        lo, hi = 0.0, 1.0
+        for _ in range(30):
+            mid = (lo + hi) / 2
+            cq = leg_cost(ctx, m, a, (a[0] + (b[0] - a[0]) * mid, a[1] + (b[1] - a[1]) * mid), z)
+            lo, hi = (mid, hi) if cq is not None and cq <= left else (lo, mid)
+        return (a[0] + (b[0] - a[0]) * lo, a[1] + (b[1] - a[1]) * lo)
+    return path[-1]
+
+
+def route(
+    state: GameState, m: Model, goals: list[Vec], within: float, max_cost: float = math.inf
+) -> tuple[list[Vec], float] | None:
+    """The cheapest way for ``m`` to any of ``goals``, round impassable terrain and round the enemies a Move of
+    ``within`` inches could meet (seed 002, Move; the kernel's shortest_path); None if none is reachable."""
+    ctx = state.ctx
+    start = (m.x, m.y)
+    zones = _enemy_zones(state, m, float(ctx.params["move_enemy_gap"]), "", within)
+    best: tuple[list[Vec], float] | None = None
+    for g in sorted(goals, key=lambda q: math.hypot(q[0] - start[0], q[1] - start[1])):
+        limit = best[1] if best else max_cost
+        if math.hypot(g[0] - start[0], g[1] - start[1]) >= limit:
+            break  # a path is never shorter than the straight line
+        found = ctx.table.shortest_path(
+            start, g, m.radius, ctx.solid, zones, cost=_leg_weight(ctx, m), max_cost=limit, cost_at_least_length=True
+        )
+        if found is not None and (best is None or found[1] < best[1]):
+            best = found
+    return best
+
+
+def _route_toward(
+    state: GameState, m: Model, goal: Vec, allow: float, placed: Placement, moving: list[str]
+) -> Vec | None:
+    """As far as ``m`` gets toward ``goal`` along its shortest way there, or None without one."""
+    d = math.hypot(goal[0] - m.x, goal[1] - m.y)
+    found = route(state, m, [goal], allow, max_cost=2 * d + allow)
+    return None if found is None else _settle(state, m, found[0], allow, placed, moving)
+
+
+def _settle(state: GameState, m: Model, path: list[Vec], allow: float, placed: Placement, moving: list[str]) -> Vec:
+    """Where ``m`` ends after ``allow`` inches along ``path``: that point if it is a legal place to stand, else the
+    nearest legal spot round it (the one nearest the path's end among equals), else the farthest legal point
+    back along the path (where it stands, at worst)."""
+    ctx = state.ctx
+    egap = float(ctx.params["move_enemy_gap"])
+    p = _walk(ctx, m, path, allow)
+    if not spot_problems(state, m, p, placed, moving, egap):
+        return p
+    end = path[-1]
+    for radius in (0.25, 0.5, 1.0, 1.5, 2.0):
+        ring = [(p[0] + radius * ux, p[1] + radius * uy) for ux, uy in _ANGLES]
+        for q in sorted(ring, key=lambda q: math.hypot(q[0] - end[0], q[1] - end[1])):
+            if _fits(state, m, q, allow, placed, moving, egap, route=True) is not None:
+                return q
+    for k in range(1, 9):
+        q = _walk(ctx, m, path, allow * (1 - k / 8))
+        if not spot_problems(state, m, q, placed, moving, egap):
+            return q
+    return (m.x, m.y)
+
+
+def edge_goals(state: GameState, m: Model, edge_y: float) -> list[Vec]:
+    """Places on the table edge at ``edge_y`` where ``m`` would touch it: straight ahead, and beside each
+    impassable piece (the ways round it)."""
+    ctx = state.ctx
+    r = m.radius
+    y = r + 1e-3 if edge_y <= 0 else ctx.table.depth - r - 1e-3
+    xs = [m.x]
+    for piece in ctx.solid:
+        x0, _, x1, _ = piece.bbox
+        xs.extend((x0 - r - 0.1, x1 + r + 0.1))
+    lo, hi = r + 1e-3, ctx.table.width - r - 1e-3
+    return [(x, y) for x in dict.fromkeys(min(hi, max(lo, x)) for x in xs)]
+
+
+def ray_goal(state: GameState, m: Model, d: Vec) -> list[Vec]:
+    """The place on the table edge where ``m`` would touch it going straight along direction ``d``."""
+    ctx = state.ctx
+    r = m.radius + 1e-3
+    ts = []
+    for pos, v, size in ((m.x, d[0], ctx.table.width), (m.y, d[1], ctx.table.depth)):
+        if v > 1e-9:
+            ts.append((size - r - pos) / v)
+        elif v < -1e-9:
+            ts.append((r - pos) / v)
+    t = max(0.0, min(ts, default=0.0))
+    return [(m.x + d[0] * t, m.y + d[1] * t)]
+
+
+def plan_flee(
+    state: GameState, uid: str, allow: float, goals_of: Callable[[Model], list[Vec]]
+) -> tuple[Placement, list[str]]:
+    """A flee: one Move of ``allow`` inches toward the table edge (digest §3.7: a Routed unit that fails its Rally
+    moves toward its own edge; §3.9: a unit that loses a Fight and fails Leadership makes a full Move away). It is
+    a Move (seed 002), so its machinery is the Move's: the leader walks its shortest way to the edge (``goals_of``
+    a model: where it would touch the edge) round impassable terrain and never within 1" of an enemy it was not
+    already that close to, never through one it was; the others take their place in the formation or the nearest
+    slot round the leader (:func:`_follower_spot`). A model whose way to the edge is no longer than its move
+    reaches it and leaves the table (returned in the second list: destroyed). A model whose spot is taken takes
+    the nearest legal spot (:func:`_settle`), never freezing while it can move. Coherency is kept where a spot
+    allows; the flee is forced, not an intentional break of it."""
+    ms = members(state, uid)
+    moving = [m.id for m in ms]
+    leaving = []
+    for m in ms:
+        goals = goals_of(m)
+        near = [g for g in goals if math.hypot(g[0] - m.x, g[1] - m.y) <= allow + 1e-6]
+        found = route(state, m, near, allow, max_cost=allow + 1e-6) if near else None
+        if found is not None and found[1] <= allow + 1e-6:
+            leaving.append(m.id)
+    stay = [m for m in ms if m.id not in leaving]
+    placed: Placement = {}
+    if not stay:
+        return placed, leaving
+    lead = leader_of(state, uid)
+    if lead is None or lead.id in leaving:
+        lead = min(stay, key=lambda m: min(math.hypot(g[0] - m.x, g[1] - m.y) for g in goals_of(m)))
+    dest = _flee_spot(state, lead, goals_of(lead), allow, placed, moving)
+    placed[lead.id] = (dest[0], dest[1], state.ctx.table.surface_height(dest))
+    before = set(out_of_coherency(state, uid))
+    for m in stay:
+        if m.id == lead.id:
+            continue
+        spot = _follower_spot(state, m, lead, dest, allow, placed, moving, m.id in before)
+        if spot is None:
+            spot = _flee_spot(state, m, goals_of(m), allow, placed, moving)
+        placed[m.id] = (spot[0], spot[1], state.ctx.table.surface_height(spot))
+    return placed, leaving
+
+
+def _flee_spot(state: GameState, m: Model, goals: list[Vec], allow: float, placed: Placement, moving: list[str]) -> Vec:
+    """Where ``m`` ends fleeing on its own: ``allow`` inches along its way to the edge (:func:`_settle`), or, with
+    no way there, as far as it gets straight toward the nearest goal."""
+    found = route(state, m, goals, allow)
+    if found is not None:
+        return _settle(state, m, found[0], allow, placed, moving)
+    goal = min(goals, key=lambda g: math.hypot(g[0] - m.x, g[1] - m.y))
+    egap = float(state.ctx.params["move_enemy_gap"])
+    return _toward(state, m, goal, allow, placed, moving, egap)
 
 
 def vehicle_problems(state: GameState, m: Model, dest: Vec, allow: float, face: float | None) -> list[Reason]:
