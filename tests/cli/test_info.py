@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from warband.cli.main import app
@@ -52,6 +53,24 @@ def test_validate_ok_warband_and_scenario() -> None:
     result = runner.invoke(app, ["validate", s["scenarios"][0]["path"]])
     assert result.exit_code == 0, result.output
     assert "terrain pieces" in result.output
+
+
+def _every_sample() -> list[tuple[str, str, str]]:
+    from warband.kernel.ruleset import available
+
+    return [
+        (rid, kind, item["path"]) for rid in available() for kind, items in get(rid).samples().items() for item in items
+    ]
+
+
+@pytest.mark.parametrize(("ruleset_id", "kind", "path"), _every_sample())
+def test_validate_accepts_every_bundled_sample(ruleset_id: str, kind: str, path: str) -> None:
+    # Every ruleset's own sample files are valid (Trenches and Turbines forces list units, not models).
+    result = runner.invoke(app, ["validate", path])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("OK"), result.output
+    if kind == "warbands":
+        assert " models in " in result.output
 
 
 BROKEN = """\

@@ -1,8 +1,8 @@
 """``warband rulesets``, ``samples``, ``validate`` and ``params``: what is installed and whether a file is good.
 
-``validate`` tells a warband file from a scenario file by its keys: ``models`` makes a warband, ``terrain`` or
-``table`` a scenario; its ``ruleset`` key (or ``--ruleset``) picks the rules that check it. Every problem is
-printed as ``file: place: message`` and the exit code is 2.
+``validate`` tells a warband file from a scenario file by its keys: ``terrain`` or ``table`` make a scenario, a
+list of ``models`` or ``units`` a warband; its ``ruleset`` key (or ``--ruleset``) picks the rules that check it.
+Every problem is printed as ``file: place: message`` and the exit code is 2.
 """
 
 from __future__ import annotations
@@ -46,24 +46,42 @@ def samples(ruleset: Annotated[str, typer.Argument(help="Ruleset id.")], as_json
             typer.echo(f"  {item['name']}\n    {item['path']}")
 
 
+#: Top-level keys of a warband file: a list of models (one model per entry, Trench Crusade) or of units.
+ROSTER_KEYS = ("models", "units")
+
+
 def file_kind(doc: dict[str, Any]) -> str | None:
-    """``warband`` for a document with ``models``, ``scenario`` for one with ``terrain`` or ``table``."""
-    if "models" in doc:
-        return "warband"
+    """``scenario`` for a document with ``terrain`` or ``table``, ``warband`` for one with a list of ``models``
+    or ``units``; None for neither."""
     if "terrain" in doc or "table" in doc:
         return "scenario"
+    if any(key in doc for key in ROSTER_KEYS):
+        return "warband"
     return None
+
+
+def _models_in(entry: Any) -> int:
+    """Models an entry stands for: ``count`` copies of one model, or a unit of ``models`` models (a number or a
+    list)."""
+    if not isinstance(entry, dict):
+        return 1
+    many: Any = entry.get("models", entry.get("count", 1))
+    if isinstance(many, list):
+        return len(many)
+    return int(many) if isinstance(many, int | float | str) else 1
 
 
 def _summary(kind: str, doc: dict[str, Any], points: int | None = None) -> str:
     if kind == "warband":
-        models = doc.get("models", [])
-        count = sum(int(m.get("count", 1)) for m in models)
+        key = next((k for k in ROSTER_KEYS if isinstance(doc.get(k), list)), "models")
+        entries = doc.get(key, [])
+        count = sum(_models_in(e) for e in entries)
+        label = "units" if key == "units" else "entries"
         limit = doc.get("points_limit")
         limit_text = f", points limit {limit}" if limit is not None else ""
         if points is not None:
             limit_text = f", {points} points" + limit_text
-        return f"warband {doc.get('name', '?')!r}: {count} models in {len(models)} entries{limit_text}"
+        return f"warband {doc.get('name', '?')!r}: {count} models in {len(entries)} {label}{limit_text}"
     table = doc.get("table", {})
     size = f"{table.get('width', '?')}x{table.get('depth', '?')}" if isinstance(table, dict) else "?"
     actions = doc.get("actions", [])
@@ -87,7 +105,8 @@ def check_file(path: Path, ruleset: str | None) -> tuple[str, dict[str, Any]]:
                 Problem(
                     file,
                     "",
-                    "expected a warband (with 'models') or a scenario (with 'terrain' or 'table'), found neither",
+                    "expected a warband (with 'models' or 'units') or a scenario (with 'terrain' or 'table'), "
+                    "found neither",
                 )
             ]
         )
