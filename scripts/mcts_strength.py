@@ -1,7 +1,9 @@
-"""Strength of the mcts agent against the heuristic agent in Trench Crusade (issue 3: at least 60% wins).
+"""Strength of the mcts agent against the heuristic agent (issue 3: at least 60% wins), in Trench Crusade by
+default.
 
 Usage: ``python scripts/mcts_strength.py --games N --seed S [--spec mcts:...] [--opponent heuristic]
-[--jobs J]``. Game ``i`` has its own seed derived from S; the agent under test takes side A in even games and
+[--jobs J] [--ruleset ID]``. Trench Crusade plays its two Pilgrim warbands; another ruleset its first two sample
+warbands. Game ``i`` has its own seed derived from S; the agent under test takes side A in even games and
 side B in odd ones, and each side plays each of the two sample warbands equally often. Draws count half.
 Prints the score with its 95% Wilson interval, and the agent's cost: seconds per decision (every call of
 ``choose``) and per searched decision (more than one legal action).
@@ -13,6 +15,7 @@ import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from warband.agents.base import Agent, make_agent
@@ -23,7 +26,15 @@ from warband.kernel.engine import Game
 from warband.kernel.rng import derive_seed
 from warband.lab.stats import wilson_interval
 
+#: The warbands of a Trench Crusade run (two lists of one faction, so the matchup itself is close).
 WARBANDS = ("pilgrims_sacred_affliction.yaml", "pilgrims_iron_path.yaml")
+
+
+def warbands(rs: Any) -> list[Path]:
+    data = rs.data_dir() / "warbands"
+    if rs.id == "trench-crusade":
+        return [data / w for w in WARBANDS]
+    return [Path(w["path"]) for w in rs.samples()["warbands"][:2]]
 
 
 class Timed(Agent):
@@ -54,11 +65,10 @@ class Outcome:
     game_seconds: float
 
 
-def play_one(args: tuple[int, int, str, str]) -> Outcome:
-    base_seed, i, spec, opponent = args
-    rs = registry.get("trench-crusade")
-    data = rs.data_dir() / "warbands"
-    rosters: list[dict[str, Any]] = [rs.load_roster(data / w) for w in WARBANDS]
+def play_one(args: tuple[int, int, str, str, str]) -> Outcome:
+    base_seed, i, spec, opponent, ruleset_id = args
+    rs = registry.get(ruleset_id)
+    rosters: list[dict[str, Any]] = [rs.load_roster(w) for w in warbands(rs)]
     if i % 4 >= 2:
         rosters.reverse()
     seed = derive_seed(base_seed, i)
@@ -80,8 +90,9 @@ def main() -> None:
     ap.add_argument("--spec", default="mcts", help="agent spec under test")
     ap.add_argument("--opponent", default="heuristic")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
+    ap.add_argument("--ruleset", default="trench-crusade", help="ruleset id")
     args = ap.parse_args()
-    tasks = [(args.seed, i, args.spec, args.opponent) for i in range(args.games)]
+    tasks = [(args.seed, i, args.spec, args.opponent, args.ruleset) for i in range(args.games)]
     outcomes: list[Outcome] = []
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -97,7 +108,7 @@ def main() -> None:
     searched = sum(o.searched for o in outcomes)
     secs = sum(o.seconds for o in outcomes)
     print(
-        f"{args.spec} vs {args.opponent}: {score:g}/{n} = {100 * score / n:.1f}%  "
+        f"{args.ruleset}: {args.spec} vs {args.opponent}: {score:g}/{n} = {100 * score / n:.1f}%  "
         f"95% CI [{100 * min(lo, lo2):.1f}%, {100 * max(hi, hi2):.1f}%]"
     )
     print(
