@@ -35,5 +35,5 @@ def test_human_plays_units_and_answers_reactions_to_the_end() -> None:
     assert result.exit_code == 0, result.output[-2000:]
     out = result.output
     assert "Side A (Iron Legion Company): react" in out  # a reaction prompt put to the person
-    assert "react a4 b3 [prone]" in out and "a4 is now prone" in out
+    assert "react a4 b2 [prone]" in out and "a4 is now prone" in out
     assert "Result: " in out

@@ -499,3 +499,116 @@ def test_fight_loser_that_fails_leadership_makes_a_full_move_away() -> None:
     assert edge.y > 21  # toward its own edge (north, y = 48), round a1
     stay = fight("none")
     assert (stay.x, stay.y) == (20, 20.01)
+
+
+def _charge(game: Any, text: str) -> list[str]:
+    """Declare a charge and let it run (the target has no reaction; every die of the FREE Fight misses)."""
+    events = game.apply(Action.parse(text))
+    while game.decision.dice is not None and game.decision.dice.sides == 10:  # d10s: the Fight (not the deck)
+        events += game.roll([10] * game.decision.dice.n)
+    return [e.describe() for e in events]
+
+
+def test_charge_goes_round_a_wall_when_the_way_round_fits_the_distance() -> None:
+    """Seed 002, Charge: 'a special type of movement action', so the charge move walks round impassable terrain
+    like a Move. The straight way to the target crosses a short wall; the way round its end (about 5.5") fits a
+    walking charge's 6", and the leader ends in base contact with a leg no straight move could make."""
+    from warband.rulesets.trenches_and_turbines.space import in_contact, leg_cost
+
+    wall = box("wall", "impassable", 14.5, 12, 15.5, 14.2, height=3, blocks_los=True)
+    g = position(
+        [unit(models=1)], [unit(models=1, ranged=0, weapons=[])], {"a1": [(15, 11)], "b1": [(15, 15.7)]}, terrain=[wall]
+    )
+    assert rules_of(g, "charge a1 b1 [walking]") == []
+    said = _charge(g, "charge a1 b1 [walking]")
+    m = g.state.models["a1.1"]
+    assert in_contact(g.state, m, "b1") and any("charges home" in s for s in said)
+    assert leg_cost(g.state.ctx, m, (15, 11), (m.x, m.y), 0.0) is None  # the straight leg would cross the wall
+
+
+def test_charge_whose_way_round_is_too_long_falls_short_along_it() -> None:
+    """Seed 002, Charge: models move their Move (walking) or double (running) in the charge. Round a longer wall
+    the way is about 11": a walking charge may be declared (the target is within 6" as the crow flies) but
+    fails, its leader ending 6" along the way round, not through the wall; a running charge gets there."""
+    from warband.rulesets.trenches_and_turbines.space import in_contact
+
+    wall = box("wall", "impassable", 11, 12, 19, 14.2, height=3, blocks_los=True)
+    at = {"a1": [(15, 11)], "b1": [(15, 15.7)]}
+    g = position([unit(models=1)], [unit(models=1, ranged=0, weapons=[])], at, terrain=[wall])
+    assert rules_of(g, "charge a1 b1 [walking]") == []
+    said = _charge(g, "charge a1 b1 [walking]")
+    m = g.state.models["a1.1"]
+    assert not in_contact(g.state, m, "b1") and any("charge fails" in s for s in said)
+    assert m.x < 11 - m.radius or m.x > 19 + m.radius  # round one end of the wall
+    assert math.hypot(m.x - 15, m.y - 11) > 4  # it moved along its way, it did not stand still
+    run = position([unit(models=1)], [unit(models=1, ranged=0, weapons=[])], at, terrain=[wall])
+    said = _charge(run, "charge a1 b1 [running]")
+    assert in_contact(run.state, run.state.models["a1.1"], "b1") and any("charges home" in s for s in said)
+
+
+def test_charge_never_passes_through_impassable_terrain() -> None:
+    """A charge is a movement action (seed 002): a target walled in all round cannot be reached, however close it
+    stands; the charge fails and the charger stays outside the walls."""
+    from warband.rulesets.trenches_and_turbines.space import in_contact
+
+    walls = [
+        box("s", "impassable", 12, 12, 18, 12.5, height=3, blocks_los=True),
+        box("n", "impassable", 12, 17.5, 18, 18, height=3, blocks_los=True),
+        box("w", "impassable", 12, 12, 12.5, 18, height=3, blocks_los=True),
+        box("e", "impassable", 17.5, 12, 18, 18, height=3, blocks_los=True),
+    ]
+    g = position(
+        [unit(models=1)], [unit(models=1, ranged=0, weapons=[])], {"a1": [(15, 11)], "b1": [(15, 15)]}, terrain=walls
+    )
+    assert rules_of(g, "charge a1 b1 [running]") == []
+    said = _charge(g, "charge a1 b1 [running]")
+    m = g.state.models["a1.1"]
+    assert not in_contact(g.state, m, "b1") and any("charge fails" in s for s in said)
+    assert not (12 < m.x < 18 and 12 < m.y < 18)
+
+
+def test_charging_followers_walk_round_impassable_terrain_to_base_contact() -> None:
+    """Seed 002, Charge: after the leader, the rest of the unit is moved to maximise the models in base contact.
+    The leader stands past the end of a wall; its two followers behind the wall walk round its end into base
+    contact too (each straight leg would cross the wall)."""
+    from warband.rulesets.trenches_and_turbines.space import in_contact, leg_cost
+
+    wall = box("w", "impassable", 10, 12, 20, 13, height=3, blocks_los=True)
+    at = {"a1": [(9, 12.5), (11, 11), (12.2, 11)], "b1": line(12.5, 15.5, 3)}
+    g = position([unit(models=3, move=8)], [unit(models=3, ranged=0, weapons=[])], at, terrain=[wall])
+    said = _charge(g, "charge a1 b1 [walking]")
+    assert any("3 model(s) in base contact" in s for s in said)
+    for mid, start in (("a1.2", (11, 11)), ("a1.3", (12.2, 11))):
+        m = g.state.models[mid]
+        assert in_contact(g.state, m, "b1")
+        assert leg_cost(g.state.ctx, m, start, (m.x, m.y), 0.0) is None
+
+
+def test_charge_goes_round_other_enemies_one_inch_clear() -> None:
+    """Seed 002, Move: models keep at least 1" from enemy models while moving; a charge is a movement action, so
+    its way to the target goes round another enemy unit standing in between (1" clear), not past it."""
+    from warband.rulesets.trenches_and_turbines.space import gap, in_contact
+
+    at = {"a1": [(10, 10)], "b1": [(10, 16)], "b2": [(10, 13)]}
+    two = [unit(models=1, ranged=0, weapons=[]), unit(models=1, ranged=0, weapons=[])]
+    g = position([unit(models=1)], two, at)
+    said = _charge(g, "charge a1 b1 [running]")
+    m = g.state.models["a1.1"]
+    assert in_contact(g.state, m, "b1") and any("charges home" in s for s in said)
+    assert gap(m, g.state.models["b2.1"]) >= 1 - 1e-6
+
+
+def test_a_charging_vehicle_keeps_to_a_straight_line() -> None:
+    """Seed 002, Vehicle Keyword and Movement: a VEHICLE moves only in a straight line, so its charge does not
+    walk round a wall the way infantry would."""
+    from warband.rulesets.trenches_and_turbines.space import in_contact
+
+    wall = box("wall", "impassable", 14, 12, 16, 14.2, height=3, blocks_los=True)
+    at = {"a1": [(15, 10)], "b1": [(15, 16)]}
+    tank = unit(models=1, move=8, size="L", keywords=["VEHICLE"], base_mm=25)
+    g = position([tank], [unit(models=1, ranged=0, weapons=[])], at, terrain=[wall])
+    said = _charge(g, "charge a1 b1 [walking]")
+    assert not in_contact(g.state, g.state.models["a1.1"], "b1") and any("charge fails" in s for s in said)
+    foot = position([unit(models=1, move=8)], [unit(models=1, ranged=0, weapons=[])], at, terrain=[wall])
+    said = _charge(foot, "charge a1 b1 [walking]")
+    assert in_contact(foot.state, foot.state.models["a1.1"], "b1")

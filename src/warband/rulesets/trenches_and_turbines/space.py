@@ -201,16 +201,17 @@ def _enemy_zones(
 ) -> list[tuple[Vec, float]]:
     """Circles the centre of ``m`` may not enter while moving: ``egap`` round every enemy base (seed 002, Move:
     'at least 1" away'), except round the enemies it already stands that close to, whose bases it may move away
-    from but never through, and the unit it charges (``ignore_unit``). Only circles that a path of ``within``
-    inches from ``m`` could touch."""
+    from but never through, and round the models of the unit it charges (``ignore_unit``), whose bases it may
+    touch but never pass through. Only circles that a path of ``within`` inches from ``m`` could touch."""
     out = []
     for o in state.models.values():
-        if o.on_table and o.side != m.side and o.unit != ignore_unit:
-            reach = o.radius + m.radius + egap
+        if o.on_table and o.side != m.side:
+            touch = o.radius + m.radius
+            reach = touch if o.unit == ignore_unit else touch + egap
             d = math.hypot(o.x - m.x, o.y - m.y)
             if d - reach > within:
                 continue
-            out.append(((o.x, o.y), reach if d >= reach - 1e-6 else min(d, o.radius + m.radius) - 0.01))
+            out.append(((o.x, o.y), reach if d >= reach - 1e-6 and o.unit != ignore_unit else min(d, touch) - 0.01))
     return out
 
 
@@ -363,13 +364,19 @@ def _walk(ctx: Context, m: Model, path: list[Vec], budget: float) -> Vec:
 
 
 def route(
-    state: GameState, m: Model, goals: list[Vec], within: float, max_cost: float = math.inf
+    state: GameState,
+    m: Model,
+    goals: list[Vec],
+    within: float,
+    max_cost: float = math.inf,
+    ignore_unit: str = "",
 ) -> tuple[list[Vec], float] | None:
     """The cheapest way for ``m`` to any of ``goals``, round impassable terrain and round the enemies a Move of
-    ``within`` inches could meet (seed 002, Move; the kernel's shortest_path); None if none is reachable."""
+    ``within`` inches could meet (seed 002, Move; the kernel's shortest_path; a charge's target ``ignore_unit``
+    only round its bases); None if none is reachable."""
     ctx = state.ctx
     start = (m.x, m.y)
-    zones = _enemy_zones(state, m, float(ctx.params["move_enemy_gap"]), "", within)
+    zones = _enemy_zones(state, m, float(ctx.params["move_enemy_gap"]), ignore_unit, within)
     best: tuple[list[Vec], float] | None = None
     for g in sorted(goals, key=lambda q: math.hypot(q[0] - start[0], q[1] - start[1])):
         limit = best[1] if best else max_cost
@@ -384,32 +391,47 @@ def route(
 
 
 def _route_toward(
-    state: GameState, m: Model, goal: Vec, allow: float, placed: Placement, moving: list[str]
+    state: GameState,
+    m: Model,
+    goal: Vec,
+    allow: float,
+    placed: Placement,
+    moving: list[str],
+    ignore_unit: str = "",
 ) -> Vec | None:
     """As far as ``m`` gets toward ``goal`` along its shortest way there, or None without one."""
     d = math.hypot(goal[0] - m.x, goal[1] - m.y)
-    found = route(state, m, [goal], allow, max_cost=2 * d + allow)
-    return None if found is None else _settle(state, m, found[0], allow, placed, moving)
+    found = route(state, m, [goal], allow, max_cost=2 * d + allow, ignore_unit=ignore_unit)
+    return None if found is None else _settle(state, m, found[0], allow, placed, moving, ignore_unit)
 
 
-def _settle(state: GameState, m: Model, path: list[Vec], allow: float, placed: Placement, moving: list[str]) -> Vec:
+def _settle(
+    state: GameState,
+    m: Model,
+    path: list[Vec],
+    allow: float,
+    placed: Placement,
+    moving: list[str],
+    ignore_unit: str = "",
+) -> Vec:
     """Where ``m`` ends after ``allow`` inches along ``path``: that point if it is a legal place to stand, else the
     nearest legal spot round it (the one nearest the path's end among equals), else the farthest legal point
-    back along the path (where it stands, at worst)."""
+    back along the path (where it stands, at worst). A charger (``ignore_unit``: its target) may stand within the
+    enemy gap of its target."""
     ctx = state.ctx
     egap = float(ctx.params["move_enemy_gap"])
     p = _walk(ctx, m, path, allow)
-    if not spot_problems(state, m, p, placed, moving, egap):
+    if not spot_problems(state, m, p, placed, moving, egap, ignore_unit):
         return p
     end = path[-1]
     for radius in (0.25, 0.5, 1.0, 1.5, 2.0):
         ring = [(p[0] + radius * ux, p[1] + radius * uy) for ux, uy in _ANGLES]
         for q in sorted(ring, key=lambda q: math.hypot(q[0] - end[0], q[1] - end[1])):
-            if _fits(state, m, q, allow, placed, moving, egap, route=True) is not None:
+            if _fits(state, m, q, allow, placed, moving, egap, ignore_unit, route=True) is not None:
                 return q
     for k in range(1, 9):
         q = _walk(ctx, m, path, allow * (1 - k / 8))
-        if not spot_problems(state, m, q, placed, moving, egap):
+        if not spot_problems(state, m, q, placed, moving, egap, ignore_unit):
             return q
     return (m.x, m.y)
 
@@ -644,10 +666,13 @@ def contact_spots(state: GameState, m: Model, target: Model) -> list[Vec]:
 
 
 def plan_charge(state: GameState, uid: str, tuid: str, allow: float) -> tuple[Placement, int]:
-    """Charge placement (seed 002, Charge): the leader first, into base contact if it can be; then the rest so
-    that as many models as possible reach base contact (each takes the nearest free contact spot it can reach,
-    nearest models first); the others follow in coherency. Returns the placement and the number of charging
-    models in base contact."""
+    """Charge placement (seed 002, Charge: "a special type of movement action"): the leader first, into base
+    contact if it can be; then the rest so that as many models as possible reach base contact (each takes the
+    cheapest free contact spot it can reach and still be in coherency, nearest models first). Each model moves as
+    in a Move (:func:`_charge_reach`): round impassable terrain and 1" clear of the enemies it does not charge,
+    difficult ground at its cost, a VEHICLE only straight. A model that reaches no contact spot goes as far as
+    its ``allow`` takes it along its way there (the leader, :func:`_charge_short`) or toward the leader (the
+    others). Returns the placement and the number of charging models in base contact."""
     ms = members(state, uid)
     lead = leader_of(state, uid) or ms[0]
     targets = members(state, tuid)
@@ -655,29 +680,82 @@ def plan_charge(state: GameState, uid: str, tuid: str, allow: float) -> tuple[Pl
     placed: Placement = {}
     egap = float(state.ctx.params["move_enemy_gap"])
     contacts = 0
-
-    def reach(m: Model) -> Vec | None:
-        best: tuple[float, Vec] | None = None
-        for t in targets:
-            for s in contact_spots(state, m, t):
-                c = _fits(state, m, s, allow, placed, moving, egap, ignore_unit=tuid)
-                if c is not None and (best is None or c < best[0]):
-                    best = (c, s)
-        return best[1] if best else None
-
-    spot = reach(lead)
+    spot = _charge_reach(state, lead, targets, allow, placed, moving, tuid)
     if spot is None:
-        near = min(targets, key=lambda t: gap(lead, t))
-        spot = _toward(state, lead, (near.x, near.y), allow, placed, moving, egap, tuid)
+        spot = _charge_short(state, lead, targets, allow, placed, moving, tuid)
     else:
         contacts += 1
     placed[lead.id] = (spot[0], spot[1], state.ctx.table.surface_height(spot))
     rest = sorted((m for m in ms if m.id != lead.id), key=lambda m: min(gap(m, t) for t in targets))
     for m in rest:
-        s = reach(m)
-        if s is not None and m.id not in out_of_coherency(state, uid, {**placed, m.id: (s[0], s[1], 0.0)}):
+
+        def coherent(q: Vec, m: Model = m) -> bool:
+            return m.id not in out_of_coherency(state, uid, {**placed, m.id: (q[0], q[1], 0.0)})
+
+        s = _charge_reach(state, m, targets, allow, placed, moving, tuid, coherent)
+        if s is not None:
             contacts += 1
         else:
-            s = _toward(state, m, placed[lead.id][:2], allow, placed, moving, egap, tuid)
+            goal = placed[lead.id][:2]
+            way = (
+                None if "VEHICLE" in m.data["keywords"] else _route_toward(state, m, goal, allow, placed, moving, tuid)
+            )
+            s = way or _toward(state, m, goal, allow, placed, moving, egap, tuid)
         placed[m.id] = (s[0], s[1], state.ctx.table.surface_height(s))
     return placed, contacts
+
+
+def _charge_reach(
+    state: GameState,
+    m: Model,
+    targets: list[Model],
+    allow: float,
+    placed: Placement,
+    moving: list[str],
+    tuid: str,
+    ok: Callable[[Vec], bool] | None = None,
+) -> Vec | None:
+    """The base-contact spot on ``targets`` that ``m`` reaches most cheaply within ``allow`` inches (and that
+    ``ok`` accepts), or None. A charge is a movement action (seed 002, Charge), so the way there is a Move's
+    (:func:`move_cost` with routing): the straight leg when it is clear, else the shortest way round impassable
+    terrain and round enemies other than the target (seed 002, Move: at least 1" away), never through a target's
+    base. Spots are tried nearest first and the search stops once no farther spot can be cheaper (a way is never
+    shorter than the straight line), so in the open it prices one leg."""
+    egap = float(state.ctx.params["move_enemy_gap"])
+    spots = [s for t in targets for s in contact_spots(state, m, t)]
+    dist = [math.hypot(s[0] - m.x, s[1] - m.y) for s in spots]
+    best: tuple[float, Vec] | None = None
+    for i in sorted(range(len(spots)), key=dist.__getitem__):
+        limit = allow if best is None else best[0]
+        if dist[i] > allow + 1e-6 or (best is not None and dist[i] >= best[0]):
+            break
+        s = spots[i]
+        if spot_problems(state, m, s, placed, moving, egap, tuid) or (ok is not None and not ok(s)):
+            continue
+        c = move_cost(state, m, s, limit, egap, tuid, route=True)
+        if c is not None and c <= limit + 1e-6 and (best is None or c < best[0]):
+            best = (c, s)
+    return None if best is None else best[1]
+
+
+def _charge_short(
+    state: GameState, m: Model, targets: list[Model], allow: float, placed: Placement, moving: list[str], tuid: str
+) -> Vec:
+    """Where a charging leader that cannot reach base contact ends (seed 002, Charge: into contact "if it may
+    be"; otherwise the charge move still takes it as close as its distance allows): ``allow`` inches along its
+    shortest way to the nearest free contact spot (:func:`_settle`), or with no way there as far as it gets
+    straight toward the nearest target model."""
+    egap = float(state.ctx.params["move_enemy_gap"])
+    goals = [
+        s
+        for t in targets
+        for s in contact_spots(state, m, t)
+        if not spot_problems(state, m, s, placed, moving, egap, tuid)
+    ]
+    if goals and "VEHICLE" not in m.data["keywords"]:
+        d = min(math.hypot(g[0] - m.x, g[1] - m.y) for g in goals)
+        found = route(state, m, goals, allow, max_cost=2 * d + allow, ignore_unit=tuid)
+        if found is not None:
+            return _settle(state, m, found[0], allow, placed, moving, tuid)
+    near = min(targets, key=lambda t: gap(m, t))
+    return _toward(state, m, (near.x, near.y), allow, placed, moving, egap, tuid)
