@@ -7,7 +7,8 @@ within its Move): the leader to its destination, the others to their places in t
 free slots round the leader (the nearest ``ROUTED_SLOTS`` by a routed path, farther ones by straight legs).
 VEHICLEs move in a straight line. No model's path comes within the enemy gap of an enemy it was not already that
 close to, nor through the base of one it was (seed 002, Move: "must remain at least 1" away"). A flee
-(:func:`plan_flee`, digest §3.7 / §3.9) is a Move by the same machinery toward a table edge.
+(:func:`plan_flee`, digest §3.7 / §3.9) is a Move by the same machinery toward a table edge, and so is the charge
+move (:func:`plan_charge`, seed 002: a charge is "a special type of movement action") toward base contact.
 """
 
 from __future__ import annotations
