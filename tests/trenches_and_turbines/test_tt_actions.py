@@ -75,7 +75,7 @@ def test_move_moves_every_model_up_to_move() -> None:
 def test_move_keeps_one_inch_from_enemies() -> None:
     g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 16.5, 3)})
     act(g, "move a1")
-    assert "trenches-and-turbines/move/enemy-gap" in rules_of(g, "to a1 @10,15")
+    assert "trenches-and-turbines/move/enemy-clearance" in rules_of(g, "to a1 @10,15")
     assert rules_of(g, "to a1 @10,14") == []
 
 

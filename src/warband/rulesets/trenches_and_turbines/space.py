@@ -172,7 +172,7 @@ def spot_problems(
         if d < -1e-6 or math.hypot(p[0] - o.x, p[1] - o.y) < m.radius + o.radius - 1e-6:
             return [(f"{R}/move/overlap", f"{m.id} would overlap {o.id}")]
         if o.side != m.side and o.unit != ignore_unit and d < enemy_gap - 1e-6:
-            return [(f"{R}/move/enemy-gap", f'{m.id} would end within {enemy_gap:g}" of enemy {o.id}')]
+            return [(f"{R}/move/enemy-clearance", f'{m.id} would end within {enemy_gap:g}" of enemy {o.id}')]
     for mid, (x, y, _) in placed.items():
         o = state.models[mid]
         if math.hypot(p[0] - x, p[1] - y) < m.radius + o.radius - 1e-6:
@@ -285,7 +285,7 @@ def plan_unit_move(
     they get toward it (seed 002, Move: every model moves; Unit Coherency: all models end within the leader's
     command radius; a unit is never taken out of coherency on purpose)."""
     p = state.ctx.params
-    egap = float(p["move_enemy_gap"])
+    egap = float(p["move_enemy_clearance"])
     ms = members(state, uid)
     lead = leader_of(state, uid) or ms[0]
     moving = [m.id for m in ms]
@@ -331,7 +331,7 @@ def _follower_spot(
     002, Move: any direction, at least 1" from enemies; the kernel's shortest_path) for the nearest
     ``ROUTED_SLOTS``, by a straight leg for the rest. A straggler (already out of coherency) has no place in the
     formation."""
-    egap = float(state.ctx.params["move_enemy_gap"])
+    egap = float(state.ctx.params["move_enemy_clearance"])
     want = (m.x + dest[0] - lead.x, m.y + dest[1] - lead.y)
     if not straggler and _fits(state, m, want, allow, placed, moving, egap, route=True) is not None:
         return want
@@ -377,7 +377,7 @@ def route(
     only round its bases); None if none is reachable."""
     ctx = state.ctx
     start = (m.x, m.y)
-    zones = _enemy_zones(state, m, float(ctx.params["move_enemy_gap"]), ignore_unit, within)
+    zones = _enemy_zones(state, m, float(ctx.params["move_enemy_clearance"]), ignore_unit, within)
     best: tuple[list[Vec], float] | None = None
     for g in sorted(goals, key=lambda q: math.hypot(q[0] - start[0], q[1] - start[1])):
         limit = best[1] if best else max_cost
@@ -420,7 +420,7 @@ def _settle(
     back along the path (where it stands, at worst). A charger (``ignore_unit``: its target) may stand within the
     enemy gap of its target."""
     ctx = state.ctx
-    egap = float(ctx.params["move_enemy_gap"])
+    egap = float(ctx.params["move_enemy_clearance"])
     p = _walk(ctx, m, path, allow)
     if not spot_problems(state, m, p, placed, moving, egap, ignore_unit):
         return p
@@ -513,7 +513,7 @@ def _flee_spot(state: GameState, m: Model, goals: list[Vec], allow: float, place
     if found is not None:
         return _settle(state, m, found[0], allow, placed, moving)
     goal = min(goals, key=lambda g: math.hypot(g[0] - m.x, g[1] - m.y))
-    egap = float(state.ctx.params["move_enemy_gap"])
+    egap = float(state.ctx.params["move_enemy_clearance"])
     return _toward(state, m, goal, allow, placed, moving, egap)
 
 
@@ -679,7 +679,7 @@ def plan_charge(state: GameState, uid: str, tuid: str, allow: float) -> tuple[Pl
     targets = members(state, tuid)
     moving = [m.id for m in ms]
     placed: Placement = {}
-    egap = float(state.ctx.params["move_enemy_gap"])
+    egap = float(state.ctx.params["move_enemy_clearance"])
     contacts = 0
     spot = _charge_reach(state, lead, targets, allow, placed, moving, tuid)
     if spot is None:
@@ -722,7 +722,7 @@ def _charge_reach(
     terrain and round enemies other than the target (seed 002, Move: at least 1" away), never through a target's
     base. Spots are tried nearest first and the search stops once no farther spot can be cheaper (a way is never
     shorter than the straight line), so in the open it prices one leg."""
-    egap = float(state.ctx.params["move_enemy_gap"])
+    egap = float(state.ctx.params["move_enemy_clearance"])
     spots = [s for t in targets for s in contact_spots(state, m, t)]
     dist = [math.hypot(s[0] - m.x, s[1] - m.y) for s in spots]
     best: tuple[float, Vec] | None = None
@@ -746,7 +746,7 @@ def _charge_short(
     be"; otherwise the charge move still takes it as close as its distance allows): ``allow`` inches along its
     shortest way to the nearest free contact spot (:func:`_settle`), or with no way there as far as it gets
     straight toward the nearest target model."""
-    egap = float(state.ctx.params["move_enemy_gap"])
+    egap = float(state.ctx.params["move_enemy_clearance"])
     goals = [
         s
         for t in targets
