@@ -612,3 +612,28 @@ def test_a_charging_vehicle_keeps_to_a_straight_line() -> None:
     foot = position([unit(models=1, move=8)], [unit(models=1, ranged=0, weapons=[])], at, terrain=[wall])
     said = _charge(foot, "charge a1 b1 [walking]")
     assert in_contact(foot.state, foot.state.models["a1.1"], "b1")
+
+
+def test_a_charging_vehicle_pivots_at_most_90_degrees() -> None:
+    """Seed 002, Vehicle Keyword and Movement (one pivot of at most 90 degrees, then a straight line) holds for
+    the charge move too (a charge is 'a special type of movement action'): a target behind the vehicle is out of
+    reach however close, one within the arc is reached, and the vehicle ends facing the way it went."""
+    from warband.rulesets.trenches_and_turbines.space import in_contact
+
+    tank = unit(models=1, move=8, size="L", keywords=["VEHICLE"], base_mm=25)
+    target = unit(models=1, ranged=0, weapons=[])
+    behind = position([tank], [target], {"a1": [(20, 20)], "b1": [(20, 14)]})  # facing +y (90): b1 is behind
+    assert behind.state.models["a1.1"].flags.get("facing", 90.0) == 90.0
+    said = _charge(behind, "charge a1 b1 [walking]")
+    m = behind.state.models["a1.1"]
+    assert not in_contact(behind.state, m, "b1") and any("charge fails" in s for s in said)
+    assert m.y >= 20 - 1e-6  # it never went backwards toward the target
+    ahead = position([tank], [target], {"a1": [(20, 20)], "b1": [(25, 25)]})  # 45 degrees off its facing
+    said = _charge(ahead, "charge a1 b1 [walking]")
+    m = ahead.state.models["a1.1"]
+    assert in_contact(ahead.state, m, "b1") and any("charges home" in s for s in said)
+    facing = m.flags["facing"]
+    assert 0.0 <= facing <= 90.0 and abs(facing - 90.0) > 1.0  # turned toward the target, within the arc
+    foot = position([unit(models=1, move=8)], [target], {"a1": [(20, 20)], "b1": [(20, 14)]})
+    _charge(foot, "charge a1 b1 [walking]")
+    assert in_contact(foot.state, foot.state.models["a1.1"], "b1")  # infantry turn round freely

@@ -35,7 +35,7 @@ class TrenchesAndTurbines(ModuleRuleset):
     """Trenches and Turbines behind the kernel protocol."""
 
     id: ClassVar[str] = "trenches-and-turbines"
-    version: ClassVar[str] = "0.3.0"
+    version: ClassVar[str] = "0.4.0"
     title: ClassVar[str] = "Trenches and Turbines (Actions chapter, seed 002; PROPOSED core rules)"
     params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
     rules: ClassVar[RulesModule] = rules

@@ -794,6 +794,10 @@ def auto_charge_go(state: GameState, step: dict[str, Any], events: list[Event]) 
     contacts = 0
     if ok:
         placed, contacts = plan_charge(state, uid, tuid, float(step["allow"]))
+        for mid, (x, y, _) in placed.items():
+            m = state.models[mid]
+            if "VEHICLE" in m.data["keywords"]:  # it ends facing the way it went (seed 002, VEHICLE movement)
+                m.flags = {**m.flags, "facing": vehicle_facing_after(m, (x, y), None)}
         place_unit(state, placed, events)
     reactor = state.vars.get("ow_reactor")
     if reactor:

@@ -701,7 +701,7 @@ def plan_charge(state: GameState, uid: str, tuid: str, allow: float) -> tuple[Pl
             way = (
                 None if "VEHICLE" in m.data["keywords"] else _route_toward(state, m, goal, allow, placed, moving, tuid)
             )
-            s = way or _toward(state, m, goal, allow, placed, moving, egap, tuid)
+            s = way or _toward(state, m, pivot_goal(state, m, goal), allow, placed, moving, egap, tuid)
         placed[m.id] = (s[0], s[1], state.ctx.table.surface_height(s))
     return placed, contacts
 
@@ -723,6 +723,7 @@ def _charge_reach(
     base. Spots are tried nearest first and the search stops once no farther spot can be cheaper (a way is never
     shorter than the straight line), so in the open it prices one leg."""
     egap = float(state.ctx.params["move_enemy_clearance"])
+    vehicle = "VEHICLE" in m.data["keywords"]
     spots = [s for t in targets for s in contact_spots(state, m, t)]
     dist = [math.hypot(s[0] - m.x, s[1] - m.y) for s in spots]
     best: tuple[float, Vec] | None = None
@@ -733,6 +734,8 @@ def _charge_reach(
         s = spots[i]
         if spot_problems(state, m, s, placed, moving, egap, tuid) or (ok is not None and not ok(s)):
             continue
+        if vehicle and vehicle_problems(state, m, s, allow, None):
+            continue  # a VEHICLE pivots once, at most 90 degrees, then goes straight (seed 002)
         c = move_cost(state, m, s, limit, egap, tuid, route=True)
         if c is not None and c <= limit + 1e-6 and (best is None or c < best[0]):
             best = (c, s)
@@ -759,4 +762,23 @@ def _charge_short(
         if found is not None:
             return _settle(state, m, found[0], allow, placed, moving, tuid)
     near = min(targets, key=lambda t: gap(m, t))
-    return _toward(state, m, (near.x, near.y), allow, placed, moving, egap, tuid)
+    return _toward(state, m, pivot_goal(state, m, (near.x, near.y)), allow, placed, moving, egap, tuid)
+
+
+def pivot_goal(state: GameState, m: Model, goal: Vec) -> Vec:
+    """Where a model heads for ``goal``: the goal itself, or for a VEHICLE whose facing is more than its maximum
+    pivot (``vehicle_max_pivot``) away from it, a point as far away along its facing turned by that maximum
+    toward the goal (seed 002, Vehicle Keyword and Movement: one pivot of at most 90 degrees, then straight)."""
+    if "VEHICLE" not in m.data["keywords"]:
+        return goal
+    vx, vy = goal[0] - m.x, goal[1] - m.y
+    dist = math.hypot(vx, vy)
+    if dist < 1e-9:
+        return goal
+    facing = float(m.flags.get("facing", 90.0))
+    turn = (math.degrees(math.atan2(vy, vx)) - facing + 180.0) % 360.0 - 180.0
+    maxp = float(state.ctx.params["vehicle_max_pivot"])
+    if abs(turn) <= maxp + 1e-6:
+        return goal
+    heading = math.radians(facing + math.copysign(maxp, turn))
+    return (m.x + dist * math.cos(heading), m.y + dist * math.sin(heading))
