@@ -214,3 +214,36 @@ def test_plays_every_installed_ruleset(ruleset_id: str) -> None:
         assert action in game.legal_actions()
         searched += len(game.legal_actions()) > 1
         game.apply(action)
+
+
+@pytest.mark.parametrize("crn", ["root", "off"])
+def test_common_random_numbers_give_sibling_root_actions_the_same_dice(crn: str) -> None:
+    # With crn=root the j-th iteration through each root action plays the same dice stream after it (so two
+    # actions are compared on the same luck); with crn=off every iteration draws its own.
+    game = shooter_position("b1", (28.0, 12.0))
+    root_id = game.state.state_id
+    seen: dict[Action, list[tuple[int, int]]] = {}
+    real_apply = Game.apply
+
+    def spy(self: Game, action: Action) -> Any:
+        if self.state.state_id == root_id and self is not game:  # a root action, applied on a clone
+            seen.setdefault(action, []).append((self.state.rng.seed, self.state.rng.counter))
+        return real_apply(self, action)
+
+    agent = MCTSAgent(seed=2, iterations=60, crn=crn, prior_samples=1)
+    try:
+        Game.apply = spy  # type: ignore[method-assign]
+        agent._base = 0
+        agent.choose(game)
+    finally:
+        Game.apply = real_apply  # type: ignore[method-assign]
+    streams = [v for a, v in seen.items() if len(v) >= 3]
+    assert len(streams) >= 2  # at least two root actions were visited a few times
+    first, second = streams[0], streams[1]
+    n = min(len(first), len(second))
+    # the prior's probes come first and share their streams in both modes; compare the iterations after them
+    shared = sum(1 for i in range(n) if first[i] == second[i])
+    if crn == "root":
+        assert shared == n
+    else:
+        assert shared < n
