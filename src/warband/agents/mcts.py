@@ -92,6 +92,17 @@ def _number(options: dict[str, Any], key: str, default: float, low: float, kind:
     return value
 
 
+def _settle_dice(g: Game) -> bool:
+    """Roll every pending die of ``g`` until someone must choose (or the game ends); whether any was rolled."""
+    rolled = False
+    for _ in range(MAX_STEPS):
+        if g.decision.kind != "chance":
+            break
+        g.roll()
+        rolled = True
+    return rolled
+
+
 def sigmoid(x: float) -> float:
     if x >= 0:
         return 1.0 / (1.0 + math.exp(-x))
@@ -266,12 +277,7 @@ class MCTSAgent(Agent):
             c = g.clone()
             c.state.rng = Rng(derive_seed(self._base, -1 - i))
             c.apply(action)
-            rolled = False
-            for _ in range(MAX_STEPS):
-                if c.decision.kind != "chance":
-                    break
-                c.roll()
-                rolled = True
+            rolled = _settle_dice(c)
             total += self._terminal(c)[player] if c.decision.kind == "over" else self._judge(c)[player]
             n += 1
             if not rolled:
@@ -297,10 +303,7 @@ class MCTSAgent(Agent):
         """Judge a new leaf: play on with the rollout policy up to the horizon, settle the dice, evaluate."""
         if self.rollout != "none":
             self._rollout(g, self.depth - decisions, seed)
-        for _ in range(MAX_STEPS):
-            if g.decision.kind != "chance":
-                break
-            g.roll()
+        _settle_dice(g)
         if g.decision.kind == "over":
             return self._terminal(g)
         return self._judge(g)

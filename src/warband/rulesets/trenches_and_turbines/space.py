@@ -294,21 +294,48 @@ def plan_unit_move(
     if c is None:
         why = spot_problems(state, lead, dest, placed, moving, egap)
         return why or [(f"{R}/move/too-far", f'{lead.id} cannot reach {dest[0]:.1f},{dest[1]:.1f} with {allow:g}"')]
-    placed[lead.id] = (dest[0], dest[1], state.ctx.table.surface_height(dest))
     before = set(out_of_coherency(state, uid))
+    _place_leader_and_followers(
+        state,
+        ms,
+        lead,
+        dest,
+        allow,
+        placed,
+        moving,
+        before,
+        lambda m: (
+            _route_toward(state, m, dest, allow, placed, moving) or _toward(state, m, dest, allow, placed, moving, egap)
+        ),
+    )
+    bad = [mid for mid in out_of_coherency(state, uid, placed) if mid not in before]
+    if bad:
+        return [(f"{R}/coherency/never-out", f"the move would take {', '.join(bad)} out of unit coherency")]
+    return placed
+
+
+def _place_leader_and_followers(
+    state: GameState,
+    ms: list[Model],
+    lead: Model,
+    dest: Vec,
+    allow: float,
+    placed: Placement,
+    moving: list[str],
+    before: set[str],
+    fallback: Callable[[Model], Vec],
+) -> None:
+    """Put ``lead`` at ``dest`` and every other model of ``ms`` at its place by the leader
+    (:func:`_follower_spot`), else where ``fallback`` sends it (a Move: toward the leader; a flee: its own way to
+    the edge). ``before``: the models out of coherency before the move. Fills ``placed`` in order."""
+    placed[lead.id] = (dest[0], dest[1], state.ctx.table.surface_height(dest))
     for m in ms:
         if m.id == lead.id:
             continue
         spot = _follower_spot(state, m, lead, dest, allow, placed, moving, m.id in before)
         if spot is None:
-            spot = _route_toward(state, m, dest, allow, placed, moving) or _toward(
-                state, m, dest, allow, placed, moving, egap
-            )
+            spot = fallback(m)
         placed[m.id] = (spot[0], spot[1], state.ctx.table.surface_height(spot))
-    bad = [mid for mid in out_of_coherency(state, uid, placed) if mid not in before]
-    if bad:
-        return [(f"{R}/coherency/never-out", f"the move would take {', '.join(bad)} out of unit coherency")]
-    return placed
 
 
 #: How many of the slots round the leader (nearest a follower's place in the formation first) it may reach by a
@@ -494,15 +521,18 @@ def plan_flee(
     if lead is None or lead.id in leaving:
         lead = min(stay, key=lambda m: min(math.hypot(g[0] - m.x, g[1] - m.y) for g in goals_of(m)))
     dest = _flee_spot(state, lead, goals_of(lead), allow, placed, moving)
-    placed[lead.id] = (dest[0], dest[1], state.ctx.table.surface_height(dest))
     before = set(out_of_coherency(state, uid))
-    for m in stay:
-        if m.id == lead.id:
-            continue
-        spot = _follower_spot(state, m, lead, dest, allow, placed, moving, m.id in before)
-        if spot is None:
-            spot = _flee_spot(state, m, goals_of(m), allow, placed, moving)
-        placed[m.id] = (spot[0], spot[1], state.ctx.table.surface_height(spot))
+    _place_leader_and_followers(
+        state,
+        stay,
+        lead,
+        dest,
+        allow,
+        placed,
+        moving,
+        before,
+        lambda m: _flee_spot(state, m, goals_of(m), allow, placed, moving),
+    )
     return placed, leaving
 
 
