@@ -39,7 +39,7 @@ class Game:
     )
 
     def __init__(
-        self, ruleset: Ruleset, state: GameState, header: dict[str, Any], log: list[dict[str, Any]] | None = None
+        self, ruleset: Ruleset, state: GameState[Any], header: dict[str, Any], log: list[dict[str, Any]] | None = None
     ) -> None:
         self.ruleset = ruleset
         self.state = state

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: One rule that forbids an action: ``(rule_id, message)``, e.g.
+#: ``("trench-crusade/activation/shoot-after-charge", "this model Charged this activation: ...")``.
+Reason = tuple[str, str]
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
