@@ -23,7 +23,7 @@ from warband.kernel.params import ParamTable
 from warband.kernel.state import GameState
 from warband.kernel.steps import SteppedRules
 
-__all__ = ["GameResult", "SteppedRuleset", "Reason", "Ruleset", "UnknownRulesetError", "available", "get"]
+__all__ = ["GameResult", "Reason", "Ruleset", "SteppedRuleset", "UnknownRulesetError", "available", "get"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,12 +249,28 @@ class UnknownRulesetError(WarbandError):
 
 
 def available() -> dict[str, type[Ruleset]]:
-    """Installed rulesets by id, from the ``warband.rulesets`` entry points."""
+    """Installed rulesets by id, from the ``warband.rulesets`` entry points; a plug-in that fails to load is
+    left out (see :func:`broken`), so one broken ruleset never stops the others."""
+    return dict(_scan()[0])
+
+
+def broken() -> dict[str, str]:
+    """Entry points that failed to load, by entry point name, with the error."""
+    return dict(_scan()[1])
+
+
+@functools.cache
+def _scan() -> tuple[dict[str, type[Ruleset]], dict[str, str]]:
     found: dict[str, type[Ruleset]] = {}
+    failed: dict[str, str] = {}
     for ep in entry_points(group="warband.rulesets"):
-        cls = ep.load()
+        try:
+            cls = ep.load()
+        except Exception as exc:  # a plug-in's import error is reported, not raised
+            failed[ep.name] = f"{type(exc).__name__}: {exc}"
+            continue
         found[cls.id] = cls
-    return dict(sorted(found.items()))
+    return dict(sorted(found.items())), failed
 
 
 @functools.cache
@@ -263,5 +279,7 @@ def get(ruleset_id: str) -> Ruleset:
     rulesets = available()
     if ruleset_id not in rulesets:
         known = ", ".join(rulesets) or "none"
-        raise UnknownRulesetError(f"unknown ruleset {ruleset_id!r}; installed: {known}")
+        failed = broken()
+        why = f" ({ruleset_id} failed to load: {failed[ruleset_id]})" if ruleset_id in failed else ""
+        raise UnknownRulesetError(f"unknown ruleset {ruleset_id!r}{why}; installed: {known}")
     return rulesets[ruleset_id]()

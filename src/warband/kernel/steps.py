@@ -63,6 +63,8 @@ class Step(Record):
     kind: ClassVar[str] = ""
     #: The ruleset id that prefixes the rule ids of this step's refusals (``trench-crusade/decision/zone``).
     rules: ClassVar[str] = "kernel"
+    #: The decision's prompt if it differs from ``kind``.
+    prompt: ClassVar[str] = ""
 
 
 class Choice(Step, Generic[S]):
@@ -254,14 +256,14 @@ class SteppedRules(Generic[S]):
         """Put the game's first steps on the stack (the kernel then runs the automatic ones)."""
 
     def standing(self, state: S) -> Choice[S] | None:
-        """The decision a player faces when nothing is pending (deploy a model, activate one, pick an
-        action), as a step that is not stored; None when there is none and :meth:`idle` must advance."""
+        """The decision a player faces when nothing is pending and :meth:`idle` has nothing to advance (deploy
+        a model, activate one, pick an action), as a step that is not stored on the stack."""
         return None
 
     @abc.abstractmethod
     def idle(self, state: S, events: list[Event]) -> bool:
-        """Nothing is pending and nobody has a standing decision: advance the game (end an activation, start
-        the next phase or turn). True if something changed."""
+        """Nothing is pending: advance the game if it must move on (end an activation, start the next phase or
+        turn) and return True; return False when a player now faces the :meth:`standing` decision."""
 
     def over(self, state: S) -> bool:
         return state.phase == "over"
@@ -276,9 +278,9 @@ class SteppedRules(Generic[S]):
             return Decision(OVER, "over")
         step = self.current(state)
         if isinstance(step, Chance):
-            return Decision(CHANCE, step.kind, dice=step.dice(state))
+            return Decision(CHANCE, step.prompt or step.kind, dice=step.dice(state))
         if isinstance(step, Choice):
-            return Decision(CHOICE, step.kind, player=step.player(state), model=step.subject())
+            return Decision(CHOICE, step.prompt or step.kind, player=step.player(state), model=step.subject())
         raise RuntimeError(f"no decision at state {state.state_id}: {step!r}")  # pragma: no cover - rules bug
 
     def _choice(self, state: S) -> Choice[S]:
@@ -322,8 +324,8 @@ class SteppedRules(Generic[S]):
                 return
             step = state.stack[-1] if state.stack else None
             if step is None:
-                if self.standing(state) is not None or not self.idle(state, events):
-                    return
+                if not self.idle(state, events):
+                    return  # a standing decision waits
                 continue
             if not isinstance(step, Auto):
                 return

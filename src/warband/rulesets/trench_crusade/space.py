@@ -9,8 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from warband.kernel.geometry import Table, TerrainPiece, Vec, segment_point_distance
-from warband.kernel.state import GameState, Model
+from warband.kernel.state import Model
 from warband.rulesets.trench_crusade.context import Context
+from warband.rulesets.trench_crusade.core import State
 
 Reason = tuple[str, str]
 R = "trench-crusade"
@@ -18,7 +19,7 @@ _SOLID = frozenset(("impassable", "blocking"))
 _LOS_CACHE_LIMIT = 200_000
 
 
-def standing_enemies(state: GameState, m: Model) -> list[Model]:
+def standing_enemies(state: State, m: Model) -> list[Model]:
     """Enemy models on the table (Down ones included)."""
     return [e for e in state.models.values() if e.on_table and e.side != m.side]
 
@@ -34,7 +35,7 @@ def gap_at(p: Vec, r: float, b: Model) -> float:
     return d if d > 0.0 else 0.0
 
 
-def engaged_with(state: GameState, m: Model) -> list[Model]:
+def engaged_with(state: State, m: Model) -> list[Model]:
     """Enemies within the engagement range (1") of ``m`` (seed 000: 'within 1" of an enemy')."""
     rng = state.ctx.params["engagement_range"]
     return [e for e in standing_enemies(state, m) if gap(m, e) <= rng + 1e-9]
@@ -168,7 +169,7 @@ class MoveEnv:
         "start_platform",
     )
 
-    def __init__(self, state: GameState, m: Model, mode: str, target: Model | None = None) -> None:
+    def __init__(self, state: State, m: Model, mode: str, target: Model | None = None) -> None:
         ctx = state.ctx
         self.m = m
         self.mode = mode
@@ -221,7 +222,7 @@ class MoveEnv:
         return True
 
 
-def check_destination(state: GameState, m: Model, dest: Vec, mode: str, env: MoveEnv | None = None) -> list[Reason]:
+def check_destination(state: State, m: Model, dest: Vec, mode: str, env: MoveEnv | None = None) -> list[Reason]:
     """Rules about where a model may end a move, whatever the path (seed 000 Move/Retreat; digest §7)."""
     env = env or MoveEnv(state, m, mode)
     table = state.ctx.table
@@ -258,7 +259,7 @@ def check_destination(state: GameState, m: Model, dest: Vec, mode: str, env: Mov
 
 
 def plan_move(
-    state: GameState,
+    state: State,
     m: Model,
     dest: Vec,
     allowance: float,
@@ -380,7 +381,7 @@ def _r2(p: Vec) -> Vec:
 _CANDIDATE_SPACING = 0.5  # inches: candidate destinations closer than this to each other are one choice
 
 
-def move_candidates(state: GameState, m: Model, allowance: float) -> list[Vec]:
+def move_candidates(state: State, m: Model, allowance: float) -> list[Vec]:
     """A finite, deterministic set of sensible destinations for a Move: toward each enemy (stopping outside
     1"), onto the nearest objectives, into the cover of nearby terrain, onto reachable platforms, and eight
     compass points at full distance (each brought 40% closer if the full one is not allowed). A point within
@@ -470,7 +471,7 @@ def _far_side(piece: TerrainPiece, c: Vec, away: Vec) -> Vec:
     return (c[0] + (far[0] - c[0]) * span[1], c[1] + (far[1] - c[1]) * span[1])
 
 
-def away_direction(state: GameState, m: Model) -> Vec:
+def away_direction(state: State, m: Model) -> Vec:
     """'Directly away from its opponent' (seed 000 Retreat): away from the engaged enemies' centre."""
     engaged = engaged_with(state, m)
     if not engaged:
@@ -480,7 +481,7 @@ def away_direction(state: GameState, m: Model) -> Vec:
     return _unit((m.x - cx, m.y - cy))
 
 
-def retreat_angle_ok(state: GameState, m: Model, dest: Vec, away: Vec) -> bool:
+def retreat_angle_ok(state: State, m: Model, dest: Vec, away: Vec) -> bool:
     v = (dest[0] - m.x, dest[1] - m.y)
     d = math.hypot(v[0], v[1])
     if d <= 1e-9:
@@ -489,7 +490,7 @@ def retreat_angle_ok(state: GameState, m: Model, dest: Vec, away: Vec) -> bool:
     return cos >= math.cos(math.radians(state.ctx.params["retreat_angle"])) - 1e-9
 
 
-def retreat_candidates(state: GameState, m: Model, allowance: float, away: Vec) -> list[Vec]:
+def retreat_candidates(state: State, m: Model, allowance: float, away: Vec) -> list[Vec]:
     """Destinations directly away (and slightly off it, within ``retreat_angle``) at several distances."""
     out: list[Vec] = []
     env = MoveEnv(state, m, "retreat")
@@ -519,7 +520,7 @@ class ChargeMove:
     drop: float
 
 
-def charge_route(state: GameState, m: Model, target: Model, allowance: float) -> ChargeMove:
+def charge_route(state: State, m: Model, target: Model, allowance: float) -> ChargeMove:
     """Move ``m`` toward ``target`` by the shortest route, up to ``allowance`` inches (seed 000 Charge;
     digest §7: shortest route, stop on contact). Reaching means ending within 1" of the target."""
     ctx = state.ctx
@@ -566,7 +567,7 @@ def _walk(ctx: Context, path: list[Vec], budget: float) -> Vec:
     return path[-1]
 
 
-def _settle(state: GameState, m: Model, p: Vec, target: Model) -> Vec:
+def _settle(state: State, m: Model, p: Vec, target: Model) -> Vec:
     """Pull a charge's end point back along the line from the target until the base overlaps nothing."""
     for k in range(12):
         cand = _toward(p, (m.x, m.y), 0.25 * k) if k else p
