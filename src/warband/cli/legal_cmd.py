@@ -28,6 +28,7 @@ import typer
 from pydantic import BaseModel, ConfigDict, Field
 
 from warband.agents.base import Agent
+from warband.agents.play import play
 from warband.cli.play_cmd import build_agent, load_game
 from warband.kernel import ruleset as registry
 from warband.kernel.engine import LOG_FORMAT, Game
@@ -233,16 +234,7 @@ def legal(
 # --------------------------------------------------------------------------------------------- position
 def advance(game: Game, agents: list[Agent], steps: int) -> int:
     """Play up to ``steps`` steps (rolls from the seeded stream); return how many were played."""
-    for n in range(steps):
-        d = game.decision
-        if d.kind == "over":
-            return n
-        if d.kind == "chance":
-            game.roll()
-        else:
-            assert d.player is not None
-            game.apply(agents[d.player].choose(game))
-    return steps
+    return play(game, agents, steps=steps)
 
 
 def position(

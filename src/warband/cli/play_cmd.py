@@ -19,15 +19,16 @@ from rich.console import Console
 
 from warband.agents.base import Agent, AgentError, parse_spec
 from warband.agents.human import HumanConsole, Quit, side_label
+from warband.agents.play import Player, stream_dice
+from warband.agents.play import play as play_game
 from warband.kernel import ruleset as registry
+from warband.kernel.actions import Action
 from warband.kernel.engine import Game
-from warband.kernel.events import Event
 from warband.kernel.log import write_log
 from warband.kernel.params import parse_assignments
 from warband.kernel.ruleset import GameResult, Ruleset
 
 HUMAN = "human"
-MAX_STEPS = 100_000
 
 
 def build_agent(spec: str, seed: int) -> tuple[Agent, str | None]:
@@ -74,44 +75,50 @@ def stdin_reader(prompt: str) -> str | None:
     return line.rstrip("\n")
 
 
+class ConsolePlayer:
+    """A person at the console deciding a side: the table is drawn when it has changed since last shown."""
+
+    def __init__(self, io: HumanConsole) -> None:
+        self.io = io
+        self.shown_id = -1
+
+    def choose(self, game: Game) -> Action:
+        if self.shown_id != game.state.state_id:
+            self.io.show_map(game)
+            self.shown_id = game.state.state_id
+        return self.io.choose(game)
+
+
 class Table:
-    """The play loop: who answers each decision, what is shown."""
+    """A game at the terminal: people (one :class:`ConsolePlayer` shared by the human sides) and agents, played
+    by the one loop (:func:`warband.agents.play.play`); agents' choices and every step's events are shown."""
 
     def __init__(self, game: Game, agents: dict[int, Agent], io: HumanConsole, manual_dice: bool) -> None:
         self.game = game
         self.agents = agents
         self.io = io
         self.manual_dice = manual_dice
-        self.shown_id = -1
+        person = ConsolePlayer(io)
+        self.players: dict[int, Player] = {side: agents.get(side, person) for side in (0, 1)}
 
     def run(self) -> GameResult | None:
         """Play until the game is over (its result) or the person quits (None)."""
         try:
-            for _ in range(MAX_STEPS):
-                if self.game.over:
-                    return self.game.result()
-                self.io.show_events(self.step())
+            play_game(
+                self.game,
+                self.players,
+                self.io.roll if self.manual_dice else stream_dice,
+                on_choice=self._narrate,
+                on_events=lambda game, events: self.io.show_events(events),
+            )
         except Quit:
             self.io.say("stopped before the end of the game")
             return None
-        raise RuntimeError(f"game did not end within {MAX_STEPS} steps")
+        return self.game.result()
 
-    def step(self) -> list[Event]:
-        game = self.game
-        d = game.decision
-        if d.kind == "chance":
-            return self.io.roll(game) if self.manual_dice else game.roll()
-        assert d.player is not None
-        agent = self.agents.get(d.player)
-        if agent is None:
-            if self.shown_id != game.state.state_id:
-                self.io.show_map(game)
-                self.shown_id = game.state.state_id
-            action = self.io.choose(game)
-        else:
-            action = agent.choose(game)
-            self.io.say(f"{self.io.describe_decision(game, d)} -> {agent.describe()} chooses: {action}")
-        return game.apply(action)
+    def _narrate(self, game: Game, player: Player, action: Action) -> None:
+        if isinstance(player, Agent):
+            self.io.say(f"{self.io.describe_decision(game, game.decision)} -> {player.describe()} chooses: {action}")
 
 
 def play(
