@@ -104,10 +104,10 @@ def test_per_type_totals_add_up(db: Path) -> None:
         run = store.latest_run()
         games = store.games(run.id)
         analysis = analyse(run, games)
-    models = [m for g in games for m in g.models.values()]
+    models = [m for g in games for m in g.models]
     assert sum(t.fielded for t in analysis.types) == len(models)
-    assert sum(t.kills for t in analysis.types) == sum(int(m["kills"]) for m in models)
-    assert analysis.material["a"].taken_out == sum(m["points"] for m in models if m["side"] == "b" and m["out"])
+    assert sum(t.kills for t in analysis.types) == sum(m.kills for m in models)
+    assert analysis.material["a"].taken_out == sum(m.points for m in models if m.side == 1 and m.out)
 
 
 def test_missing_database_and_run_are_named(tmp_path: Path, db: Path) -> None:

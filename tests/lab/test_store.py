@@ -88,7 +88,7 @@ def test_rows_hold_the_game_and_a_log_that_replays(tmp_path: Path) -> None:
         for row, record in zip(rows, result.records, strict=True):
             assert row.record() == record
             assert row.first_player in ("a", "b")
-            assert {m["side"] for m in row.models.values()} == {"a", "b"}
+            assert {m.side for m in row.models} == {0, 1}
             text = store.log_text(run.id, row.index)
             assert text is not None
             game = replay(parse_log(text.splitlines()), verify=True)

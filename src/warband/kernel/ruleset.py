@@ -10,7 +10,6 @@ from __future__ import annotations
 import abc
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, ClassVar
@@ -20,30 +19,11 @@ from warband.kernel.errors import Reason, WarbandError
 from warband.kernel.events import Event
 from warband.kernel.mission import ActionVocabulary
 from warband.kernel.params import ParamTable
+from warband.kernel.result import GameResult, ModelFate
 from warband.kernel.state import GameState
 from warband.kernel.steps import SteppedRules
 
-__all__ = ["GameResult", "Reason", "Ruleset", "SteppedRuleset", "UnknownRulesetError", "available", "get"]
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """How a finished game ended: the winner (0, 1 or None for a draw), why, the score and per-model fates."""
-
-    winner: int | None
-    reason: str
-    score: tuple[int, int]
-    turns: int
-    models: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "winner": self.winner,
-            "reason": self.reason,
-            "score": list(self.score),
-            "turns": self.turns,
-            "models": self.models,
-        }
+__all__ = ["GameResult", "ModelFate", "Reason", "Ruleset", "SteppedRuleset", "UnknownRulesetError", "available", "get"]
 
 
 class Ruleset(abc.ABC):

@@ -51,7 +51,7 @@ class ModelLine:
 
     warband: int
     type: str
-    points: int
+    points: float
     out: bool
     kills: int
     side: int
@@ -72,22 +72,15 @@ def play_models(config: SimulationConfig, index: int, pair: tuple[int, int]) -> 
     ``pair`` names the warbands of sides a and b."""
     record = play_one(config, index)
     lines = tuple(
-        ModelLine(
-            pair[SIDES.index(str(m["side"]))],
-            str(m["type"]),
-            int(m["points"]),
-            bool(m["out"]),
-            int(m["kills"]),
-            SIDES.index(str(m["side"])),
-        )
-        for _, m in sorted(record.models.items())
+        ModelLine(pair[m.side], m.type, m.points, m.out, m.kills, m.side)
+        for m in sorted(record.models, key=lambda m: m.id)
     )
     return BalanceGame(pair, index, record.winner, lines)
 
 
 def contributions(game: BalanceGame) -> list[float]:
     """Each model's contribution in points (see the module docstring), in ``game.models`` order."""
-    out_points = [0, 0]
+    out_points = [0.0, 0.0]
     out_count = [0, 0]
     for m in game.models:
         if m.out:

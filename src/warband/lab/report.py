@@ -19,11 +19,11 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from matplotlib.figure import Figure
 
 from warband.kernel.log import write_text_atomic
+from warband.kernel.result import ModelFate
 from warband.lab.stats import wilson_interval
 from warband.lab.store import GameRow, RunInfo, Store, StoreError
 
@@ -72,7 +72,7 @@ class TypeStats:
     side: str
     type: str
     fielded: int = 0
-    points: int = 0
+    points: float = 0
     kills: int = 0
     deaths: int = 0
     down: int = 0
@@ -90,8 +90,8 @@ class TypeStats:
 class Material:
     """One side's points fielded and points of enemies taken out, over every game."""
 
-    fielded: int = 0
-    taken_out: int = 0
+    fielded: float = 0
+    taken_out: float = 0
 
     @property
     def per_point(self) -> float:
@@ -102,7 +102,7 @@ class Material:
 class Lopsided:
     row: GameRow
     vp_margin: int
-    material: tuple[int, int]
+    material: tuple[float, float]
     log: Path | None
 
 
@@ -141,38 +141,40 @@ def analyse(run: RunInfo, games: Sequence[GameRow]) -> Analysis:
     result.material = {side: Material() for side in SIDES}
     for game in games:
         result.wins[game.winner] = result.wins.get(game.winner, 0) + 1
-        for model in game.models.values():
+        for model in game.models:
             _count_model(model, types, result.material)
     result.types = sorted(types.values(), key=lambda t: (t.side, -t.points, t.type))
     return result
 
 
-def _count_model(model: dict[str, Any], types: dict[tuple[str, str], TypeStats], material: dict[str, Material]) -> None:
-    side = str(model.get("side"))
-    if side not in SIDES:
-        return
-    points = int(model.get("points") or 0)
-    stats = types.setdefault((side, str(model.get("type") or "?")), TypeStats(side, str(model.get("type") or "?")))
+def _count_model(model: ModelFate, types: dict[tuple[str, str], TypeStats], material: dict[str, Material]) -> None:
+    side = SIDES[model.side]
+    stats = types.setdefault((side, model.type), TypeStats(side, model.type))
     stats.fielded += 1
-    stats.points += points
-    stats.kills += int(model.get("kills") or 0)
-    stats.deaths += int(bool(model.get("out")))
-    stats.down += int(bool(model.get("down")))
-    material[side].fielded += points
-    if model.get("out"):
-        material[SIDES[1 - SIDES.index(side)]].taken_out += points
+    stats.points += model.points
+    stats.kills += model.kills
+    stats.deaths += int(model.out)
+    stats.down += int(model.fate == "down")
+    material[side].fielded += model.points
+    if model.out:
+        material[SIDES[1 - model.side]].taken_out += model.points
 
 
-def material_taken(game: GameRow) -> tuple[int, int]:
+def material_taken(game: GameRow) -> tuple[float, float]:
     """Points of enemies each side (a, b) took out in ``game``."""
-    lost = {side: 0 for side in SIDES}
-    for model in game.models.values():
-        if model.get("out") and model.get("side") in lost:
-            lost[str(model["side"])] += int(model.get("points") or 0)
-    return (lost["b"], lost["a"])
+    lost = [0.0, 0.0]
+    for model in game.models:
+        if model.out:
+            lost[model.side] += model.points
+    return (_whole(lost[1]), _whole(lost[0]))
 
 
-def lopsided(games: Iterable[GameRow], k: int = LOPSIDED) -> list[tuple[GameRow, int, tuple[int, int]]]:
+def _whole(x: float) -> float:
+    """Points as a reader expects them: whole numbers without a decimal point."""
+    return int(x) if float(x).is_integer() else round(x, 1)
+
+
+def lopsided(games: Iterable[GameRow], k: int = LOPSIDED) -> list[tuple[GameRow, int, tuple[float, float]]]:
     """The ``k`` games with the largest VP margin, ties broken by the larger material margin, then by index."""
     scored = []
     for game in games:
@@ -418,7 +420,7 @@ def _types_section(a: Analysis, chart: Chart) -> str:
         (
             f"{t.type} ({'AB'[SIDES.index(t.side)]})",
             t.fielded,
-            t.points,
+            _whole(t.points),
             t.kills,
             t.deaths,
             _pct(t.survival),
@@ -429,8 +431,8 @@ def _types_section(a: Analysis, chart: Chart) -> str:
     material = [
         (
             f"{a.run.names[i]} ({'AB'[i]})",
-            a.material[s].fielded,
-            a.material[s].taken_out,
+            _whole(a.material[s].fielded),
+            _whole(a.material[s].taken_out),
             f"{a.material[s].per_point:.2f}",
         )
         for i, s in enumerate(SIDES)

@@ -29,6 +29,7 @@ from warband.kernel.engine import Game
 from warband.kernel.errors import ParameterError, WarbandError
 from warband.kernel.events import Event
 from warband.kernel.log import log_lines, write_text_atomic
+from warband.kernel.result import ModelFate
 from warband.kernel.rng import derive_seed
 from warband.lab.backends import Backend, LocalBackend
 from warband.lab.stats import wilson_interval
@@ -93,8 +94,9 @@ class GameRecord:
     steps: int
     swapped: bool = False
     log: str | None = None
-    models: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Per-model outcomes (``GameResult.models``) with ``side`` in a/b terms."""
+    models: tuple[ModelFate, ...] = ()
+    """Per-model fates (``GameResult.models``) with ``side`` in the run's terms: 0 is warband a, 1 warband b
+    (``SIDES[fate.side]``), also in a game with swapped seats."""
     first_player: str | None = None
     """The side (a/b) holding the first Initiative, when the ruleset exposes it (:data:`INITIATIVE_VAR`)."""
     log_text: str | None = field(default=None, repr=False)
@@ -214,7 +216,7 @@ def play_one(config: SimulationConfig, index: int, keep_log: bool = False) -> Ga
     order = (1, 0) if swapped else (0, 1)  # seat -> index into SIDES
     winner = None if result.winner is None else SIDES[order[result.winner]]
     score = (result.score[order[0]], result.score[order[1]])
-    models = {mid: {**fate, "side": SIDES[order[int(fate["side"])]]} for mid, fate in result.models.items()}
+    models = tuple(dataclasses.replace(fate, side=order[fate.side]) for fate in result.models)
     return GameRecord(
         index,
         seed,

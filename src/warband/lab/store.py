@@ -9,7 +9,7 @@
     ``run_id``, ``idx``, ``seed`` (the game's own seed), ``winner`` (``a``, ``b`` or NULL for a draw), ``reason``,
     ``turns``, ``vp_a``, ``vp_b``, ``first_player`` (``a``/``b``: the side holding the first Initiative, NULL when
     the ruleset does not expose it, see :data:`warband.lab.simulate.INITIATIVE_VAR`), ``swapped``, ``decisions``,
-    ``steps``, ``models`` (per-model outcomes in a/b terms, JSON), ``log`` (the full game log, JSON lines),
+    ``steps``, ``models`` (a JSON list of ModelFate, side 0 = a, 1 = b), ``log`` (the full game log, JSON lines),
     ``log_path`` (the log file written by ``--log-dir``, if any), ``elapsed_s``.
 
 Each game is inserted in its own transaction as soon as it finishes, so an interrupted run keeps every game it
@@ -29,7 +29,8 @@ from typing import Any
 
 from warband import __version__
 from warband.kernel.errors import WarbandError
-from warband.lab.simulate import GameRecord, SimulationConfig
+from warband.kernel.result import ModelFate
+from warband.lab.simulate import SIDES, GameRecord, SimulationConfig
 
 MEMORY = ":memory:"
 SCHEMA_VERSION = 1
@@ -177,7 +178,7 @@ class GameRow:
     swapped: bool
     decisions: int
     steps: int
-    models: dict[str, dict[str, Any]]
+    models: tuple[ModelFate, ...]
     log_path: str | None
     elapsed_s: float
 
@@ -297,7 +298,7 @@ class Store:
             int(record.swapped),
             record.decisions,
             record.steps,
-            _canonical(record.models),
+            _canonical([m.to_json() for m in record.models]),
             record.log_text,
             record.log,
             record.elapsed_s,
@@ -407,10 +408,19 @@ def _game_row(r: tuple[Any, ...]) -> GameRow:
         bool(swapped),
         int(decisions),
         int(steps),
-        json.loads(models),
+        read_fates(models),
         log_path,
         float(elapsed),
     )
+
+
+def read_fates(text: str) -> tuple[ModelFate, ...]:
+    """The stored ``models`` column: a list of :class:`ModelFate` JSON objects, or (rows stored before
+    ModelFate) a mapping of model id to an untyped dict with ``side`` "a"/"b", read the same way."""
+    data = json.loads(text)
+    if isinstance(data, dict):
+        return tuple(ModelFate.from_json(v, k, SIDES) for k, v in sorted(data.items()))
+    return tuple(ModelFate.from_json(v) for v in data)
 
 
 def spec_of(

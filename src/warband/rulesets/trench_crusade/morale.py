@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from warband.kernel.actions import Action
 from warband.kernel.events import Event, GameEnded, Note, PhaseStarted, StatusChanged
-from warband.kernel.ruleset import GameResult
+from warband.kernel.result import Fate, GameResult, ModelFate
+from warband.kernel.state import Model
 from warband.kernel.steps import push
 from warband.rulesets.trench_crusade.core import AfterSuccess, R, State, SuccessRoll, TCChoice, push_success
 
@@ -164,23 +165,37 @@ def finish(state: State, winner: int | None, reason: str, events: list[Event]) -
 
 
 def result(state: State) -> GameResult | None:
+    """The end of the game with each model's fate: Out of Action (``out``), else ``down``, else ``fled`` if its
+    warband fled the field, else ``in play``; ``kills`` counts the enemies it took Out of Action; ``damage`` is its
+    Blood markers."""
     if state.phase != "over":
         return None
     vp = state.vars.get("vp", [0, 0])
-    models = {}
-    for m in state.models.values():
-        spec = state.ctx.specs[m.id]
-        models[m.id] = {
-            "side": m.side,
-            "type": spec["type"],
-            "name": m.name,
-            "points": int(spec["points"]),
-            "out": bool(m.flags.get("out")),
-            "down": bool(m.flags.get("down")),
-            "kills": int(m.flags.get("kills", 0)),
-        }
+    models = tuple(model_fate(state, m) for m in state.models.values())
     return GameResult(
         state.vars.get("winner"), str(state.vars.get("reason", "")), (int(vp[0]), int(vp[1])), state.turn, models
+    )
+
+
+def model_fate(state: State, m: Model) -> ModelFate:
+    spec = state.ctx.specs[m.id]
+    fate: Fate = "in play"
+    if m.flags.get("out"):
+        fate = "out"
+    elif m.flags.get("down"):
+        fate = "down"
+    elif state.sides[m.side].flags.get("fled"):
+        fate = "fled"
+    return ModelFate(
+        m.id,
+        m.side,
+        m.name,
+        str(spec["type"]),
+        int(spec["points"]),
+        m.unit,
+        fate,
+        int(m.flags.get("kills", 0)),
+        m.token("blood"),
     )
 
 

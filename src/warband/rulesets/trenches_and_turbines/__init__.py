@@ -20,8 +20,9 @@ from warband.kernel.actions import Action
 from warband.kernel.geometry import base_radius
 from warband.kernel.mission import ActionVocabulary
 from warband.kernel.params import ParamTable
+from warband.kernel.result import Fate, GameResult, ModelFate
 from warband.kernel.rng import Rng
-from warband.kernel.ruleset import GameResult, ModuleRuleset, RulesModule
+from warband.kernel.ruleset import ModuleRuleset, RulesModule
 from warband.kernel.state import GameState, Model, SideState
 from warband.rulesets.trenches_and_turbines import missions, rules
 from warband.rulesets.trenches_and_turbines.context import Context, build_context
@@ -82,7 +83,7 @@ class TrenchesAndTurbines(ModuleRuleset):
             return None
         score = rules.result_score(state)
         winner = None if score[0] == score[1] else (0 if score[0] > score[1] else 1)
-        fates = {m.id: rules.model_fate(m) for m in state.models.values()}
+        fates = tuple(model_fate(state, m) for m in state.models.values())
         return GameResult(winner, "victory points", score, state.turn, fates)
 
     def evaluate(self, state: GameState, side: int) -> float:
@@ -104,4 +105,24 @@ class TrenchesAndTurbines(ModuleRuleset):
         return explain_action(state, action)
 
 
-__all__ = ["TrenchesAndTurbines"]
+def model_fate(state: GameState[Any], m: Model) -> ModelFate:
+    """A model's fate in kernel terms. ``type`` is its unit's name (the force file's unit entry); ``points`` is 0:
+    force files carry no points in this game yet (a unit's points, once they do, are split over its models).
+    ``fate`` is ``out`` for a model off the table (``fled`` if the rules flagged it ``fled``: today a unit that
+    flees off the table is removed like a casualty, so it reads ``out``); there is no Down state, so a damaged
+    model on the table is ``in play`` with its ``damage``. ``kills`` are kept per unit, not per model: the unit's
+    count in ``state.vars["unit_kills"]`` (when the rules keep one) is shared out over its models, the first
+    ones taking the remainder; with no count, 0."""
+    fate: Fate = "in play"
+    if not m.on_table:
+        fate = "fled" if m.flags.get("fled") else "out"
+    kills = 0
+    if m.unit is not None:
+        unit_kills = int(state.vars.get("unit_kills", {}).get(m.unit, 0))
+        members = sorted(mid for mid, other in state.models.items() if other.unit == m.unit)
+        share, extra = divmod(unit_kills, len(members))
+        kills = share + (1 if members.index(m.id) < extra else 0)
+    return ModelFate(m.id, m.side, m.name, m.name, 0, m.unit, fate, kills, m.token("damage"))
+
+
+__all__ = ["TrenchesAndTurbines", "model_fate"]

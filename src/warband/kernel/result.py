@@ -1,0 +1,124 @@
+"""How a finished game ended, in terms every ruleset shares: :class:`GameResult` and one :class:`ModelFate` per
+model, so the lab (simulate, report, compare, balance) reads every game the same way, with no per-game branch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, cast
+
+__all__ = ["FATES", "Fate", "GameResult", "ModelFate"]
+
+Fate = Literal["in play", "down", "out", "fled"]
+#: The fates a model can end a game with: still ``in play``; ``down`` (the ruleset's 'hurt but on the table'
+#: state); ``out`` (removed by the enemy); ``fled`` (left the table or the game by its own side's morale).
+FATES: tuple[Fate, ...] = ("in play", "down", "out", "fled")
+
+
+@dataclass(frozen=True, slots=True)
+class ModelFate:
+    """One model at the end of a game.
+
+    ``type`` is the model's type or profile name (per-type statistics group by it); ``points`` its share of its
+    warband's points (a ruleset that costs units gives each model its unit's points / models; 0 where the game
+    has no points); ``unit`` the unit it belongs to, if the game has units; ``kills`` enemy models it took out
+    (as the ruleset counts them, see its ``result``); ``damage`` damage it carries at the end."""
+
+    id: str
+    side: int
+    name: str
+    type: str
+    points: float
+    unit: str | None = None
+    fate: Fate = "in play"
+    kills: int = 0
+    damage: int = 0
+
+    def __post_init__(self) -> None:
+        if self.fate not in FATES:
+            raise ValueError(f"model {self.id}: fate must be one of {FATES}, found {self.fate!r}")
+
+    @property
+    def out(self) -> bool:
+        """Removed by the enemy."""
+        return self.fate == "out"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "side": self.side,
+            "name": self.name,
+            "type": self.type,
+            "points": self.points,
+            "unit": self.unit,
+            "fate": self.fate,
+            "kills": self.kills,
+            "damage": self.damage,
+        }
+
+    @classmethod
+    def from_json(
+        cls, data: Mapping[str, Any], id: str | None = None, sides: tuple[str, ...] = ("a", "b")
+    ) -> ModelFate:
+        """The fate :meth:`to_json` wrote. Also reads the untyped per-model dicts stored before ModelFate
+        (``side`` as ``"a"``/``"b"``, ``out``/``down`` flags, no ``type`` for Trenches and Turbines), with ``id``
+        given by the key they were stored under."""
+        side = data["side"]
+        fate = data.get("fate")
+        if fate is None:
+            fate = "out" if data.get("out") else "down" if data.get("down") else "in play"
+        name = str(data.get("name", ""))
+        return cls(
+            id=str(data.get("id", id)),
+            side=sides.index(side) if isinstance(side, str) else int(side),
+            name=name,
+            type=str(data.get("type") or name),
+            points=_number(data.get("points") or 0),
+            unit=None if data.get("unit") is None else str(data["unit"]),
+            fate=cast(Fate, str(fate)),
+            kills=int(data.get("kills") or 0),
+            damage=int(data.get("damage") or 0),
+        )
+
+
+def _number(value: Any) -> float:
+    """Points as stored: whole numbers stay ints (so JSON and equality read as before)."""
+    number = float(value)
+    return int(number) if number.is_integer() else number
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a finished game ended: the winner (0, 1 or None for a draw), why, the score and per-model fates."""
+
+    winner: int | None
+    reason: str
+    score: tuple[int, int]
+    turns: int
+    models: tuple[ModelFate, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "score": list(self.score),
+            "turns": self.turns,
+            "models": [m.to_json() for m in self.models],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameResult:
+        models = data.get("models") or []
+        fates = (
+            [ModelFate.from_json(v, k) for k, v in models.items()]
+            if isinstance(models, Mapping)
+            else [ModelFate.from_json(v) for v in models]
+        )
+        return cls(
+            None if data.get("winner") is None else int(data["winner"]),
+            str(data.get("reason", "")),
+            (int(data["score"][0]), int(data["score"][1])),
+            int(data.get("turns", 0)),
+            tuple(fates),
+        )
