@@ -11,7 +11,7 @@ from ttpos import RIFLE, RS, act, alive, box, line, position, rules_of, set_unit
 
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
-from warband.odds.trenches_and_turbines import p_test, shoot_damage
+from warband.rulesets.trenches_and_turbines.odds import p_test, shoot_damage
 
 SMG = {"name": "SMG", "range": 12, "attacks": 2, "damage": 1, "pen": 0, "keywords": ["Semi-Automatic"]}
 

@@ -14,8 +14,9 @@ from typing import Annotated, Any
 import typer
 
 from warband.kernel import ruleset as registry
-from warband.kernel.errors import FileProblemsError, Problem
+from warband.kernel.errors import FileProblemsError, Problem, WarbandError
 from warband.kernel.roster import read_document
+from warband.kernel.ruleset import Ruleset
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 
@@ -32,7 +33,8 @@ def list_rulesets(as_json: JsonOption = False) -> None:
 
 def samples(ruleset: Annotated[str, typer.Argument(help="Ruleset id.")], as_json: JsonOption = False) -> None:
     """The warbands and scenarios bundled with RULESET (paths usable as --a / --b / --scenario)."""
-    found = registry.get(ruleset).samples()
+    rs = registry.get(ruleset)
+    found = rs.samples()
     payload = {
         kind: [{"name": s["name"], "path": str(Path(s["path"]).resolve())} for s in found.get(kind, [])]
         for kind in ("warbands", "scenarios")
@@ -43,10 +45,25 @@ def samples(ruleset: Annotated[str, typer.Argument(help="Ruleset id.")], as_json
     for kind, items in payload.items():
         typer.echo(f"{kind}:")
         for item in items:
-            typer.echo(f"  {item['name']}\n    {item['path']}")
+            about = _about(rs, Path(item["path"])) if kind == "warbands" else ""
+            typer.echo(f"  {item['name']}{about}\n    {item['path']}")
 
 
-#: Top-level keys of a warband file: a list of models (one model per entry, Trench Crusade) or of units.
+def _about(rs: Ruleset, path: Path) -> str:
+    """`` (N models, P points)`` for a sample warband, from the ruleset's own description of it."""
+    try:
+        summary = rs.describe_roster(rs.load_roster(path))
+    except WarbandError:  # a broken sample still lists, under its name
+        return ""
+    parts = [f"{summary.models} models"]
+    if summary.units is not None:
+        parts.append(f"{summary.units} units")
+    if summary.points is not None:
+        parts.append(f"{summary.points} points")
+    return f" ({', '.join(parts)})"
+
+
+#: Top-level keys that make a file a warband (its ruleset then says what it holds: ``describe_roster``).
 ROSTER_KEYS = ("models", "units")
 
 
@@ -60,28 +77,9 @@ def file_kind(doc: dict[str, Any]) -> str | None:
     return None
 
 
-def _models_in(entry: Any) -> int:
-    """Models an entry stands for: ``count`` copies of one model, or a unit of ``models`` models (a number or a
-    list)."""
-    if not isinstance(entry, dict):
-        return 1
-    many: Any = entry.get("models", entry.get("count", 1))
-    if isinstance(many, list):
-        return len(many)
-    return int(many) if isinstance(many, int | float | str) else 1
-
-
-def _summary(kind: str, doc: dict[str, Any], points: int | None = None) -> str:
+def _summary(kind: str, doc: dict[str, Any], rs: Ruleset) -> str:
     if kind == "warband":
-        key = next((k for k in ROSTER_KEYS if isinstance(doc.get(k), list)), "models")
-        entries = doc.get(key, [])
-        count = sum(_models_in(e) for e in entries)
-        label = "units" if key == "units" else "entries"
-        limit = doc.get("points_limit")
-        limit_text = f", points limit {limit}" if limit is not None else ""
-        if points is not None:
-            limit_text = f", {points} points" + limit_text
-        return f"warband {doc.get('name', '?')!r}: {count} models in {len(entries)} {label}{limit_text}"
+        return rs.describe_roster(doc).text()
     table = doc.get("table", {})
     size = f"{table.get('width', '?')}x{table.get('depth', '?')}" if isinstance(table, dict) else "?"
     actions = doc.get("actions", [])
@@ -130,10 +128,8 @@ def validate(
             typer.echo(str(problem), err=True)
         typer.echo(f"{file}: {len(exc.problems)} problem(s)", err=True)
         raise typer.Exit(2) from None
-    points = None
-    if kind == "warband":
-        points = registry.get(ruleset or str(doc.get("ruleset", ""))).roster_points(doc)
-    typer.echo(f"OK: {file}: {_summary(kind, doc, points)}")
+    rs = registry.get(ruleset or str(doc.get("ruleset", "")))
+    typer.echo(f"OK: {file}: {_summary(kind, doc, rs)}")
 
 
 def params(ruleset: Annotated[str, typer.Argument(help="Ruleset id.")], as_json: JsonOption = False) -> None:

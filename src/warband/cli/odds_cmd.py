@@ -1,108 +1,104 @@
-"""``warband odds``: exact roll odds.
+"""``warband odds RULESET COMMAND``: exact roll odds, built from what each ruleset declares.
 
-``odds_app`` is mounted by the main CLI as ``warband odds``; each game gets a
-sub-command (``warband odds trench-crusade success --dice 1``).
+Every registered ruleset lists its odds commands as data (:meth:`Ruleset.odds_commands`, see
+:mod:`warband.kernel.offers`); this module turns each into a typer command with its options, ``--json`` (the
+command's data, printed as it is) and ``--set name=value`` (parameter overrides, resolved and checked by the
+ruleset's parameter table before the odds are computed), and prints its :class:`OddsTable` with rich.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
-from fractions import Fraction
-from typing import Annotated
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from warband.cli.odds_tt import tt_app
-from warband.rulesets.trench_crusade import odds as tc_odds
+from warband.kernel import ruleset as registry
+from warband.kernel.offers import OddsCommand, OddsOption, OddsTable
+from warband.kernel.params import parse_assignments
+from warband.kernel.ruleset import Ruleset
 
-__all__ = ["odds_app"]
-
-odds_app = typer.Typer(help="Exact probabilities of game rolls.", no_args_is_help=True)
-tc = typer.Typer(help="Trench Crusade: Success Rolls and Injury Rolls.", no_args_is_help=True)
-odds_app.add_typer(tc, name="trench-crusade")
-odds_app.add_typer(tt_app, name="trenches-and-turbines")
-
-MAX_DICE = 6
-MAX_MODIFIER = 10
+__all__ = ["build_odds_app", "odds_app", "print_table"]
 
 
-def _exact(p: Fraction) -> str:
-    """Always ``a/b`` (also ``0/1`` and ``1/1``), in lowest terms."""
-    return f"{p.numerator}/{p.denominator}"
+def build_odds_app(rulesets: Mapping[str, Ruleset]) -> typer.Typer:
+    """``warband odds`` with one sub-command group per ruleset that offers odds commands."""
+    app = typer.Typer(help="Exact probabilities of game rolls.", no_args_is_help=True)
+    for rid, rs in rulesets.items():
+        commands = rs.odds_commands()
+        if not commands:
+            continue
+        names = ", ".join(c.name for c in commands)
+        group = typer.Typer(help=f"{rs.title}: {names}.", no_args_is_help=True)
+        for command in commands:
+            group.command(command.name, help=command.help)(_callback(rs, command))
+        app.add_typer(group, name=rid)
+    return app
 
 
-def _emit(title: str, odds: dict[str, Fraction], labels: dict[str, str], as_json: bool) -> None:
+def print_table(table: OddsTable, as_json: bool) -> None:
     if as_json:
-        payload = {key: {"p": float(p), "exact": _exact(p)} for key, p in odds.items()}
-        typer.echo(json.dumps(payload))
+        typer.echo(json.dumps(table.data))
         return
-    table = Table(title=title)
-    table.add_column("Result")
-    table.add_column("Exact", justify="right")
-    table.add_column("Probability", justify="right")
-    for key, p in odds.items():
-        table.add_row(labels[key], _exact(p), f"{float(p):.4f} ({float(p):.2%})")
-    Console().print(table)
+    out = Table(title=table.title)
+    for column in table.columns:
+        out.add_column(column.name, justify=column.justify)
+    for row in table.rows:
+        out.add_row(*row)
+    console = Console()
+    console.print(out)
+    for note in table.notes:
+        console.print(note)
 
 
-def _check_range(value: int, limit: int, name: str) -> int:
-    if not -limit <= value <= limit:
-        raise typer.BadParameter(f"must be between -{limit} and +{limit}, got {value}.", param_hint=name)
-    return value
+def _callback(rs: Ruleset, command: OddsCommand) -> Callable[..., None]:
+    """A function typer reads as the command: one keyword parameter per option, then ``--json`` and ``--set``."""
 
+    def run(**kwargs: Any) -> None:
+        as_json = bool(kwargs.pop("as_json"))
+        settings = kwargs.pop("settings") or []
+        values = {o.key: kwargs[o.key] for o in command.options}
+        for option in command.options:
+            why = option.check(values[option.key])
+            if why is not None:
+                raise typer.BadParameter(f"{why}.", param_hint=f"--{option.name}")
+        params = rs.params.resolve(parse_assignments(settings))
+        print_table(command.run(params, values), as_json)
 
-DiceOption = Annotated[
-    int,
-    typer.Option(
-        "--dice",
-        help=f"Net +DICE (positive) or -DICE (negative), -{MAX_DICE}..{MAX_DICE}.",
-    ),
-]
-InjuryDiceOption = Annotated[
-    int,
-    typer.Option(
-        "--injury-dice",
-        help=f"Net INJURY DICE (positive adds, negative removes), -{MAX_DICE}..{MAX_DICE}.",
-    ),
-]
-ModifierOption = Annotated[
-    int,
-    typer.Option(
-        "--modifier",
-        help=f"Total INJURY MODIFIER (negatives already capped), -{MAX_MODIFIER}..{MAX_MODIFIER}.",
-    ),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-
-
-@tc.command()
-def success(dice: DiceOption = 0, as_json: JsonOption = False) -> None:
-    """Chance that a Success Roll fails, succeeds (criticals included) or is critical."""
-    _check_range(dice, MAX_DICE, "--dice")
-    odds = tc_odds.success_odds(dice)
-    _emit(
-        f"Success Roll, {dice:+d} DICE",
-        odds,
-        {"failure": "P(failure)", "success": "P(success)", "critical": "P(critical)"},
-        as_json,
+    parameters = [_parameter(o) for o in command.options]
+    parameters.append(
+        inspect.Parameter(
+            "as_json",
+            inspect.Parameter.KEYWORD_ONLY,
+            default=False,
+            annotation=Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")],
+        )
     )
-
-
-@tc.command()
-def injury(
-    injury_dice: InjuryDiceOption = 0,
-    modifier: ModifierOption = 0,
-    as_json: JsonOption = False,
-) -> None:
-    """Chance of each Injury Roll result: none, minor hit, down, out of action."""
-    _check_range(injury_dice, MAX_DICE, "--injury-dice")
-    _check_range(modifier, MAX_MODIFIER, "--modifier")
-    odds = tc_odds.injury_odds(injury_dice, modifier)
-    _emit(
-        f"Injury Roll, {injury_dice:+d} INJURY DICE, modifier {modifier:+d}",
-        odds,
-        {"none": "P(no effect)", "minor": "P(minor hit)", "down": "P(down)", "out": "P(out of action)"},
-        as_json,
+    parameters.append(
+        inspect.Parameter(
+            "settings",
+            inspect.Parameter.KEYWORD_ONLY,
+            default=None,
+            annotation=Annotated[
+                list[str] | None, typer.Option("--set", help="Override a rule parameter: name=value.")
+            ],
+        )
     )
+    run.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in parameters}
+    run.__doc__ = command.help
+    return run
+
+
+def _parameter(option: OddsOption) -> inspect.Parameter:
+    kind: Any = option.type if option.required or option.default is not None else option.type | None
+    annotation = Annotated[kind, typer.Option(f"--{option.name}", help=option.help)]
+    default = inspect.Parameter.empty if option.required else option.default
+    return inspect.Parameter(option.key, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
+odds_app = build_odds_app({rid: registry.get(rid) for rid in registry.available()})

@@ -18,6 +18,7 @@ from warband.kernel.actions import Action, Decision
 from warband.kernel.errors import Reason, WarbandError
 from warband.kernel.events import Event
 from warband.kernel.mission import ActionVocabulary
+from warband.kernel.offers import OddsCommand, RosterSummary
 from warband.kernel.params import ParamTable
 from warband.kernel.result import GameResult, ModelFate
 from warband.kernel.state import GameState
@@ -129,6 +130,16 @@ class Ruleset(abc.ABC):
     def roster_points(self, roster: dict[str, Any]) -> int | None:
         """The total points of a validated warband document, or None if the game has no points."""
         return None
+
+    def describe_roster(self, roster: dict[str, Any]) -> RosterSummary:
+        """What a validated warband document holds (``warband validate``, ``info``, ``samples``). The default
+        knows only its name and :meth:`roster_points`; a ruleset says how many models and units it fields."""
+        return RosterSummary(str(roster.get("name", "?")), self.roster_points(roster), 0, None)
+
+    def odds_commands(self) -> tuple[OddsCommand, ...]:
+        """The exact-odds commands this ruleset offers (``warband odds RULESET NAME``), as data: the faces build
+        their commands from them. None by default."""
+        return ()
 
     def all_actions(self, state: GameState[Any]) -> list[Action]:
         """A superset of the legal actions: what a player might try now (``warband legal --explain`` lists the

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from warband.kernel.actions import Action
 from warband.kernel.geometry import base_radius
+from warband.kernel.offers import OddsCommand, RosterSummary
 from warband.kernel.params import ParamTable
 from warband.kernel.rng import Rng
 from warband.kernel.ruleset import GameResult, SteppedRuleset
@@ -27,7 +28,7 @@ from warband.kernel.steps import SteppedRules
 from warband.rulesets.trench_crusade import morale, rules
 from warband.rulesets.trench_crusade.context import Context, build_context, model_height
 from warband.rulesets.trench_crusade.render import explain_action, render_table
-from warband.rulesets.trench_crusade.roster import TCRoster, load_roster, model_specs, roster_points
+from warband.rulesets.trench_crusade.roster import TCRoster, describe_roster, load_roster, model_specs, roster_points
 
 _HERE = Path(__file__).parent
 
@@ -83,6 +84,14 @@ class TrenchCrusade(SteppedRuleset):
                 )
         sides = [SideState(str(ctx.rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
         return GameState(ctx, models, sides, Rng(seed))
+
+    def describe_roster(self, roster: dict[str, Any]) -> RosterSummary:
+        return describe_roster(TCRoster.model_validate(roster))
+
+    def odds_commands(self) -> tuple[OddsCommand, ...]:
+        from warband.rulesets.trench_crusade.odds import ODDS_COMMANDS
+
+        return ODDS_COMMANDS
 
     def result(self, state: GameState[Any]) -> GameResult | None:
         return morale.result(state)

@@ -13,10 +13,12 @@ from fractions import Fraction
 from typing import Any
 
 from warband.kernel.dice import Distribution, pool_map
+from warband.kernel.offers import Column, OddsCommand, OddsOption, OddsTable
 from warband.rulesets.trench_crusade import rolls
 from warband.rulesets.trench_crusade.rolls import DEFAULTS, DIE_SIDES
 
 __all__ = [
+    "ODDS_COMMANDS",
     "injury_distribution",
     "injury_odds",
     "success_distribution",
@@ -91,3 +93,82 @@ def injury_odds(
     ``out`` (exclusive, summing to 1). See :func:`injury_distribution`."""
     dist = injury_distribution(injury_dice, modifier, all_dice_count, params)
     return {result: dist.p(result) for result in rolls.INJURY_RESULTS}
+
+
+# --- the odds commands (``warband odds trench-crusade ...``), declared as data for the faces ------------------
+MAX_DICE = 6
+MAX_MODIFIER = 10
+
+
+def _exact(p: Fraction) -> str:
+    """Always ``a/b`` (also ``0/1`` and ``1/1``), in lowest terms."""
+    return f"{p.numerator}/{p.denominator}"
+
+
+_COLUMNS = (Column("Result"), Column("Exact", "right"), Column("Probability", "right"))
+
+
+def _table(title: str, odds: dict[str, Fraction], labels: dict[str, str]) -> OddsTable:
+    rows = tuple((labels[k], _exact(p), f"{float(p):.4f} ({float(p):.2%})") for k, p in odds.items())
+    data = {key: {"p": float(p), "exact": _exact(p)} for key, p in odds.items()}
+    return OddsTable(title, _COLUMNS, rows, data)
+
+
+def run_success(params: Mapping[str, Any], values: Mapping[str, Any]) -> OddsTable:
+    dice = int(values["dice"])
+    return _table(
+        f"Success Roll, {dice:+d} DICE",
+        success_odds(dice, params),
+        {"failure": "P(failure)", "success": "P(success)", "critical": "P(critical)"},
+    )
+
+
+def run_injury(params: Mapping[str, Any], values: Mapping[str, Any]) -> OddsTable:
+    injury_dice, modifier = int(values["injury_dice"]), int(values["modifier"])
+    return _table(
+        f"Injury Roll, {injury_dice:+d} INJURY DICE, modifier {modifier:+d}",
+        injury_odds(injury_dice, modifier, params=params),
+        {"none": "P(no effect)", "minor": "P(minor hit)", "down": "P(down)", "out": "P(out of action)"},
+    )
+
+
+ODDS_COMMANDS = (
+    OddsCommand(
+        "success",
+        "Chance that a Success Roll fails, succeeds (criticals included) or is critical.",
+        (
+            OddsOption(
+                "dice",
+                int,
+                f"Net +DICE (positive) or -DICE (negative), -{MAX_DICE}..{MAX_DICE}.",
+                0,
+                min=-MAX_DICE,
+                max=MAX_DICE,
+            ),
+        ),
+        run_success,
+    ),
+    OddsCommand(
+        "injury",
+        "Chance of each Injury Roll result: none, minor hit, down, out of action.",
+        (
+            OddsOption(
+                "injury-dice",
+                int,
+                f"Net INJURY DICE (positive adds, negative removes), -{MAX_DICE}..{MAX_DICE}.",
+                0,
+                min=-MAX_DICE,
+                max=MAX_DICE,
+            ),
+            OddsOption(
+                "modifier",
+                int,
+                f"Total INJURY MODIFIER (negatives already capped), -{MAX_MODIFIER}..{MAX_MODIFIER}.",
+                0,
+                min=-MAX_MODIFIER,
+                max=MAX_MODIFIER,
+            ),
+        ),
+        run_injury,
+    ),
+)

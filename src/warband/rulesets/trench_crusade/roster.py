@@ -16,6 +16,7 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from warband.kernel.errors import Problem, RosterError
+from warband.kernel.offers import RosterLine, RosterSummary
 from warband.kernel.roster import describe_value, problems_from_validation, read_document
 
 __all__ = [
@@ -604,3 +605,13 @@ def model_specs(r: TCRoster, armoury: Armoury | None = None) -> list[dict[str, A
                 }
             )
     return out
+
+
+def describe_roster(r: TCRoster, armoury: Armoury | None = None) -> RosterSummary:
+    """What the warband fields: one line per model entry (its name, count and ducats for all of them); no
+    units in this game."""
+    arm = armoury or load_armoury()
+    lines = tuple(RosterLine(m.display_name, m.count, model_points(m, arm) * m.count) for m in r.models)
+    return RosterSummary(
+        r.name, roster_points(r, arm), sum(m.count for m in r.models), None, lines, points_limit=r.points_limit
+    )

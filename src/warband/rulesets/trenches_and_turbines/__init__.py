@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from warband.kernel.actions import Action
 from warband.kernel.geometry import base_radius
 from warband.kernel.mission import ActionVocabulary
+from warband.kernel.offers import OddsCommand, RosterLine, RosterSummary
 from warband.kernel.params import ParamTable
 from warband.kernel.result import Fate, GameResult, ModelFate
 from warband.kernel.rng import Rng
@@ -77,6 +78,16 @@ class TrenchesAndTurbines(ModuleRuleset):
                 )
         sides = [SideState(str(ctx.rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
         return GameState(ctx, models, sides, Rng(seed))
+
+    def describe_roster(self, roster: dict[str, Any]) -> RosterSummary:
+        """One line per unit (its name and models); no points in this game's force files yet."""
+        lines = tuple(RosterLine(str(u["name"]), int(u["models"])) for u in roster["units"])
+        return RosterSummary(str(roster["name"]), None, sum(x.count for x in lines), len(lines), lines)
+
+    def odds_commands(self) -> tuple[OddsCommand, ...]:
+        from warband.rulesets.trenches_and_turbines.odds import ODDS_COMMANDS
+
+        return ODDS_COMMANDS
 
     def result(self, state: GameState) -> GameResult | None:
         if state.phase != "over":

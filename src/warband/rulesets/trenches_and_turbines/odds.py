@@ -5,11 +5,14 @@ never carries over to the next model. Natural 1 always succeeds and natural 10 a
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 from warband.kernel.dice import Distribution, binomial_successes
+from warband.kernel.offers import Column, OddsCommand, OddsOption, OddsTable
 
-__all__ = ["p_test", "shoot_damage"]
+__all__ = ["ODDS_COMMANDS", "p_test", "shoot_damage"]
 
 
 def p_test(target: int, sides: int = 10, natural_success: int = 1, natural_failure: int = 10) -> Fraction:
@@ -45,3 +48,39 @@ def shoot_damage(
         for (_, dealt), p in states.items():
             out[dealt] += p
     return Distribution(out)
+
+
+# --- the odds commands (``warband odds trenches-and-turbines ...``), declared as data for the faces -----------
+def run_shoot(params: Mapping[str, Any], values: Mapping[str, Any]) -> OddsTable:
+    """The exact damage of a Shoot (:func:`shoot_damage`); its table and ``--json`` shape are those of the
+    command before it was declared as data. The parameters are not read: the roll's numbers are the options."""
+    attacks, target, save, pen, damage = (int(values[k]) for k in ("attacks", "target", "save", "pen", "damage"))
+    hp = values.get("hp")
+    dist = shoot_damage(attacks, target, save, pen, damage, None if hp is None else int(hp))
+    mean = float(dist.mean())
+    rows = tuple((str(k), f"{p.numerator}/{p.denominator}", f"{float(p):.4f}") for k, p in dist.items())
+    payload = {str(k): {"p": float(p), "exact": f"{p.numerator}/{p.denominator}"} for k, p in dist.items()}
+    return OddsTable(
+        f"{attacks} attacks at {target}, SV {save} Pen {pen}, D{damage}",
+        (Column("Damage", "right"), Column("Exact", "right"), Column("Probability", "right")),
+        rows,
+        {"damage": payload, "mean": mean},
+        (f"mean damage {mean:.4f}",),
+    )
+
+
+ODDS_COMMANDS = (
+    OddsCommand(
+        "shoot",
+        "Exact distribution of the damage dealt (fractions and decimals).",
+        (
+            OddsOption("attacks", int, "Attack dice (d10).", required=True, min=0, max=60),
+            OddsOption("target", int, "Modified Ranged: hit on this or less.", required=True),
+            OddsOption("save", int, "SV of the target (plus Cover).", required=True),
+            OddsOption("pen", int, "Pen of the weapon.", 0, min=0),
+            OddsOption("damage", int, "Damage per unsaved hit.", 1, min=1, max=10),
+            OddsOption("hp", int, "HP per target model (excess falls off).", None, min=1),
+        ),
+        run_shoot,
+    ),
+)

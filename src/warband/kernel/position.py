@@ -1,0 +1,148 @@
+"""Position files, like chess's FEN but JSON: their shape (pydantic), their JSON Schema and loading one into a
+:class:`~warband.kernel.engine.Game`. Every face (the CLI's ``warband legal``, the web table) loads positions
+here, so a file is accepted or refused the same way everywhere.
+
+A position file is exactly ``Game.to_json()``: the log header (which rules, parameters, warbands, scenario and
+seed) and the state (the changing part of the game). ``docs/position.md`` describes it and
+``docs/schemas/position.schema.json`` is its JSON Schema (:func:`position_schema`;
+``python -m warband.kernel.position`` prints it).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, Field
+
+from warband.kernel.engine import LOG_FORMAT, Game
+from warband.kernel.errors import FileProblemsError, PositionError, Problem, WarbandError
+from warband.kernel.roster import problems_from_validation, read_document
+
+__all__ = ["Position", "load_position", "position_schema"]
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class PositionHeader(_Open):
+    """The log header: which game this is."""
+
+    format: Literal["warband-log"] = Field(description=f"Always {LOG_FORMAT!r}.")
+    format_version: int = Field(default=1, description="Version of the log/position format.")
+    warband: str | None = Field(default=None, description="warband version that wrote the file.")
+    ruleset: str = Field(description="Ruleset id, e.g. 'trench-crusade'.")
+    ruleset_version: str = Field(description="Behaviour version of the ruleset.")
+    params: dict[str, Any] = Field(description="Resolved rule parameters (name -> value).")
+    rosters: list[dict[str, Any]] = Field(min_length=2, max_length=2, description="Validated warbands A, B.")
+    scenario: dict[str, Any] = Field(description="Validated scenario document.")
+    seed: int = Field(description="Seed of the dice stream.")
+
+
+class PositionModel(BaseModel):
+    """A model's changing state (its profile comes from the rosters in the header)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    side: int = Field(ge=0)
+    name: str
+    kind: str
+    radius: float = Field(ge=0, description="Base radius, inches.")
+    height: float = Field(ge=0, description="Model height, inches.")
+    x: float
+    y: float
+    z: float = Field(description="Height of the surface it stands on, inches.")
+    on_table: bool
+    unit: str | None = None
+    tokens: dict[str, int] = Field(default_factory=dict)
+    flags: dict[str, Any] = Field(default_factory=dict)
+
+
+class PositionSide(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    flags: dict[str, Any] = Field(default_factory=dict)
+
+
+class PositionState(BaseModel):
+    """``GameState.to_json()``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    turn: int = Field(ge=0)
+    phase: str
+    state_id: int = Field(ge=0, description="Increases by one with every step; rejects stale requests.")
+    rng: list[int] = Field(min_length=2, max_length=2, description="[seed, counter] of the dice stream.")
+    sides: list[PositionSide]
+    models: list[PositionModel]
+    stack: list[dict[str, Any]] = Field(description="Pending steps (reactions, rolls, destinations).")
+    vars: dict[str, Any] = Field(description="Ruleset bookkeeping (active model, deployment zones...).")
+
+
+class Position(BaseModel):
+    """A position file: ``Game.to_json()``."""
+
+    model_config = ConfigDict(extra="forbid", title="warband position")
+
+    header: PositionHeader
+    state: PositionState
+
+
+def position_schema() -> dict[str, Any]:
+    """The JSON Schema of a position file (kept in ``docs/schemas/position.schema.json``)."""
+    schema = Position.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema
+
+
+def load_position(path: Path) -> Game:
+    """A game at the position saved in ``path``; every problem raises PositionError naming file and field."""
+    file = str(path)
+    raw = read_document(path, PositionError)
+    try:
+        Position.model_validate(raw)
+    except pydantic.ValidationError as exc:
+        raise PositionError(problems_from_validation(file, exc)) from None
+    try:
+        game = Game.from_json(raw)
+    except WarbandError as exc:
+        if isinstance(exc, FileProblemsError):
+            raise
+        raise PositionError([Problem(file, "header", str(exc))]) from None
+    except KeyError as exc:
+        raise PositionError(
+            [
+                Problem(
+                    file,
+                    "state",
+                    f"cannot restore the game: no {exc} (a missing field or an id that the rosters do not have)",
+                )
+            ]
+        ) from None
+    except (IndexError, TypeError, ValueError) as exc:
+        raise PositionError([Problem(file, "state", f"cannot restore the game: {_first_line(exc)}")]) from None
+    _probe(game, file)
+    return game
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def _probe(game: Game, file: str) -> None:
+    """Ask the rules for the decision and the legal actions, so that an impossible state fails here."""
+    try:
+        game.legal_actions()
+    except KeyError as exc:
+        raise PositionError([Problem(file, "state.vars", f"the rules cannot read this state: no {exc}")]) from None
+    except (IndexError, TypeError, ValueError) as exc:
+        raise PositionError([Problem(file, "state", f"the rules cannot read this state: {_first_line(exc)}")]) from None
+
+
+if __name__ == "__main__":  # regenerate docs/schemas/position.schema.json
+    print(json.dumps(position_schema(), indent=2))
