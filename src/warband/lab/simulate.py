@@ -428,8 +428,7 @@ def _stored(
     """The run's id in ``store`` and the records of its games already stored (below ``config.games``)."""
     if store is None:
         return None, []
-    from warband.lab.store import spec_of
-
-    spec = spec_of(config, docs.names(), (docs.roster_a, docs.roster_b), docs.scenario, version, overrides, resolved)
-    run = store.open_run(spec, config.games, resume)
+    # the store builds the run's spec itself: this module never imports the store, which imports it
+    rosters = (docs.roster_a, docs.roster_b)
+    run = store.open_config(config, docs.names(), rosters, docs.scenario, version, overrides, resolved, resume)
     return run.id, [row.record() for row in store.games(run.id, below=config.games)]

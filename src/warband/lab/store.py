@@ -237,6 +237,21 @@ class Store:
         self.close()
 
     # --- writing -----------------------------------------------------------------------------------
+    def open_config(
+        self,
+        config: SimulationConfig,
+        names: tuple[str, str],
+        rosters: tuple[dict[str, Any], dict[str, Any]],
+        scenario: dict[str, Any],
+        version: str,
+        params: dict[str, object],
+        resolved: Mapping[str, object],
+        resume: bool = True,
+    ) -> RunInfo:
+        """:meth:`open_run` for a simulation's configuration and validated files (see :func:`spec_of`)."""
+        spec = spec_of(config, names, rosters, scenario, version, params, resolved)
+        return self.open_run(spec, config.games, resume)
+
     def open_run(self, spec: RunSpec, games: int, resume: bool = True) -> RunInfo:
         """The run to store ``spec``'s games in: with ``resume``, the latest run with the same key (its ``games``
         raised to ``games`` if more are asked), else a new run."""
