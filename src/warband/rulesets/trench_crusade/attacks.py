@@ -16,6 +16,7 @@ from typing import Any
 
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, Note, Removed, StatusChanged
+from warband.kernel.space import gap
 from warband.kernel.state import Model
 from warband.kernel.steps import pop, push, replace_top, top
 from warband.rulesets.trench_crusade import morale
@@ -35,7 +36,7 @@ from warband.rulesets.trench_crusade.core import (
     the_weapon,
     weapons,
 )
-from warband.rulesets.trench_crusade.space import cover_piece, elevated_over, gap, visible
+from warband.rulesets.trench_crusade.space import cover_piece, elevated_over, visible
 
 __all__ = ["add_blood"]
 

@@ -27,6 +27,7 @@ from warband.kernel.events import (
     PhaseStarted,
     StatusChanged,
 )
+from warband.kernel.space import gap
 from warband.kernel.state import Model
 from warband.kernel.steps import Choice, SteppedRules, pop, push, top
 from warband.rulesets.trench_crusade import attacks, morale
@@ -63,7 +64,6 @@ from warband.rulesets.trench_crusade.space import (
     away_direction,
     charge_route,
     engaged_with,
-    gap,
     move_candidates,
     plan_move,
     retreat_angle_ok,
