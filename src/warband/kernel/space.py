@@ -82,8 +82,9 @@ def unit(v: Vec) -> Vec:
 
 def walk_path(path: Sequence[Vec], budget: float, leg_cost: Callable[[Vec, Vec], float | None]) -> Vec:
     """The point reached after ``budget`` inches of movement along ``path`` (each leg priced by ``leg_cost``, None
-    where a leg cannot be crossed); a leg that costs more than what is left is walked as far as the budget
-    allows, found by bisection (so a leg that is partly difficult ground stops at the right place)."""
+    where a leg cannot be crossed). A leg that costs more than what is left is walked as far as the budget
+    allows: in proportion when that point costs exactly what is left (uniform ground), else found by bisection
+    (a leg that is partly difficult ground stops where the budget runs out, not in proportion)."""
     left = budget
     for i in range(len(path) - 1):
         a, b = path[i], path[i + 1]
@@ -91,6 +92,12 @@ def walk_path(path: Sequence[Vec], budget: float, leg_cost: Callable[[Vec, Vec],
         if c is not None and c <= left + 1e-9:
             left -= c
             continue
+        if c is not None and c > 0:
+            frac = left / c
+            p = (a[0] + (b[0] - a[0]) * frac, a[1] + (b[1] - a[1]) * frac)
+            cp = leg_cost(a, p)
+            if cp is not None and abs(cp - left) <= 1e-9:
+                return p
         lo, hi = 0.0, 1.0
         for _ in range(30):
             mid = (lo + hi) / 2

@@ -20,6 +20,7 @@ from warband.kernel.space import (
     overlapping,
     toward,
     unit,
+    walk_path,
 )
 from warband.kernel.state import Model
 from warband.rulesets.trench_crusade.context import Context
@@ -487,27 +488,13 @@ def charge_route(state: State, m: Model, target: Model, allowance: float) -> Cha
         end = contact
         end_z = ctx.table.surface_height(end)
         return ChargeMove(tuple(path), end, end_z, True, climb, max(0.0, m.z - end_z))
-    end = _walk(ctx, path, allowance)
+    end = walk_path(path, allowance, _leg_cost(ctx))
     end = _settle(state, m, end, target)
     end_z = ctx.table.surface_height(end)
     if end_z - m.z > free + 1e-9:
         end_z = m.z  # cannot finish the climb: stays at the foot
     reached = gap_at(end, m.radius, target) <= rng + 1e-9 and abs(end_z - target.z) <= free + 1e-9
     return ChargeMove(tuple(path), end, end_z, reached, 0.0, max(0.0, m.z - end_z))
-
-
-def _walk(ctx: Context, path: list[Vec], budget: float) -> Vec:
-    cost_fn = _leg_cost(ctx)
-    left = budget
-    for i in range(len(path) - 1):
-        a, b = path[i], path[i + 1]
-        c = cost_fn(a, b)
-        if c <= left:
-            left -= c
-            continue
-        frac = left / c if c > 0 else 0.0
-        return (a[0] + (b[0] - a[0]) * frac, a[1] + (b[1] - a[1]) * frac)
-    return path[-1]
 
 
 def _settle(state: State, m: Model, p: Vec, target: Model) -> Vec:
