@@ -77,9 +77,6 @@ class ChooseZone(Choice[S]):
     kind = "zone"
     by: int
 
-    def player(self, state: S) -> int:
-        return self.by
-
     def options(self, state: S) -> list[Action]:
         return [Action("zone", option=str(z)) for z in (0, 1)]
 
@@ -124,9 +121,6 @@ class Deploy(Choice[S]):
     @abc.abstractmethod
     def all_deployed(self, state: S, events: list[Event]) -> None:
         """Both sides are on the table: start the first turn."""
-
-    def player(self, state: S) -> int:
-        return self.by
 
     def options(self, state: S) -> list[Action]:
         return [Action("deploy", p, point=q) for p in self.pieces(state, self.by) for q in self.spots(state, p)]

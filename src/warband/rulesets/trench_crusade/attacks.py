@@ -311,17 +311,12 @@ class AutoTarget(TCChoice):
     """The shooter picks the next AUTOMATIC target when more than one is within reach."""
 
     kind = "auto-target"
+    about = "attacker"
     attacker: str
     first: str
     weapon: str
     more: int
     by: int
-
-    def player(self, state: State) -> int:
-        return self.by
-
-    def subject(self) -> str | None:
-        return self.attacker
 
     def options(self, state: State) -> list[Action]:
         return auto_target_options(state, self.attacker, self.first, self.weapon)
@@ -402,14 +397,9 @@ class SpendInjury(TCChoice):
     a Bloodbath (digest §6)."""
 
     kind = "spend-injury"
+    about = "model"
     model: str
     by: int
-
-    def player(self, state: State) -> int:
-        return self.by
-
-    def subject(self) -> str | None:
-        return self.model
 
     def options(self, state: State) -> list[Action]:
         p = state.ctx.params

@@ -85,19 +85,16 @@ class MoraleFail(TCChoice):
     chooses to stand Shaken or to flee."""
 
     kind = "morale-fail"
-    side: int
-
-    def player(self, state: State) -> int:
-        return self.side
+    by: int
 
     def options(self, state: State) -> list[Action]:
         return [Action("stand", option="shaken"), Action("flee", option="sound the retreat")]
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
         if action.kind == "flee":
-            flee(state, self.side, "Sound the Retreat", events)
+            flee(state, self.by, "Sound the Retreat", events)
         else:
-            shake(state, self.side, events)
+            shake(state, self.by, events)
 
 
 def shake(state: State, side: int, events: list[Event]) -> None:

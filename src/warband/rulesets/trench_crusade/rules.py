@@ -559,6 +559,7 @@ class Destination(TCChoice):
     Retreat): any concrete point is checked against the real table, the options are candidates."""
 
     kind = "dest"
+    about = "model"
     model: str
     mode: str
     allow: float
@@ -566,9 +567,6 @@ class Destination(TCChoice):
 
     def player(self, state: State) -> int:
         return state.models[self.model].side
-
-    def subject(self) -> str | None:
-        return self.model
 
     def options(self, state: State) -> list[Action]:
         m = state.models[self.model]
@@ -652,15 +650,10 @@ class Strike(TCChoice):
     """An enemy of a Retreating model with more than one melee weapon picks the one it strikes with (digest §7)."""
 
     kind = "strike"
+    about = "model"
     model: str
     target: str
     by: int
-
-    def player(self, state: State) -> int:
-        return self.by
-
-    def subject(self) -> str | None:
-        return self.model
 
     def options(self, state: State) -> list[Action]:
         e = state.models[self.model]
@@ -810,19 +803,16 @@ class Activate(TCChoice):
     """Standing decision of the Activation Phase: ``side`` activates one of its models (seed 000)."""
 
     kind = "activate"
-    side: int
-
-    def player(self, state: State) -> int:
-        return self.side
+    by: int
 
     def options(self, state: State) -> list[Action]:
-        return [Action("activate", x.id) for x in activatable(state, self.side)]
+        return [Action("activate", x.id) for x in activatable(state, self.by)]
 
     def tries(self, state: State) -> list[Action]:
         return [Action("activate", x.id) for x in state.models.values()]
 
     def reasons(self, state: State, action: Action) -> list[Reason]:
-        return activate_reasons(state, action, self.side)
+        return activate_reasons(state, action, self.by)
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
         begin_activation(state, state.models[action.model or ""], events)
@@ -833,13 +823,11 @@ class ActionMenu(TCChoice):
     """Standing decision of an activated model: its next action (seed 000 §Actions)."""
 
     kind = "action"
+    about = "model"
     model: str
 
     def player(self, state: State) -> int:
         return state.models[self.model].side
-
-    def subject(self) -> str | None:
-        return self.model
 
     def options(self, state: State) -> list[Action]:
         return menu(state, state.models[self.model])
