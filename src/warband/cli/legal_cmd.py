@@ -2,7 +2,7 @@
 
 A position file is exactly ``Game.to_json()``::
 
-    {"header": {"format": "warband-log", "format_version": 1, "warband": "0.1.0",
+    {"header": {"format": "warband-log", "format_version": 2, "warband": "0.1.0",
                 "ruleset": "trench-crusade", "ruleset_version": "1.0.0", "params": {...},
                 "rosters": [{...side A warband...}, {...side B warband...}], "scenario": {...}, "seed": 1},
      "state": {"turn": 1, "phase": "activation", "state_id": 42, "rng": [seed, counter],

@@ -54,6 +54,10 @@ class ReplayError(WarbandError):
     """A game log is corrupt or diverges from the rules on replay."""
 
 
+class FormatVersionError(WarbandError):
+    """A log or position file written in a format version this warband cannot read."""
+
+
 class ParameterError(WarbandError):
     """An unknown ruleset parameter or a value of the wrong type (``--set name=value``)."""
 

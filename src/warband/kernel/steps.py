@@ -68,17 +68,22 @@ class Step(Record):
 
 
 class Choice(Step, Generic[S]):
-    """A step at which one side chooses an action."""
+    """A step at which one side chooses an action. By default the side is the record's ``by`` field and the
+    model or unit the decision is about is the field named by ``about``; steps that work them out override
+    :meth:`player` / :meth:`subject`."""
 
     __slots__ = ()
+    #: The field naming the model or unit the decision is about (``Decision.model``); "" for none.
+    about: ClassVar[str] = ""
 
-    @abc.abstractmethod
     def player(self, state: S) -> int:
         """The side (0 or 1) that decides; for a reaction or an interrupt, the side that is not active."""
+        return int(getattr(self, "by"))  # noqa: B009 - the field every such record declares
 
     def subject(self) -> str | None:
         """The model or unit the decision is about (``Decision.model``), if any."""
-        return None
+        value = getattr(self, self.about) if self.about else None
+        return None if value is None else str(value)
 
     @abc.abstractmethod
     def options(self, state: S) -> list[Action]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, Note, Removed, StatusChanged
+from warband.kernel.space import gap
 from warband.kernel.state import Model
 from warband.kernel.steps import pop, push, replace_top, top
 from warband.rulesets.trench_crusade import morale
@@ -35,7 +36,7 @@ from warband.rulesets.trench_crusade.core import (
     the_weapon,
     weapons,
 )
-from warband.rulesets.trench_crusade.space import cover_piece, elevated_over, gap, visible
+from warband.rulesets.trench_crusade.space import cover_piece, elevated_over, visible
 
 __all__ = ["add_blood"]
 
@@ -310,17 +311,12 @@ class AutoTarget(TCChoice):
     """The shooter picks the next AUTOMATIC target when more than one is within reach."""
 
     kind = "auto-target"
+    about = "attacker"
     attacker: str
     first: str
     weapon: str
     more: int
     by: int
-
-    def player(self, state: State) -> int:
-        return self.by
-
-    def subject(self) -> str | None:
-        return self.attacker
 
     def options(self, state: State) -> list[Action]:
         return auto_target_options(state, self.attacker, self.first, self.weapon)
@@ -401,14 +397,9 @@ class SpendInjury(TCChoice):
     a Bloodbath (digest §6)."""
 
     kind = "spend-injury"
+    about = "model"
     model: str
     by: int
-
-    def player(self, state: State) -> int:
-        return self.by
-
-    def subject(self) -> str | None:
-        return self.model
 
     def options(self, state: State) -> list[Action]:
         p = state.ctx.params

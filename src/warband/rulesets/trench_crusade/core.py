@@ -186,14 +186,9 @@ class SpendHit(TCChoice):
     (digest §6 Blood markers)."""
 
     kind = "spend-hit"
+    about = "model"
     model: str
     by: int
-
-    def player(self, state: State) -> int:
-        return self.by
-
-    def subject(self) -> str | None:
-        return self.model
 
     def options(self, state: State) -> list[Action]:
         m = state.models[self.model]

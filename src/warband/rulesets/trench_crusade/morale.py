@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from warband.kernel import battlefield
 from warband.kernel.actions import Action
 from warband.kernel.events import Event, GameEnded, Note, PhaseStarted, StatusChanged
 from warband.kernel.result import Fate, GameResult, ModelFate
@@ -85,19 +86,16 @@ class MoraleFail(TCChoice):
     chooses to stand Shaken or to flee."""
 
     kind = "morale-fail"
-    side: int
-
-    def player(self, state: State) -> int:
-        return self.side
+    by: int
 
     def options(self, state: State) -> list[Action]:
         return [Action("stand", option="shaken"), Action("flee", option="sound the retreat")]
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
         if action.kind == "flee":
-            flee(state, self.side, "Sound the Retreat", events)
+            flee(state, self.by, "Sound the Retreat", events)
         else:
-            shake(state, self.side, events)
+            shake(state, self.by, events)
 
 
 def shake(state: State, side: int, events: list[Event]) -> None:
@@ -125,15 +123,9 @@ def check_wipe(state: State, events: list[Event]) -> None:
 def controller(state: State, at: tuple[float, float], radius: float) -> int | None:
     """Who holds an objective: more models within its radius (Down ones only if ``objective_down_counts``)."""
     down_counts = bool(state.ctx.params["objective_down_counts"])
-    counts = [0, 0]
-    for m in state.models.values():
-        if not m.on_table or (m.flags.get("down") and not down_counts):
-            continue
-        if math.hypot(m.x - at[0], m.y - at[1]) - m.radius <= radius + 1e-9:
-            counts[m.side] += 1
-    if counts[0] == counts[1]:
-        return None
-    return 0 if counts[0] > counts[1] else 1
+    return battlefield.controller(
+        state.models.values(), at, radius, lambda m: 0 if m.flags.get("down") and not down_counts else 1
+    )
 
 
 def end_of_turn(state: State, events: list[Event]) -> None:
@@ -147,9 +139,7 @@ def end_of_turn(state: State, events: list[Event]) -> None:
                 events.append(Note(f"side {'AB'[who]} holds {o.id}: +{o.vp} VP", f"{R}/scenario/objective"))
         state.vars["vp"] = vp
     if state.turn >= state.ctx.turns:
-        vp = state.vars.get("vp", [0, 0])
-        winner = None if vp[0] == vp[1] else (0 if vp[0] > vp[1] else 1)
-        finish(state, winner, "victory points after the last turn", events)
+        finish(state, battlefield.vp_winner(state.vars.get("vp", [0, 0])), "victory points after the last turn", events)
         return
     state.phase = TURN_OVER
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import math
 
 from warband.kernel.actions import Action
+from warband.kernel.space import gap
 from warband.rulesets.trench_crusade import rolls as tcr
 from warband.rulesets.trench_crusade.attacks import attack_dice
 from warband.rulesets.trench_crusade.core import State
-from warband.rulesets.trench_crusade.space import charge_route, gap
+from warband.rulesets.trench_crusade.space import charge_route
 
 _GLYPH = {
     "difficult": "~",

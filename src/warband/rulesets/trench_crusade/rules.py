@@ -15,6 +15,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from warband.kernel import setup
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import (
@@ -26,9 +27,9 @@ from warband.kernel.events import (
     PhaseStarted,
     StatusChanged,
 )
-from warband.kernel.geometry import TerrainPiece, segment_point_distance
+from warband.kernel.space import gap
 from warband.kernel.state import Model
-from warband.kernel.steps import SteppedRules, pop, push, top
+from warband.kernel.steps import Choice, SteppedRules, pop, push, top
 from warband.rulesets.trench_crusade import attacks, morale
 from warband.rulesets.trench_crusade.core import (
     AfterSuccess,
@@ -39,6 +40,7 @@ from warband.rulesets.trench_crusade.core import (
     TCAuto,
     TCChance,
     TCChoice,
+    Vec,
     activatable,
     active_model,
     acts,
@@ -62,7 +64,6 @@ from warband.rulesets.trench_crusade.space import (
     away_direction,
     charge_route,
     engaged_with,
-    gap,
     move_candidates,
     plan_move,
     retreat_angle_ok,
@@ -123,25 +124,13 @@ def choose_next_side(state: State, preferred: int, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class RollOff(TCChance):
-    """A roll-off (digest §1): each side rolls a die, ties roll again; ``why`` says what it decides (who picks
-    the deployment zone, or who holds the Initiative)."""
+class RollOff(setup.RollOff[State]):
+    """A roll-off (digest §1): for the deployment zone, or for the Initiative when the sides are level."""
 
-    kind = "rolloff"
-    prompt = "roll-off"
+    rules = R
     why: str
 
-    def dice(self, state: State) -> DiceSpec:
-        return DiceSpec(2, 6, f"{self.why} roll-off")
-
-    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
-        a, b = values
-        outcome = "tie: roll again" if a == b else f"side {side_name(0 if a > b else 1)} wins"
-        events.append(DiceRolled(f"{self.why} roll-off (A, B)", values, outcome))
-        if a == b:
-            push(state, self)
-            return
-        winner = 0 if a > b else 1
+    def won(self, state: State, winner: int, events: list[Event]) -> None:
         if self.why == "initiative":
             begin_activation_phase(state, winner, events)
         else:
@@ -150,130 +139,98 @@ class RollOff(TCChance):
 
 
 @dataclass(frozen=True, slots=True)
-class ChooseZone(TCChoice):
+class ChooseZone(setup.ChooseZone[State]):
     """The roll-off winner picks a deployment zone (digest §1)."""
 
-    kind = "zone"
+    rules = R
     by: int
 
-    def player(self, state: State) -> int:
-        return self.by
-
-    def options(self, state: State) -> list[Action]:
-        return [Action("zone", option=str(z)) for z in (0, 1)]
-
-    def apply(self, state: State, action: Action, events: list[Event]) -> None:
-        zone = int(action.option or 0)
-        winner = self.by
-        state.vars["zone_of"] = [zone, 1 - zone] if winner == 0 else [1 - zone, zone]
-        events.append(Note(f"side {side_name(winner)} takes deployment zone {zone}", f"{R}/deploy/zone"))
-        state.vars["deployer"] = next_deployer(state, None)
+    def chosen(self, state: State, zone: int, events: list[Event]) -> None:
+        events.append(Note(f"side {side_name(self.by)} takes deployment zone {zone}", f"{R}/deploy/zone"))
+        state.vars["deployer"] = first_deployer(state)
 
 
 # ------------------------------------------------------------------------------------------- deployment
-def deploy_points(state: State, m: Model) -> list[tuple[float, float]]:
-    """Candidate spots for a model's deployment: a grid over its zone, wholly inside it (digest §1 CNL)."""
+@dataclass(frozen=True, slots=True)
+class Deploy(setup.Deploy[State]):
+    """Standing decision of the deployment: ``by`` places one of its models wholly inside its zone, clear of
+    impassable, blocking and dangerous terrain and of other bases (digest §1 CNL)."""
+
+    rules = R
+    by: int
+
+    def pieces(self, state: State, side: int) -> list[str]:
+        return [m.id for m in undeployed(state, side)]
+
+    def spots(self, state: State, piece: str) -> list[Vec]:
+        m = state.models[piece]
+        zone = state.ctx.zones[state.vars["zone_of"][m.side]]
+        return setup.deploy_spots(_zone_grid(state, m), zone, lambda p: not deploy_problems(state, m, p))
+
+    def options(self, state: State) -> list[Action]:
+        by_radius: dict[float, list[Vec]] = {}
+        out: list[Action] = []
+        for m in undeployed(state, self.by):
+            if m.radius not in by_radius:
+                by_radius[m.radius] = self.spots(state, m.id)
+            out.extend(Action("deploy", m.id, point=p) for p in by_radius[m.radius])
+        return out
+
+    def problems(self, state: State, piece: str, at: Vec) -> list[Reason]:
+        return deploy_problems(state, state.models[piece], at)
+
+    def put(self, state: State, piece: str, at: Vec, events: list[Event]) -> None:
+        m = state.models[piece]
+        m.on_table = True
+        place(state, m, at, state.ctx.table.surface_height(at), events)
+
+    def all_deployed(self, state: State, events: list[Event]) -> None:
+        start_turn(state, events)
+
+
+def _zone_grid(state: State, m: Model) -> list[Vec]:
+    """The 6 x 3 grid points of the model's zone where the zone and the terrain allow its base (the same all
+    game: kept in the context's memo)."""
     zi = state.vars["zone_of"][m.side]
     key = ("deploy-grid", zi, m.radius)
-    grid = state.ctx.memo.get(key)
-    if grid is None:  # the spots where the zone and the terrain allow this base: the same all game
-        zone = state.ctx.zones[zi]
-        minx, miny, maxx, maxy = zone.bbox
-        nx, ny = 6, 3
-        grid = []
-        for j in range(ny):
-            for i in range(nx):
-                p = (round(minx + (i + 0.5) * (maxx - minx) / nx, 2), round(miny + (j + 0.5) * (maxy - miny) / ny, 2))
-                if not _zone_terrain_problems(state, m, p):
-                    grid.append(p)
+    grid: list[Vec] | None = state.ctx.memo.get(key)
+    if grid is None:
+        grid = [p for p in setup.zone_grid(state.ctx.zones[zi], 6, 3) if not _zone_terrain_problems(state, m, p)]
         state.ctx.memo[key] = grid
-    return [p for p in grid if not _overlap_problems(state, m, p)]
+    return grid
 
 
-def deploy_problems(state: State, m: Model, p: tuple[float, float]) -> list[Reason]:
+def deploy_problems(state: State, m: Model, p: Vec) -> list[Reason]:
     return _zone_terrain_problems(state, m, p) or _overlap_problems(state, m, p)
 
 
-def _overlap_problems(state: State, m: Model, p: tuple[float, float]) -> list[Reason]:
+def _overlap_problems(state: State, m: Model, p: Vec) -> list[Reason]:
     for o in state.models.values():
         if o.on_table and math.hypot(p[0] - o.x, p[1] - o.y) < m.radius + o.radius - 1e-6:
             return [(f"{R}/deploy/overlap", f"{m.id} would overlap {o.id}")]
     return []
 
 
-def _zone_terrain_problems(state: State, m: Model, p: tuple[float, float]) -> list[Reason]:
+def _zone_terrain_problems(state: State, m: Model, p: Vec) -> list[Reason]:
     zone = state.ctx.zones[state.vars["zone_of"][m.side]]
-    out: list[Reason] = []
-    if not (zone.contains(p) and inset(zone, p) >= m.radius - 1e-9):
-        out.append((f"{R}/deploy/zone", f"{m.id} must be placed wholly inside its deployment zone"))
-        return out
+    if not setup.wholly_inside(zone, p, m.radius):
+        return [(f"{R}/deploy/zone", f"{m.id} must be placed wholly inside its deployment zone")]
     for piece in state.ctx.table.terrain:
         if piece.kind in ("impassable", "blocking", "dangerous") and piece.circle_overlaps(p, m.radius):
-            out.append((f"{R}/deploy/terrain", f"{m.id} cannot be placed in {piece.kind} terrain {piece.id}"))
-            return out
-    return out
-
-
-def inset(zone: TerrainPiece, p: tuple[float, float]) -> float:
-    """Distance from a point inside a zone to the zone's boundary."""
-    poly = zone.polygon
-    return min(segment_point_distance(poly[i], poly[(i + 1) % len(poly)], p) for i in range(len(poly)))
+            return [(f"{R}/deploy/terrain", f"{m.id} cannot be placed in {piece.kind} terrain {piece.id}")]
+    return []
 
 
 def undeployed(state: State, side: int) -> list[Model]:
     return [m for m in state.models.values() if m.side == side and not m.on_table and not m.flags.get("out")]
 
 
-def next_deployer(state: State, last: int | None) -> int | None:
-    if last is None:
-        counts = [len(undeployed(state, s)) for s in (0, 1)]
-        if counts[0] != counts[1]:
-            return 0 if counts[0] > counts[1] else 1
-        return int(state.vars.get("rolloff_winner", 0))
-    for s in (1 - last, last):
-        if undeployed(state, s):
-            return s
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class Deploy(TCChoice):
-    """Standing decision of the deployment: ``by`` places one of its models wholly inside its zone (digest §1:
-    the side with more models starts, then the sides alternate)."""
-
-    kind = "deploy"
-    by: int
-
-    def player(self, state: State) -> int:
-        return self.by
-
-    def options(self, state: State) -> list[Action]:
-        by_radius: dict[float, list[tuple[float, float]]] = {}
-        out: list[Action] = []
-        for m in undeployed(state, self.by):
-            if m.radius not in by_radius:
-                by_radius[m.radius] = deploy_points(state, m)
-            out.extend(Action("deploy", m.id, point=p) for p in by_radius[m.radius])
-        return out
-
-    def reasons(self, state: State, action: Action) -> list[Reason]:
-        m = state.models.get(action.model or "")
-        if action.kind != "deploy" or m is None or action.point is None:
-            return [(f"{R}/deploy/syntax", "deploy a model: 'deploy MODEL @x,y'")]
-        if m.side != self.by or m.on_table:
-            return [(f"{R}/deploy/whose", f"{m.id} is not an undeployed model of side {side_name(self.by)}")]
-        return deploy_problems(state, m, action.point)
-
-    def apply(self, state: State, action: Action, events: list[Event]) -> None:
-        m = state.models[action.model or ""]
-        assert action.point is not None
-        m.on_table = True
-        place(state, m, action.point, state.ctx.table.surface_height(action.point), events)
-        nxt = next_deployer(state, m.side)
-        if nxt is None:
-            start_turn(state, events)
-        else:
-            state.vars["deployer"] = nxt
+def first_deployer(state: State) -> int:
+    """The side with more models deploys first; level sides: the roll-off winner (digest §1)."""
+    counts = [len(undeployed(state, s)) for s in (0, 1)]
+    if counts[0] != counts[1]:
+        return 0 if counts[0] > counts[1] else 1
+    return int(state.vars.get("rolloff_winner", 0))
 
 
 # ------------------------------------------------------------------------------------------- activation
@@ -291,7 +248,7 @@ def begin_activation(state: State, m: Model, events: list[Event]) -> None:
         push_success(state, m.id, "dangerous", *model_dice(state, m), True, AfterDangerous(m.id), True)
 
 
-def in_dangerous(state: State, p: tuple[float, float]) -> bool:
+def in_dangerous(state: State, p: Vec) -> bool:
     return any(x.kind == "dangerous" for x in state.ctx.table.pieces_at(p))
 
 
@@ -602,16 +559,14 @@ class Destination(TCChoice):
     Retreat): any concrete point is checked against the real table, the options are candidates."""
 
     kind = "dest"
+    about = "model"
     model: str
     mode: str
     allow: float
-    away: tuple[float, float] | None = None
+    away: Vec | None = None
 
     def player(self, state: State) -> int:
         return state.models[self.model].side
-
-    def subject(self) -> str | None:
-        return self.model
 
     def options(self, state: State) -> list[Action]:
         m = state.models[self.model]
@@ -662,7 +617,7 @@ class MoveGo(TCAuto):
 
     kind = "move-go"
     model: str
-    point: tuple[float, float]
+    point: Vec
     allow: float
     mode: str
 
@@ -679,7 +634,7 @@ class RetreatMove(TCAuto):
 
     kind = "retreat-move"
     model: str
-    away: tuple[float, float]
+    away: Vec
 
     def run(self, state: State, events: list[Event]) -> None:
         m = state.models[self.model]
@@ -695,15 +650,10 @@ class Strike(TCChoice):
     """An enemy of a Retreating model with more than one melee weapon picks the one it strikes with (digest §7)."""
 
     kind = "strike"
+    about = "model"
     model: str
     target: str
     by: int
-
-    def player(self, state: State) -> int:
-        return self.by
-
-    def subject(self) -> str | None:
-        return self.model
 
     def options(self, state: State) -> list[Action]:
         e = state.models[self.model]
@@ -853,19 +803,16 @@ class Activate(TCChoice):
     """Standing decision of the Activation Phase: ``side`` activates one of its models (seed 000)."""
 
     kind = "activate"
-    side: int
-
-    def player(self, state: State) -> int:
-        return self.side
+    by: int
 
     def options(self, state: State) -> list[Action]:
-        return [Action("activate", x.id) for x in activatable(state, self.side)]
+        return [Action("activate", x.id) for x in activatable(state, self.by)]
 
     def tries(self, state: State) -> list[Action]:
         return [Action("activate", x.id) for x in state.models.values()]
 
     def reasons(self, state: State, action: Action) -> list[Reason]:
-        return activate_reasons(state, action, self.side)
+        return activate_reasons(state, action, self.by)
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
         begin_activation(state, state.models[action.model or ""], events)
@@ -876,13 +823,11 @@ class ActionMenu(TCChoice):
     """Standing decision of an activated model: its next action (seed 000 §Actions)."""
 
     kind = "action"
+    about = "model"
     model: str
 
     def player(self, state: State) -> int:
         return state.models[self.model].side
-
-    def subject(self) -> str | None:
-        return self.model
 
     def options(self, state: State) -> list[Action]:
         return menu(state, state.models[self.model])
@@ -921,7 +866,7 @@ class TCRules(SteppedRules[State]):
     def start_game(self, state: State, events: list[Event]) -> None:
         start_game(state, events)
 
-    def standing(self, state: State) -> TCChoice | None:
+    def standing(self, state: State) -> Choice[State] | None:
         if state.phase == "deploy":
             return Deploy(int(state.vars["deployer"]))
         if state.phase == "activation":
