@@ -189,6 +189,16 @@ def test_bulwark_adds_one_defence() -> None:
     assert gd.bulwark(4) == 5
 
 
+def test_only_large_or_huge_slam_same_size_or_larger_and_trample_smaller() -> None:
+    assert gd.slam_kind("Medium", "Medium") is None
+    assert gd.slam_kind("Small", "Huge") is None
+    assert gd.slam_kind("Large", "Large") == "slam"
+    assert gd.slam_kind("Large", "Huge") == "slam"
+    assert gd.slam_kind("Large", "Medium") == "trample"
+    assert gd.slam_kind("Huge", "Large") == "trample"
+    assert gd.slam_kind("Huge", "Huge") == "slam"
+
+
 # -- banding (seed 004, Banding Actions, Bring it Down!, On my Mark!) ----------------------------------------
 
 

@@ -17,7 +17,7 @@ from typing import Literal
 
 from warband.kernel.params import ParamTable, Scalar
 from warband.rulesets.gangfight import PARAMS_PATH
-from warband.rulesets.gangfight.terms import Density, Rank, Size, rank_order
+from warband.rulesets.gangfight.terms import Density, Rank, Size, rank_order, size_order
 
 __all__ = [
     "DEFAULTS",
@@ -27,6 +27,7 @@ __all__ = [
     "Opposed",
     "Params",
     "PoolTest",
+    "SlamKind",
     "action_points",
     "ap_after_bravery",
     "armour_pool",
@@ -55,6 +56,7 @@ __all__ = [
     "pool_test",
     "ranged_wounds",
     "run_distance",
+    "slam_kind",
     "successes",
     "threat_range",
     "wounds_after_armour",
@@ -290,6 +292,17 @@ def is_incapacitated(en_left: int) -> bool:
 def bulwark(defence: int, params: Params = DEFAULTS) -> int:
     """DEF of a model that formed a Bulwark: +1 (seed 004, Bulwark)."""
     return defence + _int(params, "bulwark_def")
+
+
+SlamKind = Literal["slam", "trample"]
+
+
+def slam_kind(attacker: Size, target: Size) -> SlamKind | None:
+    """Whether a Slam! is possible and which: only a Large or Huge model may Slam!, a same size or larger target
+    ("slam") or trample a smaller one ("trample") (seed 004, Slam!); None if the attacker is too small."""
+    if attacker not in ("Large", "Huge"):
+        return None
+    return "trample" if size_order(target) < size_order(attacker) else "slam"
 
 
 # --------------------------------------------------------------------------------------------- banding
