@@ -58,7 +58,15 @@ def test_digest_proposed_numbers_are_flagged(table: ParamTable) -> None:
         "charge_terrain",
     }
     assert must <= proposed
-    confirmed = {"charge_tn_flat", "jump_climb_tn", "banding_range", "tn_floor", "bravery_tn", "heavy_armour_arm"}
+    confirmed = {
+        "charge_tn_flat",
+        "jump_climb_tn",
+        "banding_range",
+        "tn_floor",
+        "bravery_tn",
+        "heavy_armour_arm",
+        "archaic_start_loaded",
+    }
     assert confirmed & proposed == set()
 
 

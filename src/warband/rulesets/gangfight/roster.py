@@ -112,7 +112,9 @@ class RangedWeapon(_Model):
     mrk: int = Field(ge=-3, le=3)
     dam: int = Field(ge=1, le=MAX_STAT)
     era: Literal["archaic", "modern"]
-    reload: bool = Field(default=True, description="Needs a Reload (1 AP) before each shot after the first.")
+    reload: bool = Field(
+        default=True, description="Needs a Reload (1 AP) before each shot (param archaic_start_loaded)."
+    )
     thrown: bool = False
     one_use: bool = False
     area: bool = Field(default=False, description="Area of Effect (a blast of param aoe_diameter).")
