@@ -109,3 +109,47 @@ def test_human_hero_against_veteran_mean_wounds() -> None:
 def test_jump_climb_distance() -> None:
     # Four MOV dice at 4+: 0..4 inches with binomial weights over 16.
     assert dict(odds.jump_climb(4)) == {k: Fraction(c, 16) for k, c in enumerate((1, 4, 6, 4, 1))}
+
+
+def brute_area(n: int, tn: int, armour: int, dam: int, iv: int) -> dict[int, Fraction]:
+    """Oracle (seed 004, Dodge): hits h; Dodge = IV dice at TN h (pool rules as above); wounds h - dodge - armour."""
+    att_n, att_tn = brute_pool(n, tn)
+    arm_n, arm_tn = brute_pool(armour, dam)
+    out: Counter[int] = Counter()
+    total = 0
+    for a in itertools.product(range(1, 7), repeat=att_n):
+        h = hits_of(a, att_tn)
+        dodge_n, dodge_tn = brute_pool(iv, h) if h else (0, 2)
+        weight = 6 ** (6 - att_n - dodge_n)  # a common denominator of 6**6 for every branch
+        for d in itertools.product(range(1, 7), repeat=dodge_n):
+            dodged = hits_of(d, dodge_tn)
+            for s in itertools.product(range(1, 7), repeat=arm_n):
+                out[max(0, h - dodged - hits_of(s, arm_tn))] += weight
+                total += weight
+    return {w: Fraction(c, total) for w, c in out.items()}
+
+
+@pytest.mark.parametrize(
+    ("n", "tn", "armour", "dam", "iv"),
+    [(n, tn, armour, 5, iv) for n in (0, 1, 2, 3) for tn in (3, 5) for armour in (0, 1) for iv in (0, 2, 3)]
+    + [(4, 2, 1, 8, 2), (3, 7, 2, 4, 3)],
+)
+def test_area_attack_with_dodge_matches_brute_force(n: int, tn: int, armour: int, dam: int, iv: int) -> None:
+    assert dict(odds.area_attack(n, tn, armour, dam, iv)) == brute_area(n, tn, armour, dam, iv)
+
+
+def test_area_attack_by_hand() -> None:
+    # One attack die at DEF 4 (1/2 hit); on a hit the IV-1 Dodge is TN 1 -> 2 (5/6 to dodge); no armour.
+    # P(1 wound) = 1/2 * 1/6.
+    assert odds.area_attack(1, 4, 0, 5, 1).p(1) == Fraction(1, 12)
+
+
+def test_initiative_by_hand_and_by_symmetry() -> None:
+    # One die each at 4+: first wins only on (hit, miss) = 1/4, second likewise, tie 1/2 -> rolled again: 1/2 each.
+    assert dict(odds.initiative(1, 1)) == {"first": Fraction(1, 2), "second": Fraction(1, 2)}
+    # Two dice against one: P(a > b): b=0 (1/2) and a>=1 (3/4) -> 3/8; b=1 (1/2) and a=2 (1/4) -> 1/8; total 1/2.
+    # P(b > a): b=1 and a=0 -> 1/2 * 1/4 = 1/8. Decided 5/8: first 4/5, second 1/5.
+    assert dict(odds.initiative(2, 1)) == {"first": Fraction(4, 5), "second": Fraction(1, 5)}
+    assert odds.initiative(4, 3).p("first") == odds.initiative(3, 4).p("second")
+    with pytest.raises(ValueError, match="never be decided"):
+        odds.initiative(0, 0)
