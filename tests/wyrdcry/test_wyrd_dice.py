@@ -11,6 +11,8 @@ from collections import Counter
 from functools import cache
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from warband.rulesets.wyrdcry.dice import (
     AbilityDice,
@@ -219,3 +221,31 @@ def test_channeling_above_the_round_banks_a_wyrd_die_and_a_one_bars_the_spellboo
     assert channel(2, 2).wyrd_dice == 0
     assert channel(1, 1).spellbook_blocked
     assert not channel(6, 1).spellbook_blocked
+
+
+@given(st.lists(st.integers(1, 6), min_size=0, max_size=8), st.lists(st.integers(0, 11), max_size=10))
+def test_any_sequence_of_wyrd_dice_keeps_the_pool_sound(roll: list[int], picks: list[int]) -> None:
+    """Whatever legal uses are chosen: faces stay unique, each use adds one die, a group grows at most once per
+    round beyond what the roll made, and nothing exceeds a quad."""
+    pool = group_roll(roll)
+    start = {g.face: g.size for g in pool.groups}
+    for k, pick in enumerate(picks):
+        options = wyrd_options(pool)
+        if not options:
+            break
+        before = dice_in(pool)
+        pool = apply_wyrd(pool, options[pick % len(options)])
+        assert dice_in(pool) == before + 1, k
+        assert len(pool.faces()) == len(pool.singles) + len(pool.groups)
+    for g in pool.groups:
+        assert 2 <= g.size <= 4
+        assert g.size - start.get(g.face, 1) <= 1, g  # a single (rolled or added) or a group grows once
+
+
+def test_every_6d6_roll_without_large_sets() -> None:
+    """With large_set='none' five or six alike form nothing, and every other face groups as usual."""
+    for roll in set(tuple(sorted(r)) for r in all_6d6()):
+        counts = Counter(roll)
+        pool = group_roll(roll, large_set="none")
+        assert {g.face: g.size for g in pool.groups} == {f: n for f, n in counts.items() if 2 <= n <= 4}
+        assert pool.singles == tuple(sorted(f for f, n in counts.items() if n == 1))
