@@ -82,6 +82,10 @@ def test_data_is_consistent() -> None:
         assert sum(1 for x in f.fighters if "LEADER" in x.keywords) == 1
     hired = {a.id for a in d.hired.abilities} | {r.id for r in d.hired.reactions}
     assert all(set(h.abilities) <= hired for h in d.hired.fighters)
+    keywords = {k.id for k in d.universal.keywords}
+    every_type = [x for f in d.factions.values() for x in f.fighters] + list(d.hired.fighters)
+    assert all(set(x.keywords) <= keywords for x in every_type)
+    assert any("PRIEST" in x.keywords or "WIZARD" in x.keywords for x in every_type)  # Channeling has a user
     rule_names = {r.id for r in d.catalogue.weapon_rules}
     assert all(r.split(" ")[0] in rule_names or r in rule_names for w in d.catalogue.weapons for r in w.rules)
 
@@ -116,6 +120,15 @@ def test_limits_are_in_the_message(tmp_path: Path) -> None:
     assert "6" in one(found, "fighters[0].bravery")
     assert "1" in one(found, "fighters[1].attacks[0].attacks")
     assert "15" in one(found, "fighters[2].count")
+
+
+def test_points_limit_and_fighter_list_are_bounded(tmp_path: Path) -> None:
+    doc = sample()
+    doc["points_limit"] = 20000
+    assert "10000" in one(problems(tmp_path, doc), "points_limit")
+    doc = sample()
+    doc["fighters"] = doc["fighters"][:2]
+    assert one(problems(tmp_path, doc), "fighters") == "expected 3 to 15 fighters (hired swords not counted), found 2"
 
 
 def test_schema_and_rule_problems_are_reported_together(tmp_path: Path) -> None:
