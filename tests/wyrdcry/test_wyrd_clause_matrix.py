@@ -37,3 +37,19 @@ def test_every_row_has_a_test_or_says_pending() -> None:
     text = MATRIX.read_text().lower()
     assert "todo" not in text
     assert " gap" not in text
+
+
+def test_code_named_in_the_matrix_and_the_steps_plan_exists() -> None:
+    """Every `module.name` the two documents cite (dice, activation, attacks, odds, roster) is a real attribute."""
+    import importlib
+
+    steps = ROOT / "docs" / "design" / "wyrdcry-steps.md"
+    text = MATRIX.read_text() + steps.read_text()
+    refs = set(re.findall(r"`(dice|activation|attacks|odds|roster)\.(\w+)", text))
+    assert len(refs) >= 25
+    missing = [
+        f"{m}.{n}"
+        for m, n in sorted(refs)
+        if n != "py" and not hasattr(importlib.import_module(f"warband.rulesets.wyrdcry.{m}"), n)
+    ]
+    assert missing == []
