@@ -59,3 +59,26 @@ def test_every_ruleset_reports_a_fate_per_model(ruleset: str) -> None:
         assert fate.side == game.state.models[fate.id].side and fate.type and fate.points >= 0
         assert fate.fate in FATES and fate.kills >= 0
     assert GameResult.from_json(json.loads(json.dumps(result.to_json()))) == result
+
+
+def test_a_log_written_before_model_fate_still_verifies() -> None:
+    """A log's end line from before ModelFate (models keyed by id, untyped) matches the replayed result on the
+    ending and each model's side, taken-out flag and kills."""
+    fates = (
+        ModelFate("a1", 0, "Sir", "Knight", 100, None, "down", 2, 1),
+        ModelFate("b1", 1, "Lout", "Brute", 60, None, "out", 0, 0),
+    )
+    result = GameResult(0, "victory points after the last turn", (3, 1), 4, fates)
+    old = {
+        "winner": 0,
+        "reason": "victory points after the last turn",
+        "score": [3, 1],
+        "turns": 4,
+        "models": {
+            "a1": {"side": 0, "type": "Knight", "name": "Sir", "points": 100, "out": False, "down": True, "kills": 2},
+            "b1": {"side": 1, "type": "Brute", "name": "Lout", "points": 60, "out": True, "down": False, "kills": 0},
+        },
+    }
+    assert result.matches(old) and result.matches(result.to_json())
+    assert not result.matches({**old, "models": {**old["models"], "b1": {**old["models"]["b1"], "out": False}}})
+    assert not result.matches({**old, "score": [3, 2]})

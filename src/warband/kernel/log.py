@@ -188,7 +188,7 @@ def _verify_end(game: Game, log: LogFile) -> None:
         return
     if result is None:
         raise ReplayError(f"{log.source}: the log ends the game, but after its steps the game is not over")
-    if log.end.get("end") != json.loads(json.dumps(result.to_json())):
+    if not result.matches(log.end.get("end") or {}):
         raise ReplayError(
             f"{log.source}: divergence in the result: logged {log.end.get('end')}, replayed {result.to_json()}"
         )

@@ -4,6 +4,7 @@ model, so the lab (simulate, report, compare, balance) reads every game the same
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
@@ -106,6 +107,22 @@ class GameResult:
             "turns": self.turns,
             "models": [m.to_json() for m in self.models],
         }
+
+    def matches(self, logged: Mapping[str, Any]) -> bool:
+        """Whether a logged result says the same as this one: equal to :meth:`to_json`, or, for a log written
+        before ModelFate (``models`` a mapping of id to an untyped dict), the same ending and each model's side,
+        whether it was taken out, and its kills."""
+        mine: dict[str, Any] = json.loads(json.dumps(self.to_json()))
+        models = logged.get("models")
+        if not isinstance(models, Mapping):
+            return bool(dict(logged) == mine)
+        if {k: v for k, v in logged.items() if k != "models"} != {k: v for k, v in mine.items() if k != "models"}:
+            return False
+        new = {m.id: m for m in self.models}
+        old = {str(k): ModelFate.from_json(v, str(k)) for k, v in models.items()}
+        return old.keys() == new.keys() and all(
+            (o.side, o.out, o.kills) == (new[i].side, new[i].out, new[i].kills) for i, o in old.items()
+        )
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameResult:
