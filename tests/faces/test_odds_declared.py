@@ -18,9 +18,13 @@ import warband.rulesets
 from warband.cli.odds_cmd import build_odds_app, odds_app
 from warband.kernel import ruleset as registry
 from warband.kernel.offers import Column, OddsCommand, OddsOption, OddsTable
+from warband.kernel.params import ParamTable
 from warband.rulesets.trench_crusade import TrenchCrusade
 
 runner = CliRunner()
+
+
+TT_DIR = Path(warband.rulesets.__file__).parent / "trenches_and_turbines"
 
 
 def _tt_odds() -> ModuleType:
@@ -31,7 +35,7 @@ def _tt_odds() -> ModuleType:
 
         return odds
     except ImportError:
-        path = Path(warband.rulesets.__file__).parent / "trenches_and_turbines" / "odds.py"
+        path = TT_DIR / "odds.py"
         spec = importlib.util.spec_from_file_location("tt_odds_standalone", path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
@@ -78,9 +82,11 @@ class FakeGame(TrenchCrusade):
 
 
 class TTOdds(TrenchCrusade):
-    """A stand-in carrying Trenches and Turbines' declared odds (its ruleset may be unloadable while ported)."""
+    """A stand-in carrying Trenches and Turbines' declared odds and parameters (its ruleset may be unloadable
+    while it is ported)."""
 
     id: ClassVar[str] = "tt-odds"
+    params: ClassVar[ParamTable] = ParamTable.load(TT_DIR / "params.toml")
 
     def odds_commands(self) -> tuple[OddsCommand, ...]:
         return TT_ODDS
