@@ -222,6 +222,14 @@ def test_odds_match_brute_force() -> None:
     assert p_test(0) == Fraction(1, 10) and p_test(12) == Fraction(9, 10)
 
 
+def test_the_odds_read_the_resolved_params_like_the_rules() -> None:
+    """One d10 rule (``core.succeeds``): ``--set`` overrides of the naturals and the die reach the odds."""
+    assert p_test(0, RS.params.resolve({"natural_success": 0})) == 0
+    assert p_test(12, RS.params.resolve({"natural_failure": 11})) == 1
+    assert p_test(5, RS.params.resolve({"die_sides": 6})) == Fraction(5, 6)
+    assert shoot_damage(1, 0, 11, 0, 1, params=RS.params.resolve({"natural_success": 0})) == shoot_damage(0, 0, 0, 0, 1)
+
+
 def _sample_game(seed: int) -> Game:
     s = RS.samples()
     a = RS.load_roster(Path(s["warbands"][0]["path"]))
