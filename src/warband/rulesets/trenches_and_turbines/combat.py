@@ -239,9 +239,6 @@ class Order(TTChoice):
     kind = "order"
     attack: Attack
 
-    def player(self, state: State) -> int:
-        return side_of(state, self.attack.unit)
-
     def subject(self) -> str | None:
         return self.attack.unit
 
@@ -662,13 +659,8 @@ class NewLeader(TTChoice):
     """The unit that lost its leader picks a new coherency leader (seed 002, Unit Coherency)."""
 
     kind = "leader"
+    about = "unit"
     unit: str
-
-    def player(self, state: State) -> int:
-        return side_of(state, self.unit)
-
-    def subject(self) -> str | None:
-        return self.unit
 
     def options(self, state: State) -> list[Action]:
         return [Action("lead", m.id) for m in members(state, self.unit)]

@@ -18,10 +18,16 @@ R = "trenches-and-turbines"
 
 
 class TTChoice(Choice[State]):
-    """A pending choice of this ruleset (its refusals are ``trenches-and-turbines/decision/<kind>``)."""
+    """A pending choice of this ruleset (its refusals are ``trenches-and-turbines/decision/<kind>``). The side
+    that decides is the record's ``by`` field if it has one, else the side of the unit the decision is about
+    (:meth:`subject`)."""
 
     __slots__ = ()
     rules = R
+
+    def player(self, state: State) -> int:
+        by = getattr(self, "by", None)
+        return int(by) if by is not None else side_of(state, str(self.subject()))
 
 
 class TTChance(Chance[State]):

@@ -114,19 +114,16 @@ class Rolloff(TTChance):
 
 @dataclass(frozen=True, slots=True)
 class Zone(TTChoice):
-    """The winner of the roll-off (``side``) takes a deployment zone and deploys first."""
+    """The winner of the roll-off (``by``) takes a deployment zone and deploys first."""
 
     kind = "zone"
-    side: int
-
-    def player(self, state: State) -> int:
-        return self.side
+    by: int
 
     def options(self, state: State) -> list[Action]:
         return [Action("zone", option=str(z)) for z in (0, 1)]
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
-        w, zone = self.side, int(action.option or 0)
+        w, zone = self.by, int(action.option or 0)
         state.vars["zone_of"] = [zone, 1 - zone] if w == 0 else [1 - zone, zone]
         state.vars["deployer"] = w
         events.append(Note(f"side {side_name(w)} takes deployment zone {zone} and deploys first", f"{R}/setup/edge"))
@@ -197,19 +194,16 @@ def deploy(state: State, uid: str, p: tuple[float, float], events: list[Event]) 
 
 @dataclass(frozen=True, slots=True)
 class Deploy(TTChoice):
-    """The standing decision of the set-up (never stored): ``side`` deploys one of its units (digest §3.2)."""
+    """The standing decision of the set-up (never stored): side ``by`` deploys one of its units (digest §3.2)."""
 
     kind = "deploy"
-    side: int
-
-    def player(self, state: State) -> int:
-        return self.side
+    by: int
 
     def options(self, state: State) -> list[Action]:
-        return [Action("deploy", u, point=q) for u in undeployed(state, self.side) for q in deploy_points(state, u)]
+        return [Action("deploy", u, point=q) for u in undeployed(state, self.by) for q in deploy_points(state, u)]
 
     def reasons(self, state: State, action: Action) -> list[Reason]:
-        side = self.side
+        side = self.by
         if action.kind != "deploy" or action.model not in undeployed(state, side) or action.point is None:
             return [(f"{R}/setup/deploy", f"side {side_name(side)} deploys one of its units: 'deploy UNIT @x,y'")]
         plan = deploy_plan(state, action.model, action.point)
@@ -273,18 +267,15 @@ def card_drawn(state: State, index: int, events: list[Event]) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Pick(TTChoice):
-    """A card of ``side`` was drawn (param ``deck = "player"``): that side picks which of its units activates."""
+    """A card of side ``by`` was drawn (param ``deck = "player"``): that side picks which of its units activates."""
 
     kind = "pick"
-    side: int
-
-    def player(self, state: State) -> int:
-        return self.side
+    by: int
 
     def options(self, state: State) -> list[Action]:
         seen = []
         for u in state.vars["deck"]:
-            if state.ctx.units[u]["side"] == self.side and u not in seen:
+            if state.ctx.units[u]["side"] == self.by and u not in seen:
                 seen.append(u)
         return [Action("activate", u) for u in sorted(seen)]
 
@@ -610,13 +601,8 @@ class ActionMenu(TTChoice):
     ends its activation."""
 
     kind = "action"
+    about = "unit"
     unit: str
-
-    def player(self, state: State) -> int:
-        return side_of(state, self.unit)
-
-    def subject(self) -> str | None:
-        return self.unit
 
     def options(self, state: State) -> list[Action]:
         return menu(state, self.unit)
@@ -698,13 +684,8 @@ class StayProne(TTChoice):
     """After shedding a pin, a prone unit remains prone or stands up (seed 002, Go Prone)."""
 
     kind = "shed"
+    about = "unit"
     unit: str
-
-    def player(self, state: State) -> int:
-        return side_of(state, self.unit)
-
-    def subject(self) -> str | None:
-        return self.unit
 
     def options(self, state: State) -> list[Action]:
         return [Action("stay-prone", self.unit), Action("stand", self.unit)]
@@ -740,15 +721,10 @@ class React(TTChoice):
     perform a reaction): the NON-active side decides."""
 
     kind = "react"
+    about = "unit"
     unit: str
     attacker: str
     trigger: str
-
-    def player(self, state: State) -> int:
-        return side_of(state, self.unit)
-
-    def subject(self) -> str | None:
-        return self.unit
 
     def options(self, state: State) -> list[Action]:
         uid = self.unit
@@ -1027,16 +1003,11 @@ class Dest(TTChoice):
     of up to ``allow`` inches; any point on the table is accepted and checked (:func:`dest_plan`)."""
 
     kind = "dest"
+    about = "unit"
     unit: str
     mode: str
     allow: float
     free: bool = False
-
-    def player(self, state: State) -> int:
-        return side_of(state, self.unit)
-
-    def subject(self) -> str | None:
-        return self.unit
 
     def options(self, state: State) -> list[Action]:
         return dest_candidates(state, self)
@@ -1155,18 +1126,17 @@ class TTRules(SteppedRules[State]):
         start_game(state, events)
 
     def standing(self, state: State) -> TTChoice | None:
-        """Nothing pending: a side deploys a unit, or the active unit picks an action while it has any left
-        (else :meth:`idle` ends its activation)."""
+        """Nothing pending and nothing to advance: a side deploys a unit, or the active unit picks an action."""
         if state.phase == "deploy":
             return Deploy(int(state.vars["deployer"]))
         uid = active(state)
-        if state.phase != "activation" or uid is None or activation_done(state, uid):
-            return None
-        return ActionMenu(uid)
+        return ActionMenu(uid) if state.phase == "activation" and uid is not None else None
 
     def idle(self, state: State, events: list[Event]) -> bool:
-        """The active unit's activation is over: end it and draw the next card (or end the round)."""
-        if state.phase != "activation" or active(state) is None:
+        """The active unit's activation is over (:func:`activation_done`): end it and draw the next card (or end
+        the round). False while a standing decision waits."""
+        uid = active(state)
+        if state.phase != "activation" or uid is None or not activation_done(state, uid):
             return False
         end_activation(state, events)
         return True
