@@ -17,13 +17,13 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Moved
 from warband.kernel.geometry import TerrainPiece, Vec, circle_segment_hits, edge_distance
 from warband.kernel.space import gap, walk_path
 from warband.kernel.state import Model
 from warband.rulesets.trenches_and_turbines.context import SIZE_RANK, Context, State
 
-Reason = tuple[str, str]
 R = "trenches-and-turbines"
 Placement = dict[str, tuple[float, float, float]]
 _ANGLES = tuple((math.cos(k * math.pi / 8), math.sin(k * math.pi / 8)) for k in range(16))
