@@ -33,6 +33,7 @@ from warband.kernel import ruleset as registry
 from warband.kernel.engine import LOG_FORMAT, Game
 from warband.kernel.errors import FileProblemsError, PositionError, Problem, WarbandError
 from warband.kernel.log import write_text_atomic
+from warband.kernel.rng import MAX_SEED
 from warband.kernel.roster import problems_from_validation, read_document
 
 
@@ -251,7 +252,7 @@ def position(
     b: Annotated[Path, typer.Option("--b", help="Warband file of side B.")],
     out: Annotated[Path, typer.Option("--out", help="Write the position file here.")],
     scenario: Annotated[Path | None, typer.Option("--scenario", help="Scenario file.")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the dice stream.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the dice stream.")] = 1,
     steps: Annotated[int, typer.Option("--steps", min=0, help="Steps (choices and rolls) to play.")] = 0,
     agent: Annotated[str, typer.Option("--agent", help="Agent spec for both sides.")] = "random",
     settle: Annotated[

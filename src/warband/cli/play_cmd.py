@@ -24,6 +24,7 @@ from warband.kernel.engine import Game
 from warband.kernel.events import Event
 from warband.kernel.log import write_log
 from warband.kernel.params import parse_assignments
+from warband.kernel.rng import MAX_SEED
 from warband.kernel.ruleset import GameResult, Ruleset
 
 HUMAN = "human"
@@ -119,7 +120,7 @@ def play(
     a: Annotated[Path, typer.Option("--a", help="Warband file of side A.")],
     b: Annotated[Path, typer.Option("--b", help="Warband file of side B.")],
     scenario: Annotated[Path | None, typer.Option("--scenario", help="Scenario file (default: the ruleset's).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the dice stream.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the dice stream.")] = 1,
     agent_a: Annotated[str, typer.Option("--agent-a", help="human, random, heuristic or an agent spec.")] = HUMAN,
     agent_b: Annotated[str, typer.Option("--agent-b", help="human, random, heuristic or an agent spec.")] = "heuristic",
     dice: Annotated[str, typer.Option("--dice", help="auto: seeded dice; manual: type physical dice.")] = "auto",

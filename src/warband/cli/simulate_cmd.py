@@ -29,6 +29,7 @@ from rich.progress import (
 from rich.table import Table
 
 from warband.kernel.params import parse_assignments
+from warband.kernel.rng import MAX_SEED
 from warband.lab.backends import BACKENDS, Backend, default_workers, make_backend
 from warband.lab.simulate import GameRecord, SimulationConfig, check, default_agent, simulate
 from warband.lab.simulate import Progress as ProgressHook
@@ -105,7 +106,9 @@ def simulate_command(
         Path | None, typer.Option("--scenario", help="Scenario file (default: the ruleset's default scenario).")
     ] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the run; game i uses a seed derived from it.")] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the run; game i uses a seed derived from it.")
+    ] = 1,
     agent_a: Annotated[
         str | None,
         typer.Option("--agent-a", help="Agent spec of side A (default: heuristic if installed, else random)."),

@@ -75,9 +75,6 @@ class _StrictLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _StrictLoader.construct_yaml_map)
-
-
 def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """``json.loads`` hook: a JSON object that names a key twice is refused (JSON keeps the last silently)."""
     out: dict[str, Any] = {}

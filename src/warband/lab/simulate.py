@@ -29,7 +29,7 @@ from warband.kernel.engine import Game
 from warband.kernel.errors import ParameterError, WarbandError
 from warband.kernel.events import Event
 from warband.kernel.log import log_lines, write_text_atomic
-from warband.kernel.rng import derive_seed
+from warband.kernel.rng import check_seed, derive_seed
 from warband.lab.backends import Backend, LocalBackend
 from warband.lab.stats import wilson_interval
 
@@ -342,6 +342,7 @@ def check(config: SimulationConfig, workers: int = 1) -> Documents:
         raise SimulationError(f"--games must be at least 1, got {config.games}")
     if workers < 1:
         raise SimulationError(f"--workers must be at least 1, got {workers}")
+    check_seed(config.seed)
     if config.log_dir is not None and config.log_dir.exists() and not config.log_dir.is_dir():
         raise SimulationError(f"--log-dir {config.log_dir} exists and is not a folder")
     rs = registry.get(config.ruleset)
