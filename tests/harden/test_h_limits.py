@@ -61,7 +61,7 @@ def test_a_count_of_a_billion_is_refused_at_validation(tmp_path: Path) -> None:
 def test_too_many_models_in_a_warband_is_refused(tmp_path: Path) -> None:
     doc = yaml.safe_load(warband(TC).read_text())
     doc["points_limit"] = 1_000_000
-    extra = [m for m in doc["models"] if "LEADER" not in m.get("keywords", [])][0]
+    extra = next(m for m in doc["models"] if "LEADER" not in m.get("keywords", []))
     doc["models"] += [{**extra, "count": 20}, {**extra, "count": 20}]
     problems = _refused(TC, _write(tmp_path, doc))
     assert problems["models"].startswith("expected at most 40 models in a warband")
