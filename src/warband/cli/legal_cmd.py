@@ -32,6 +32,7 @@ from warband.cli.play_cmd import build_agent, load_game
 from warband.kernel import ruleset as registry
 from warband.kernel.engine import LOG_FORMAT, Game
 from warband.kernel.errors import FileProblemsError, PositionError, Problem, WarbandError
+from warband.kernel.files import check_output_file
 from warband.kernel.log import write_text_atomic
 from warband.kernel.rng import MAX_SEED
 from warband.kernel.roster import problems_from_validation, read_document
@@ -265,6 +266,7 @@ def position(
     settings: Annotated[list[str] | None, typer.Option("--set", help="Override a parameter: name=value.")] = None,
 ) -> None:
     """Play K steps with an agent (then roll until a side must choose) and save the position."""
+    check_output_file(out, "--out")
     game = load_game(registry.get(ruleset), a, b, scenario, seed, settings or [])
     agents = []
     for side in (0, 1):

@@ -22,6 +22,7 @@ from warband.agents.human import HumanConsole, Quit, side_label
 from warband.kernel import ruleset as registry
 from warband.kernel.engine import Game
 from warband.kernel.events import Event
+from warband.kernel.files import check_output_file
 from warband.kernel.log import write_log
 from warband.kernel.params import parse_assignments
 from warband.kernel.rng import MAX_SEED
@@ -131,6 +132,8 @@ def play(
     if dice not in ("auto", "manual"):
         raise typer.BadParameter(f"expected auto or manual, found {dice!r}", param_hint="--dice")
     rs = registry.get(ruleset)
+    if log is not None:
+        check_output_file(log, "--log")
     io = HumanConsole(Console(highlight=False, soft_wrap=True), stdin_reader)
     agents: dict[int, Agent] = {}
     for side, spec in enumerate((agent_a, agent_b)):
@@ -145,10 +148,20 @@ def play(
     )
     if not agents.keys() >= {0, 1}:
         io.say("type 'help' for the commands")
-    result = Table(game, agents, io, dice == "manual").run()
+    try:
+        result = Table(game, agents, io, dice == "manual").run()
+    except KeyboardInterrupt:
+        io.say("interrupted")
+        _keep_log(game, log, io)
+        raise typer.Exit(130) from None
     if result is not None:
         io.show_map(game)
         io.say(result_text(game, result), style="bold")
+    _keep_log(game, log, io)
+
+
+def _keep_log(game: Game, log: Path | None, io: HumanConsole) -> None:
+    """Write the log of the game so far (finished, quit, Ctrl-D or Ctrl-C) if ``--log`` was given."""
     if log is not None:
         write_log(game, log)
         io.say(f"log written to {log}")

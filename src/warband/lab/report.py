@@ -524,7 +524,7 @@ def write_report(db: str | Path, out: Path = Path("report"), run_id: int | None 
     """Write the report of run ``run_id`` (default: the latest) of the database ``db`` into ``out``."""
     if str(db) != ":memory:" and not Path(db).is_file():
         raise StoreError(f"{db}: no such results database (create one with `warband simulate ... --db {db}`)")
-    with Store(db) as store:
+    with Store(db, readonly=True) as store:
         run = store.run(run_id) if run_id is not None else store.latest_run()
         games = store.games(run.id)
         if not games:

@@ -28,6 +28,7 @@ from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.errors import ParameterError, WarbandError
 from warband.kernel.events import Event
+from warband.kernel.files import check_output_dir
 from warband.kernel.log import log_lines, write_text_atomic
 from warband.kernel.rng import check_seed, derive_seed
 from warband.lab.backends import Backend, LocalBackend
@@ -343,8 +344,6 @@ def check(config: SimulationConfig, workers: int = 1) -> Documents:
     if workers < 1:
         raise SimulationError(f"--workers must be at least 1, got {workers}")
     check_seed(config.seed)
-    if config.log_dir is not None and config.log_dir.exists() and not config.log_dir.is_dir():
-        raise SimulationError(f"--log-dir {config.log_dir} exists and is not a folder")
     rs = registry.get(config.ruleset)
     docs = load_documents(config)
     try:
@@ -356,6 +355,8 @@ def check(config: SimulationConfig, workers: int = 1) -> Documents:
             make_agent(spec, 0)
         except WarbandError as exc:
             raise type(exc)(f"{flag}: {exc}") from None
+    if config.log_dir is not None:  # last: the folder is made only for a run that can start
+        check_output_dir(config.log_dir, "--log-dir")
     return docs
 
 
