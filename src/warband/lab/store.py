@@ -29,7 +29,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from warband import __version__
 from warband.kernel.errors import WarbandError
-from warband.lab.simulate import GameRecord, SimulationConfig
+from warband.lab.simulate import GameCrash, GameRecord, SimulationConfig
 
 MEMORY = ":memory:"
 SCHEMA_VERSION = 1
@@ -73,6 +73,14 @@ CREATE TABLE IF NOT EXISTS games (
     log TEXT,
     log_path TEXT,
     elapsed_s REAL NOT NULL,
+    PRIMARY KEY (run_id, idx)
+);
+CREATE TABLE IF NOT EXISTS crashes (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    error TEXT NOT NULL,
+    trace TEXT NOT NULL,
     PRIMARY KEY (run_id, idx)
 );
 """
@@ -350,7 +358,11 @@ class Store:
 
     @_guarded
     def add(self, run_id: int, record: GameRecord) -> None:
-        """Store one finished game in its own transaction (a game already stored is left as it is)."""
+        """Store one finished game in its own transaction (a game already stored is left as it is); a crashed
+        game goes to ``crashes``, so that resuming the run does not play into the crash again."""
+        if record.crash is not None:
+            self._add_crash(run_id, record.crash)
+            return
         values = (
             run_id,
             record.index,
@@ -373,7 +385,23 @@ class Store:
         with self.db:
             self.db.execute(f"INSERT OR IGNORE INTO games ({', '.join(GAME_COLUMNS)}) VALUES ({marks})", values)
 
+    def _add_crash(self, run_id: int, crash: GameCrash) -> None:
+        with self.db:
+            self.db.execute(
+                "INSERT OR IGNORE INTO crashes (run_id, idx, seed, error, trace) VALUES (?, ?, ?, ?, ?)",
+                (run_id, crash.index, crash.seed, crash.error, crash.trace),
+            )
+
     # --- reading -----------------------------------------------------------------------------------
+    @_guarded
+    def crashes(self, run_id: int, below: int | None = None) -> list[GameCrash]:
+        """The games of ``run_id`` that crashed (those with an index below ``below`` if given), by index."""
+        cur = self.db.execute(
+            "SELECT idx, seed, error, trace FROM crashes WHERE run_id = ? AND idx < ? ORDER BY idx",
+            (run_id, below if below is not None else 2**62),
+        )
+        return [GameCrash(int(i), int(seed), str(error), str(trace)) for i, seed, error, trace in cur]
+
     @_guarded
     def run(self, run_id: int) -> RunInfo:
         row = self.db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
