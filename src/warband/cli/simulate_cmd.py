@@ -188,6 +188,7 @@ def simulate_command(
         return
     with Store(db) as store:
         summary = _run(config, runner, store, resume, show=not as_json or sys.stderr.isatty())
+    _announce_resume(summary, db)
     if as_json:
         typer.echo(json.dumps(summary))
     else:
@@ -204,6 +205,19 @@ def _one_game(config: SimulationConfig, index: int) -> None:
     typer.echo(
         f"game {index} (seed {record.seed}): {who} - {record.reason}; score {record.score[0]}-"
         f"{record.score[1]} after {record.turns} turn(s)" + (f"; log {record.log}" if record.log else "")
+    )
+
+
+def _announce_resume(summary: dict[str, Any], db: str) -> None:
+    """Say on stderr that games came from the store rather than being played, and from which file."""
+    stored = summary["games_resumed"]
+    if not stored:
+        return
+    where = f"{db} (the default results file in this folder)" if db == DEFAULT_DB else db
+    typer.echo(
+        f"resumed run {summary['run_id']} of {where}: {stored} game(s) were already stored and not played again "
+        "(--no-resume starts a new run)",
+        err=True,
     )
 
 

@@ -495,5 +495,19 @@ def _stored(
 
     spec = spec_of(config, docs.names(), (docs.roster_a, docs.roster_b), docs.scenario, version, overrides, resolved)
     run = store.open_run(spec, config.games, resume)
-    records = [row.record() for row in store.games(run.id, below=config.games)]
+    records = [_with_log(store, run.id, config, row.record()) for row in store.games(run.id, below=config.games)]
     return run.id, records, store.crashes(run.id, below=config.games)
+
+
+def _with_log(store: Store, run_id: int, config: SimulationConfig, record: GameRecord) -> GameRecord:
+    """A stored game's record, its log written from the store where this run asks for one (``--log-dir``) and
+    the file is not there yet: resuming a run with a new log folder still gives every game's log."""
+    path = config.log_path(record.index)
+    if path is None:
+        return record
+    if not path.exists():
+        text = store.log_text(run_id, record.index)
+        if text is None:
+            return dataclasses.replace(record, log=None)
+        write_text_atomic(path, text)
+    return dataclasses.replace(record, log=str(path))
