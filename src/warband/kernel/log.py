@@ -107,12 +107,29 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> LogFile:
         elif "end" in obj:
             end = obj
         elif ("a" in obj or "r" in obj) and "d" in obj:
+            _check_step(obj, source, no)
             steps.append((no, obj))
         else:
             raise ReplayError(f"{source}: line {no}: expected a step with 'd' and 'a' or 'r', found keys {sorted(obj)}")
     if header is None:
         raise ReplayError(f"{source}: empty log (no header line)")
     return LogFile(source, header, steps, end)
+
+
+def _check_step(obj: dict[str, Any], source: str, no: int) -> None:
+    """A step names its decision (text) and carries an action (an object) or dice (a list of whole numbers)."""
+    if not isinstance(obj["d"], str):
+        raise ReplayError(f"{source}: line {no}: expected the decision 'd' as text, found {type(obj['d']).__name__}")
+    if "a" in obj and not isinstance(obj["a"], dict):
+        raise ReplayError(f"{source}: line {no}: expected the action 'a' as an object, found {type(obj['a']).__name__}")
+    if "a" not in obj and not (
+        isinstance(obj["r"], list)
+        and all(type(v) is int and 0 <= v <= 10**6 for v in obj["r"])
+        and len(obj["r"]) <= 1000
+    ):
+        raise ReplayError(
+            f"{source}: line {no}: expected the dice 'r' as a list of whole numbers, found {obj['r']!r}"[:300]
+        )
 
 
 def _check_header(obj: dict[str, Any], source: str, no: int) -> None:
@@ -194,7 +211,7 @@ def _replay_step(
                 events = game.roll(values)
     except IllegalActionError as exc:
         raise ReplayError(f"{where}: {exc}") from None
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         if isinstance(exc, ReplayError):
             raise
         raise ReplayError(f"{where}: malformed step ({exc})") from None

@@ -54,8 +54,12 @@ class DuplicateKeyError(yaml.MarkedYAMLError):
     """A mapping that names the same key twice (YAML would silently keep the last value)."""
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, refusing a key repeated in one mapping (``movement: 6`` then ``movement: 60``)."""
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when installed
+
+
+class _StrictLoader(_SafeLoader):  # type: ignore[valid-type, misc]
+    """PyYAML's safe loader (libyaml's when installed), refusing a key repeated in one mapping (``movement: 6``
+    then ``movement: 60``)."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         first: dict[tuple[str, str], yaml.Mark] = {}
@@ -72,7 +76,8 @@ class _StrictLoader(yaml.SafeLoader):
                     problem_mark=key_node.start_mark,
                 )
             first[ident] = key_node.start_mark
-        return super().construct_mapping(node, deep=deep)
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
+        return mapping
 
 
 def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
