@@ -58,3 +58,8 @@ def test_simulate_refuses_charge_die_sides_zero_before_playing() -> None:
         "--db", ":memory:", "--games", "2", "--set", "charge_die_sides=0",
     )  # fmt: skip
     assert out.code == 2 and "charge_die_sides" in out.text and "1..100" in out.text
+
+
+def test_params_command_shows_each_range() -> None:
+    out = cli("params", TC)
+    assert out.code == 0 and "charge_die_sides = 6 (allowed 1..100)" in out.text
