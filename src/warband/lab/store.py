@@ -277,7 +277,7 @@ class Store:
             raise store_error(self.path, exc) from None
 
     def _connect(self) -> sqlite3.Connection:
-        if self.readonly:
+        if self.readonly and self.persistent:
             db = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True, timeout=30.0)
             found = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if not {"runs", "games"} <= found:
