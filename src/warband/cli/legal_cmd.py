@@ -47,7 +47,9 @@ class PositionHeader(_Open):
     """The log header: which game this is."""
 
     format: Literal["warband-log"] = Field(description=f"Always {LOG_FORMAT!r}.")
-    format_version: int = Field(default=2, description="Version of the log/position format (2: steps are typed records).")
+    format_version: int = Field(
+        default=2, description="Version of the log/position format (2: steps are typed records)."
+    )
     warband: str | None = Field(default=None, description="warband version that wrote the file.")
     ruleset: str = Field(description="Ruleset id, e.g. 'trench-crusade'.")
     ruleset_version: str = Field(description="Behaviour version of the ruleset.")
