@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test check bench clean
+.PHONY: install demo test fuzz soak check bench clean
 
 install: $(STAMP)
 
@@ -19,6 +19,16 @@ demo: install
 
 test: install
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+# The loaders' fuzz test, much longer than its bounded run in `make test` (FUZZ_EXAMPLES per loader).
+FUZZ_EXAMPLES ?= 2000
+fuzz: install
+	WARBAND_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -n 2 -p no:randomly tests/harden/test_h_fuzz.py
+
+# Random-vs-random games over every pair of sample warbands (not part of `make test`; see scripts/soak.py).
+SOAK_GAMES ?= 10000
+soak: install
+	$(BIN)/python scripts/soak.py --games $(SOAK_GAMES)
 
 check: install
 	$(BIN)/ruff check src tests benchmarks scripts

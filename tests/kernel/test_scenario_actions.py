@@ -208,7 +208,7 @@ def test_a_ruleset_without_scenario_actions_refuses_them(tmp_path: Path) -> None
     rs = registry.get("trench-crusade")
     assert rs.action_vocabulary is None
     with pytest.raises(ScenarioError) as exc:
-        rs.load_scenario(write(tmp_path, doc()))
+        rs.load_scenario(write(tmp_path, {**doc(), "ruleset": "trench-crusade"}))
     (p,) = exc.value.problems
     assert p.place == "actions" and "'trench-crusade'" in p.message
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +140,6 @@ def test_a_half_written_game_is_never_visible(tmp_path: Path) -> None:
     """A failing insert (here: a run id that does not exist) leaves no row behind."""
     with Store(tmp_path / "r.db") as store:
         result = simulate(_config(games=1), store=store)
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(StoreError, match="FOREIGN KEY"):  # SQLite's IntegrityError, naming the file
             store.add(999, result.records[0])
         assert store.indices(999) == set()

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from warband.kernel.rng import MAX_SEED
 from warband.lab.balance import MARGIN, run_balance
 from warband.lab.compare import BOUNDARY_NAMES, Boundary, CompareError, Plan, check_variants, compare, parse_variant
 from warband.lab.simulate import SimulationConfig, check, default_agent
@@ -105,7 +106,9 @@ def compare_command(
     scenario: Annotated[
         Path | None, typer.Option("--scenario", help="Scenario file (default: the ruleset's default scenario).")
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed; game i of every arm uses the same derived seed.")] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed; game i of every arm uses the same derived seed.")
+    ] = 1,
     agent_a: Annotated[
         str | None,
         typer.Option("--agent-a", help="Agent spec of side A (default: heuristic if installed, else random)."),
@@ -216,7 +219,9 @@ def balance_command(
     ],
     games: Annotated[int, typer.Option("--games", "-n", help="Games per pair of warbands.")] = 20,
     scenario: Annotated[Path | None, typer.Option("--scenario", help="Scenario file.")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the run (and of the bootstrap).")] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the run (and of the bootstrap).")
+    ] = 1,
     agent: Annotated[
         str | None,
         typer.Option("--agent", help="Agent spec for every side (default: heuristic if installed, else random)."),

@@ -143,6 +143,7 @@ def params(ruleset: Annotated[str, typer.Argument(help="Ruleset id.")], as_json:
             "source": s.source,
             "proposed": s.proposed,
             "choices": list(s.choices) if s.choices is not None else None,
+            "range": s.range_text() or None,
         }
         for s in specs.values()
     ]
@@ -152,6 +153,7 @@ def params(ruleset: Annotated[str, typer.Argument(help="Ruleset id.")], as_json:
     for row in rows:
         flag = "  PROPOSED" if row["proposed"] else ""
         choices = f" (one of {row['choices']})" if row["choices"] else ""
+        choices += f" (allowed {row['range']})" if row["range"] else ""
         typer.echo(f"{row['name']} = {row['default']!r}{choices}{flag}\n    {row['doc']}\n    source: {row['source']}")
 
 

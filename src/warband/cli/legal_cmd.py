@@ -32,8 +32,10 @@ from warband.cli.play_cmd import build_agent, load_game
 from warband.kernel import ruleset as registry
 from warband.kernel.engine import Game
 from warband.kernel.errors import FileProblemsError
+from warband.kernel.files import check_output_file
 from warband.kernel.log import write_text_atomic
 from warband.kernel.position import load_position, position_schema
+from warband.kernel.rng import MAX_SEED
 
 
 # --------------------------------------------------------------------------------------------- legal
@@ -121,7 +123,7 @@ def position(
     b: Annotated[Path, typer.Option("--b", help="Warband file of side B.")],
     out: Annotated[Path, typer.Option("--out", help="Write the position file here.")],
     scenario: Annotated[Path | None, typer.Option("--scenario", help="Scenario file.")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the dice stream.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the dice stream.")] = 1,
     steps: Annotated[int, typer.Option("--steps", min=0, help="Steps (choices and rolls) to play.")] = 0,
     agent: Annotated[str, typer.Option("--agent", help="Agent spec for both sides.")] = "random",
     settle: Annotated[
@@ -134,6 +136,7 @@ def position(
     settings: Annotated[list[str] | None, typer.Option("--set", help="Override a parameter: name=value.")] = None,
 ) -> None:
     """Play K steps with an agent (then roll until a side must choose) and save the position."""
+    check_output_file(out, "--out")
     game = load_game(registry.get(ruleset), a, b, scenario, seed, settings or [])
     agents = []
     for side in (0, 1):

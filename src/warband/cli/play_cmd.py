@@ -24,8 +24,10 @@ from warband.agents.play import play as play_game
 from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
+from warband.kernel.files import check_output_file
 from warband.kernel.log import write_log
 from warband.kernel.params import parse_assignments
+from warband.kernel.rng import MAX_SEED
 from warband.kernel.ruleset import GameResult, Ruleset
 
 HUMAN = "human"
@@ -126,7 +128,7 @@ def play(
     a: Annotated[Path, typer.Option("--a", help="Warband file of side A.")],
     b: Annotated[Path, typer.Option("--b", help="Warband file of side B.")],
     scenario: Annotated[Path | None, typer.Option("--scenario", help="Scenario file (default: the ruleset's).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the dice stream.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the dice stream.")] = 1,
     agent_a: Annotated[str, typer.Option("--agent-a", help="human, random, heuristic or an agent spec.")] = HUMAN,
     agent_b: Annotated[str, typer.Option("--agent-b", help="human, random, heuristic or an agent spec.")] = "heuristic",
     dice: Annotated[str, typer.Option("--dice", help="auto: seeded dice; manual: type physical dice.")] = "auto",
@@ -137,6 +139,8 @@ def play(
     if dice not in ("auto", "manual"):
         raise typer.BadParameter(f"expected auto or manual, found {dice!r}", param_hint="--dice")
     rs = registry.get(ruleset)
+    if log is not None:
+        check_output_file(log, "--log")
     io = HumanConsole(Console(highlight=False, soft_wrap=True), stdin_reader)
     agents: dict[int, Agent] = {}
     for side, spec in enumerate((agent_a, agent_b)):
@@ -151,10 +155,20 @@ def play(
     )
     if not agents.keys() >= {0, 1}:
         io.say("type 'help' for the commands")
-    result = Table(game, agents, io, dice == "manual").run()
+    try:
+        result = Table(game, agents, io, dice == "manual").run()
+    except KeyboardInterrupt:
+        io.say("interrupted")
+        _keep_log(game, log, io)
+        raise typer.Exit(130) from None
     if result is not None:
         io.show_map(game)
         io.say(result_text(game, result), style="bold")
+    _keep_log(game, log, io)
+
+
+def _keep_log(game: Game, log: Path | None, io: HumanConsole) -> None:
+    """Write the log of the game so far (finished, quit, Ctrl-D or Ctrl-C) if ``--log`` was given."""
     if log is not None:
         write_log(game, log)
         io.say(f"log written to {log}")

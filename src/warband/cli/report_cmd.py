@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from warband.kernel.files import check_output_dir
 from warband.lab.report import write_report
 
 
@@ -20,6 +21,7 @@ def report_command(
 ) -> None:
     """Write an HTML report of one run: win rates, game length, first-player advantage, model types and the
     most lopsided games with replay commands."""
+    check_output_dir(out, "--out")
     report = write_report(db, out, run)
     typer.echo(f"report of run {report.run.id} ({report.run.names[0]} vs {report.run.names[1]}): {report.index}")
     for line in report.takeaways:

@@ -5,6 +5,9 @@ progress bar goes to stderr, so stdout holds only the table, or with ``--json`` 
 
 Every finished game is stored in ``--db`` (SQLite) as it completes; the same command run again resumes the run
 (plays only the games not yet stored), so Ctrl-C loses at most the games in progress.
+
+A game that crashes is reported with its index, seed and the command that plays it again alone (``--game N``,
+which shows the traceback); the run goes on and exits 1 at the end if any game crashed.
 """
 
 from __future__ import annotations
@@ -29,8 +32,9 @@ from rich.progress import (
 from rich.table import Table
 
 from warband.kernel.params import parse_assignments
+from warband.kernel.rng import MAX_SEED
 from warband.lab.backends import BACKENDS, Backend, default_workers, make_backend
-from warband.lab.simulate import GameRecord, SimulationConfig, check, default_agent, simulate
+from warband.lab.simulate import GameRecord, SimulationConfig, check, default_agent, play_one, simulate
 from warband.lab.simulate import Progress as ProgressHook
 from warband.lab.store import MEMORY, Store
 
@@ -58,7 +62,8 @@ def progress_bar(total: int, label: str = "games", enabled: bool = True) -> Iter
     task = bar.add_task(label, total=total, score="")
 
     def hook(done: int, total: int, record: GameRecord) -> None:
-        tally[record.winner] += 1
+        if record.crash is None:
+            tally[record.winner] += 1
         bar.update(task, completed=done, score=f"A {tally['a']} · B {tally['b']} · draws {tally[None]}")
 
     with bar:
@@ -89,9 +94,10 @@ def summary_table(summary: dict[str, Any]) -> Table:
     table.add_row("", "draws", "", str(summary["draws"]), f"{summary['draw_rate']:.1%}", "")
     params = ", ".join(f"{k}={v}" for k, v in summary["params"].items()) or "defaults"
     resumed = f" ({summary['games_resumed']} already stored)" if summary.get("games_resumed") else ""
+    crashed = f" · {len(summary['crashes'])} crashed" if summary.get("crashes") else ""
     stored = f" · run {summary['run_id']} in {summary['db']}" if summary.get("run_id") is not None else ""
     table.caption = (
-        f"games {summary['games']}{resumed} · decisions {summary['decisions']} · "
+        f"games {summary['games']}{resumed}{crashed} · decisions {summary['decisions']} · "
         f"{summary['games_per_s']:.2f} games/s · {summary['elapsed_s']:.1f} s · params: {params}{stored}"
     )
     return table
@@ -105,7 +111,9 @@ def simulate_command(
         Path | None, typer.Option("--scenario", help="Scenario file (default: the ruleset's default scenario).")
     ] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the run; game i uses a seed derived from it.")] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the run; game i uses a seed derived from it.")
+    ] = 1,
     agent_a: Annotated[
         str | None,
         typer.Option("--agent-a", help="Agent spec of side A (default: heuristic if installed, else random)."),
@@ -148,6 +156,15 @@ def simulate_command(
         str | None,
         typer.Option("--address", help="Ray cluster address for --backend ray (default: start a local Ray runtime)."),
     ] = None,
+    game: Annotated[
+        int | None,
+        typer.Option(
+            "--game",
+            min=0,
+            help="Play only game N of this run, here, storing nothing; a crash shows its traceback "
+            "(the replay command of a crashed game).",
+        ),
+    ] = None,
 ) -> None:
     """Play GAMES games of A against B and report win rates with 95% confidence intervals."""
     config = SimulationConfig(
@@ -166,14 +183,53 @@ def simulate_command(
     local = workers if workers is not None else default_workers()
     runner = make_backend(backend, local if backend == "local" else workers, address)
     check(config)  # before the bar: a bad input leaves no half-drawn progress behind, and no database
+    if game is not None:
+        _one_game(config, game)
+        return
     with Store(db) as store:
         summary = _run(config, runner, store, resume, show=not as_json or sys.stderr.isatty())
+    _announce_resume(summary, db)
     if as_json:
         typer.echo(json.dumps(summary))
+    else:
+        Console().print(summary_table(summary))
+        if log_dir is not None:
+            typer.echo(f"logs: {log_dir}/game-00000.jsonl … game-{games - 1:05d}.jsonl")
+    _report_crashes(summary["crashes"])
+
+
+def _one_game(config: SimulationConfig, index: int) -> None:
+    """``--game N``: play game N of the run alone; an exception in it surfaces with its traceback."""
+    record = play_one(config, index)
+    who = "a draw" if record.winner is None else f"side {record.winner.upper()} wins"
+    typer.echo(
+        f"game {index} (seed {record.seed}): {who} - {record.reason}; score {record.score[0]}-"
+        f"{record.score[1]} after {record.turns} turn(s)" + (f"; log {record.log}" if record.log else "")
+    )
+
+
+def _announce_resume(summary: dict[str, Any], db: str) -> None:
+    """Say on stderr that games came from the store rather than being played, and from which file."""
+    stored = summary["games_resumed"]
+    if not stored:
         return
-    Console().print(summary_table(summary))
-    if log_dir is not None:
-        typer.echo(f"logs: {log_dir}/game-00000.jsonl … game-{games - 1:05d}.jsonl")
+    where = f"{db} (the default results file in this folder)" if db == DEFAULT_DB else db
+    typer.echo(
+        f"resumed run {summary['run_id']} of {where}: {stored} game(s) were already stored and not played again "
+        "(--no-resume starts a new run)",
+        err=True,
+    )
+
+
+def _report_crashes(crashes: list[dict[str, Any]]) -> None:
+    """Name every crashed game (index, seed, error, replay command) on stderr and exit 1 if there was one."""
+    if not crashes:
+        return
+    typer.echo(f"{len(crashes)} game(s) crashed and are left out of the results:", err=True)
+    for c in crashes:
+        typer.echo(f"  game {c['index']} (seed {c['seed']}): {c['error']}", err=True)
+        typer.echo(f"    replay: {c['replay']}", err=True)
+    raise typer.Exit(1)
 
 
 def _run(config: SimulationConfig, runner: Backend, store: Store, resume: bool, show: bool) -> dict[str, Any]:

@@ -62,6 +62,10 @@ class ParameterError(WarbandError):
     """An unknown ruleset parameter or a value of the wrong type (``--set name=value``)."""
 
 
+class SeedError(WarbandError):
+    """A seed outside ``0..2**63 - 1``."""
+
+
 class IllegalActionError(WarbandError):
     """An action that the rules forbid in this state. The state is left unchanged.
 

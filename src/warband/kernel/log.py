@@ -7,15 +7,20 @@ A log file is::
     {"n": 0, "d": "choice:0:deploy:None", "a": {"kind": "deploy", ...}}   <- a decision
     {"n": 1, "d": "chance:2d6:initiative", "r": [3, 5], "src": "auto"}   <- a roll
     ...
-    {"end": {"winner": 0, ...}, "fingerprint": "..."}            <- last line, once the game is over
+    {"end": {"winner": 0, ...}, "fingerprint": "...", "header_digest": "..."}   <- last line, once the game is over
 
 Replay rebuilds the game from the header and re-applies every line. With ``verify`` it also checks that each
 logged decision point is the one the rules reach, that every ``auto`` roll is what the seeded stream gives, and
-that the final state and result match; the first divergence raises :class:`ReplayError` naming the line.
+that the final state and result match; the first divergence raises :class:`ReplayError` naming the line. A
+verified log must be whole: its header must name every parameter of the ruleset and no other, hash to the
+``header_digest`` of its end line (an edited rule fails even where it changes no step), and the game must be over
+(a log cut at a line end is an unfinished game, not a verified one). A ``format_version`` this code does not
+read is refused by every reader.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -25,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from warband.kernel.actions import Action
-from warband.kernel.engine import LOG_FORMAT, Game
+from warband.kernel.engine import LOG_FORMAT, LOG_FORMAT_VERSION, Game
 from warband.kernel.errors import IllegalActionError, ReplayError
 from warband.kernel.events import Event
 
@@ -38,12 +43,15 @@ def log_lines(game: Game) -> list[str]:
     lines.extend(json.dumps(e, separators=(",", ":")) for e in game.log)
     result = game.result()
     if result is not None:
-        lines.append(
-            json.dumps(
-                {"end": result.to_json(), "fingerprint": game.fingerprint()}, separators=(",", ":"), sort_keys=True
-            )
-        )
+        end = {"end": result.to_json(), "fingerprint": game.fingerprint(), "header_digest": header_digest(game.header)}
+        lines.append(json.dumps(end, separators=(",", ":"), sort_keys=True))
     return lines
+
+
+def header_digest(header: dict[str, Any]) -> str:
+    """A short SHA-256 of the header's canonical JSON: the end line carries it so an edited header is caught."""
+    text = json.dumps(header, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def write_log(game: Game, path: Path) -> None:
@@ -94,15 +102,12 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> LogFile:
                     f"{source}: line {no}: not a warband log header (format is "
                     f"{obj.get('format')!r}, expected {LOG_FORMAT!r})"
                 )
-            missing = [
-                k for k in ("ruleset", "ruleset_version", "params", "rosters", "scenario", "seed") if k not in obj
-            ]
-            if missing:
-                raise ReplayError(f"{source}: line {no}: header lacks {', '.join(missing)}")
+            _check_header(obj, source, no)
             header = obj
         elif "end" in obj:
             end = obj
         elif ("a" in obj or "r" in obj) and "d" in obj:
+            _check_step(obj, source, no)
             steps.append((no, obj))
         else:
             raise ReplayError(f"{source}: line {no}: expected a step with 'd' and 'a' or 'r', found keys {sorted(obj)}")
@@ -111,11 +116,43 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> LogFile:
     return LogFile(source, header, steps, end)
 
 
+def _check_step(obj: dict[str, Any], source: str, no: int) -> None:
+    """A step names its decision (text) and carries an action (an object) or dice (a list of whole numbers)."""
+    if not isinstance(obj["d"], str):
+        raise ReplayError(f"{source}: line {no}: expected the decision 'd' as text, found {type(obj['d']).__name__}")
+    if "a" in obj and not isinstance(obj["a"], dict):
+        raise ReplayError(f"{source}: line {no}: expected the action 'a' as an object, found {type(obj['a']).__name__}")
+    if "a" not in obj and not (
+        isinstance(obj["r"], list)
+        and all(type(v) is int and 0 <= v <= 10**6 for v in obj["r"])
+        and len(obj["r"]) <= 1000
+    ):
+        raise ReplayError(
+            f"{source}: line {no}: expected the dice 'r' as a list of whole numbers, found {obj['r']!r}"[:300]
+        )
+
+
+def _check_header(obj: dict[str, Any], source: str, no: int) -> None:
+    missing = [k for k in ("ruleset", "ruleset_version", "params", "rosters", "scenario", "seed") if k not in obj]
+    if missing:
+        raise ReplayError(f"{source}: line {no}: header lacks {', '.join(missing)}")
+    version = obj.get("format_version", LOG_FORMAT_VERSION)
+    if type(version) is not int or version != LOG_FORMAT_VERSION:
+        raise ReplayError(
+            f"{source}: line {no}: unknown log format_version {version!r} (this warband reads {LOG_FORMAT_VERSION})"
+        )
+    if not isinstance(obj["params"], dict):
+        raise ReplayError(f"{source}: line {no}: expected the header's params as a mapping")
+
+
 def read_log(path: Path) -> LogFile:
+    """Read and parse a log file; an unreadable or non-UTF-8 file raises ReplayError naming it."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ReplayError(f"{path}: cannot read ({exc.strerror})") from None
+        raise ReplayError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise ReplayError(f"{path}: not a log: expected UTF-8 text, found undecodable bytes ({exc.reason})") from None
     return parse_log(text.splitlines(), str(path))
 
 
@@ -133,6 +170,8 @@ def replay(log: LogFile, verify: bool = False, on_step: StepHook | None = None) 
             raise ReplayError(
                 f"{log.source}: line 1: ruleset version {h['ruleset_version']} was logged, installed is {rs.version}"
             )
+        if verify:
+            _verify_param_names(log, set(rs.params.specs))
         game = Game.new(rs, h["rosters"], h["scenario"], int(h["seed"]), h["params"])
     except ReplayError:
         raise
@@ -172,7 +211,7 @@ def _replay_step(
                 events = game.roll(values)
     except IllegalActionError as exc:
         raise ReplayError(f"{where}: {exc}") from None
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         if isinstance(exc, ReplayError):
             raise
         raise ReplayError(f"{where}: malformed step ({exc})") from None
@@ -180,12 +219,32 @@ def _replay_step(
         on_step(no, game, events)
 
 
+def _verify_param_names(log: LogFile, known: set[str]) -> None:
+    """A log names every parameter it was played under: one missing or unknown is an edited header."""
+    logged = set(log.header["params"])
+    if logged != known:
+        lacks = ", ".join(sorted(known - logged)) or "none"
+        extra = ", ".join(sorted(logged - known)) or "none"
+        raise ReplayError(
+            f"{log.source}: line 1: the header's params differ from the ruleset's: lacks {lacks}; unknown {extra}"
+        )
+
+
 def _verify_end(game: Game, log: LogFile) -> None:
     result = game.result()
     if log.end is None:
         if result is not None:
             raise ReplayError(f"{log.source}: the game ends after the last step but the log has no end line")
-        return
+        raise ReplayError(
+            f"{log.source}: the log stops after {len(log.steps)} steps with the game unfinished (no end line): "
+            "a cut or unfinished log cannot be verified"
+        )
+    digest = log.end.get("header_digest")
+    if digest is not None and digest != header_digest(log.header):
+        raise ReplayError(
+            f"{log.source}: line 1: the header differs from the one the game was played under "
+            "(its digest does not match the end line's header_digest)"
+        )
     if result is None:
         raise ReplayError(f"{log.source}: the log ends the game, but after its steps the game is not over")
     if not result.matches(log.end.get("end") or {}):

@@ -8,6 +8,9 @@ here and logged; nothing in the project uses module-level randomness.
 from __future__ import annotations
 
 _MASK = (1 << 64) - 1
+
+MAX_SEED = (1 << 63) - 1
+"""The largest seed a game or run takes: seeds are ``0..MAX_SEED`` (what a results database stores exactly)."""
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
@@ -75,3 +78,12 @@ class Rng:
 def derive_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` of a run seeded with ``seed``: independent of worker count and order."""
     return _mix((seed * _GOLDEN + index + 1) & _MASK) & 0x7FFFFFFFFFFFFFFF
+
+
+def check_seed(seed: int, flag: str = "--seed") -> int:
+    """``seed`` if it is in ``0..MAX_SEED``, else a :class:`~warband.kernel.errors.SeedError` naming the range."""
+    from warband.kernel.errors import SeedError
+
+    if not 0 <= seed <= MAX_SEED:
+        raise SeedError(f"{flag}: expected a seed from 0 to {MAX_SEED} (2**63 - 1), found {seed}")
+    return seed

@@ -50,11 +50,82 @@ def describe_value(value: Any) -> str:
     return text
 
 
+class DuplicateKeyError(yaml.MarkedYAMLError):
+    """A mapping that names the same key twice (YAML would silently keep the last value)."""
+
+
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when installed
+
+
+class _StrictLoader(_SafeLoader):  # type: ignore[valid-type, misc]
+    """PyYAML's safe loader (libyaml's when installed), refusing a key repeated in one mapping (``movement: 6``
+    then ``movement: 60``)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        first: dict[tuple[str, str], yaml.Mark] = {}
+        for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            ident = (key_node.tag, key_node.value)
+            if ident in first:
+                was = first[ident]
+                raise DuplicateKeyError(
+                    problem=f"duplicate key {key_node.value!r} (first at line {was.line + 1}, column "
+                    f"{was.column + 1}; again at line {key_node.start_mark.line + 1}, column "
+                    f"{key_node.start_mark.column + 1})",
+                    problem_mark=key_node.start_mark,
+                )
+            first[ident] = key_node.start_mark
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
+        return mapping
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads`` hook: a JSON object that names a key twice is refused (JSON keeps the last silently)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate key {key!r} in one object (the second would silently replace the first)")
+        out[key] = value
+    return out
+
+
+def _parse_json(text: str, file: str, error_cls: type[FileProblemsError]) -> Any:
+    try:
+        return json.loads(text, object_pairs_hook=_unique_pairs)
+    except json.JSONDecodeError as exc:
+        place = f"line {exc.lineno}, column {exc.colno}"
+        raise error_cls([Problem(file, place, f"JSON syntax error: {exc.msg}")]) from None
+    except (ValueError, RecursionError) as exc:
+        raise error_cls([Problem(file, "", f"JSON error: {_first_line(exc)}")]) from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _parse_yaml(text: str, file: str, error_cls: type[FileProblemsError]) -> Any:
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: no arbitrary objects
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        what = " ".join(x for x in (exc.context, exc.problem) if x)
+        kind = "YAML error" if isinstance(exc, DuplicateKeyError) else "YAML syntax error"
+        raise error_cls([Problem(file, place, f"{kind}: {what or 'malformed document'}")]) from None
+    except yaml.YAMLError as exc:
+        raise error_cls([Problem(file, "", f"YAML error: {_first_line(exc)}")]) from None
+    except (ValueError, TypeError, RecursionError) as exc:  # a bad timestamp, a too deeply nested document
+        raise error_cls([Problem(file, "", f"YAML error: {_first_line(exc)}")]) from None
+
+
 def read_document(path: str | Path, error_cls: type[FileProblemsError] = FileProblemsError) -> Any:
     """Load a YAML (``.yaml``/``.yml``) or JSON (``.json``) file into plain data.
 
-    Raises ``error_cls`` (a ``ValueError``) with a single :class:`Problem` when the file is missing, has an
-    unsupported extension, or has a syntax error; the place of a syntax error is ``line L, column C``.
+    Raises ``error_cls`` (a ``ValueError``) with a single :class:`Problem` when the file is missing or
+    unreadable, has an unsupported extension, has a syntax error, or names a key twice in one mapping (YAML:
+    both places are given); the place of a syntax error is ``line L, column C``.
     """
     p = Path(path)
     file = str(path)
@@ -71,21 +142,11 @@ def read_document(path: str | Path, error_cls: type[FileProblemsError] = FilePro
         raise error_cls([Problem(file, "", "expected a file, found a directory")]) from None
     except UnicodeDecodeError as exc:
         raise error_cls([Problem(file, "", f"expected UTF-8 text, found undecodable bytes ({exc.reason})")]) from None
+    except OSError as exc:
+        raise error_cls([Problem(file, "", f"cannot read the file ({exc.strerror or exc})")]) from None
     if suffix in JSON_SUFFIXES:
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            place = f"line {exc.lineno}, column {exc.colno}"
-            raise error_cls([Problem(file, place, f"JSON syntax error: {exc.msg}")]) from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        what = " ".join(x for x in (exc.context, exc.problem) if x)
-        raise error_cls([Problem(file, place, f"YAML syntax error: {what or 'malformed document'}")]) from None
-    except yaml.YAMLError as exc:
-        raise error_cls([Problem(file, "", f"YAML error: {exc}")]) from None
+        return _parse_json(text, file, error_cls)
+    return _parse_yaml(text, file, error_cls)
 
 
 def _clean_loc(loc: Sequence[str | int]) -> list[str | int]:

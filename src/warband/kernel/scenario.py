@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pydantic
+import shapely
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from warband.kernel.errors import Problem, ScenarioError
@@ -53,6 +54,9 @@ TERRAIN_KINDS: tuple[str, ...] = (
 )
 
 _EPS = 1e-9
+
+MIN_DEPLOY_AREA = 0.75
+"""Square inches of passable ground a deployment zone needs at the least: about one 25 mm base."""
 
 
 def convexity_problem(points: Sequence[Point]) -> str | None:
@@ -267,7 +271,42 @@ def _cross_check(
     for i, t in terrain:
         if t.kind == "platform" and t.height <= 0:
             out.append(Problem(file, f"terrain[{i}].height", "expected a platform height above 0, found 0"))
+    return out + _blocked_zones(file, terrain, zones)
+
+
+def _blocked_zones(
+    file: str, terrain: list[tuple[int, TerrainPiece]], zones: list[tuple[int, DeploymentZone]]
+) -> list[Problem]:
+    """A zone that impassable terrain covers (all but less than :data:`MIN_DEPLOY_AREA`) leaves a side nowhere
+    to deploy: refused when the file is loaded rather than found as a dead end in the middle of setup."""
+    walls = [(i, shapely.Polygon(t.polygon)) for i, t in terrain if t.kind == "impassable"]
+    out: list[Problem] = []
+    for i, zone in zones:
+        area = shapely.Polygon(zone.polygon)
+        covering = [(j, w) for j, w in walls if w.intersects(area)]
+        if not covering:
+            continue
+        free = area.difference(shapely.union_all([w for _, w in covering])).area
+        if free < MIN_DEPLOY_AREA:
+            pieces = ", ".join(f"terrain[{j}]" for j, _ in covering)
+            out.append(
+                Problem(
+                    file,
+                    f"deployment[{i}]",
+                    f"expected at least {MIN_DEPLOY_AREA} sq in of passable ground to deploy on, found "
+                    f"{free:.2f} (the zone is covered by impassable {pieces})",
+                )
+            )
     return out
+
+
+def _ruleset_problem(file: str, raw: dict[str, Any], vocabulary: ActionVocabulary | None) -> list[Problem]:
+    """A scenario written for another ruleset (its ``ruleset`` field) is refused by the ruleset loading it."""
+    wanted = vocabulary.ruleset if vocabulary is not None else ""
+    found = raw.get("ruleset")
+    if not wanted or not isinstance(found, str) or not found or found == wanted:
+        return []
+    return [Problem(file, "ruleset", f"expected a scenario for {wanted!r}, found one for {found!r}")]
 
 
 def _salvage(file: str, raw: dict[str, Any], vocabulary: ActionVocabulary | None) -> list[Problem]:
@@ -313,7 +352,7 @@ def load_scenario(path: str | Path, vocabulary: ActionVocabulary | None = None) 
         scn = Scenario.model_validate(raw)
     except pydantic.ValidationError as exc:
         problems = [Problem(p.file, clean_place(p.place), p.message) for p in problems_from_validation(file, exc)]
-        problems += _salvage(file, raw, vocabulary)
+        problems += _salvage(file, raw, vocabulary) + _ruleset_problem(file, raw, vocabulary)
         raise ScenarioError(problems) from None
     problems = _cross_check(
         file,
@@ -325,7 +364,7 @@ def load_scenario(path: str | Path, vocabulary: ActionVocabulary | None = None) 
         list(enumerate(scn.actions)),
         True,
         vocabulary,
-    )
+    ) + _ruleset_problem(file, raw, vocabulary)
     if problems:
         raise ScenarioError(problems)
     return scn

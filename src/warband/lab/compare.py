@@ -29,7 +29,7 @@ import dataclasses
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from statistics import NormalDist
@@ -39,6 +39,7 @@ import numpy as np
 
 from warband.kernel import ruleset as registry
 from warband.kernel.errors import ParameterError, WarbandError
+from warband.lab.backends import worker_pool
 from warband.lab.simulate import GameRecord, SimulationConfig, check, play_one
 
 Boundary = Literal["obf", "pocock"]
@@ -286,7 +287,7 @@ def _runner(workers: int) -> Iterator[Callable[[list[tuple[SimulationConfig, int
         yield _serial_map
         return
     pool: Executor
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with worker_pool(workers) as pool:
 
         def run(tasks: list[tuple[SimulationConfig, int]]) -> Iterable[GameRecord]:
             return pool.map(play_one, [c for c, _ in tasks], [i for _, i in tasks])

@@ -24,6 +24,7 @@ from matplotlib.figure import Figure
 
 from warband.kernel.log import write_text_atomic
 from warband.kernel.result import ModelFate
+from warband.lab.fonts import chart_fonts, drawable
 from warband.lab.stats import wilson_interval
 from warband.lab.store import GameRow, RunInfo, Store, StoreError
 
@@ -211,7 +212,7 @@ def _error_bars(rates: Sequence[Rate]) -> list[list[float]]:
 def chart_wins(a: Analysis) -> Chart:
     fig = Figure(figsize=(7, 3.6))
     ax = fig.add_subplot()
-    labels = [_wrap(a.run.names[0]), _wrap(a.run.names[1]), "draw"]
+    labels = [_wrap(drawable(a.run.names[0], "warband A")), _wrap(drawable(a.run.names[1], "warband B")), "draw"]
     rates = [a.rate("a"), a.rate("b"), a.rate(None)]
     ax.bar(
         labels,
@@ -241,7 +242,8 @@ def chart_length(a: Analysis) -> Chart:
     ax = fig.add_subplot()
     turns = sorted({g.turns for g in a.games})
     bottom = [0] * len(turns)
-    for side, label in (("a", a.run.names[0]), ("b", a.run.names[1]), (None, "draw")):
+    names = (drawable(a.run.names[0], "warband A"), drawable(a.run.names[1], "warband B"))
+    for side, label in (("a", names[0]), ("b", names[1]), (None, "draw")):
         counts = [sum(1 for g in a.games if g.turns == t and g.winner == side) for t in turns]
         ax.bar(
             [str(t) for t in turns],
@@ -282,7 +284,7 @@ def chart_types(a: Analysis) -> Chart:
     types = a.types
     fig = Figure(figsize=(9, 0.45 * max(4, len(types)) + 1.4))
     left, right = fig.subplots(1, 2, sharey=True)
-    labels = [f"{t.type} ({'AB'[SIDES.index(t.side)]})" for t in types]
+    labels = [f"{drawable(t.type, 'model type')} ({'AB'[SIDES.index(t.side)]})" for t in types]
     colours = [COLOURS[t.side] for t in types]
     y = list(range(len(types)))
     left.barh(y, [t.kills_per_100 for t in types], color=colours)
@@ -526,7 +528,7 @@ def write_report(db: str | Path, out: Path = Path("report"), run_id: int | None 
     """Write the report of run ``run_id`` (default: the latest) of the database ``db`` into ``out``."""
     if str(db) != ":memory:" and not Path(db).is_file():
         raise StoreError(f"{db}: no such results database (create one with `warband simulate ... --db {db}`)")
-    with Store(db) as store:
+    with Store(db, readonly=True) as store:
         run = store.run(run_id) if run_id is not None else store.latest_run()
         games = store.games(run.id)
         if not games:
@@ -535,12 +537,13 @@ def write_report(db: str | Path, out: Path = Path("report"), run_id: int | None 
         worst = [
             Lopsided(g, margin, taken, _save_log(store, run.id, g.index, out)) for g, margin, taken in lopsided(games)
         ]
-    charts = {
-        "wins": chart_wins(analysis),
-        "length": chart_length(analysis),
-        "first": chart_first(analysis),
-        "types": chart_types(analysis),
-    }
+    with chart_fonts():  # fonts with more scripts, where installed
+        charts = {
+            "wins": chart_wins(analysis),
+            "length": chart_length(analysis),
+            "first": chart_first(analysis),
+            "types": chart_types(analysis),
+        }
     shown = [c for key, c in charts.items() if key != "first" or analysis.first_player()[0].n]
     for chart in shown:
         (out / chart.name).parent.mkdir(parents=True, exist_ok=True)

@@ -8,6 +8,11 @@ pool of workers or on a Ray cluster (``simulate`` orders the results by game ind
 
 With a :class:`~warband.lab.store.Store`, each game is stored as soon as it finishes, and a run whose
 configuration is already in the store plays only the games it lacks (resume after Ctrl-C or a kill).
+
+A game that raises (a bug in the rules or an agent, e.g. a deployment with nowhere to go) does not stop the
+run: it becomes a :class:`GameCrash` naming its index, its seed and the command that plays it again alone
+(:func:`replay_command`), the other games go on, and the crash is stored like a finished game so that resuming
+the run does not play into it again.
 """
 
 from __future__ import annotations
@@ -15,7 +20,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import shlex
 import time
+import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,9 +35,10 @@ from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.errors import ParameterError, WarbandError
 from warband.kernel.events import Event
+from warband.kernel.files import check_output_dir
 from warband.kernel.log import log_lines, write_text_atomic
 from warband.kernel.result import ModelFate
-from warband.kernel.rng import derive_seed
+from warband.kernel.rng import check_seed, derive_seed
 from warband.lab.backends import Backend, LocalBackend
 from warband.lab.stats import wilson_interval
 
@@ -81,6 +89,24 @@ class SimulationConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class GameCrash:
+    """A game of a run that raised instead of finishing: which one, and what it raised."""
+
+    index: int
+    seed: int
+    error: str
+    """The exception's type and message on one line (``ValueError: below() needs a positive bound, got 0``)."""
+    trace: str = field(default="", repr=False)
+    """The full traceback, for the person who fixes it."""
+
+    def to_json(self, config: SimulationConfig | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {"index": self.index, "seed": self.seed, "error": self.error}
+        if config is not None:
+            out["replay"] = replay_command(config, self.index)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """One finished game, told from the run's point of view: ``winner`` and ``score`` are in a/b terms."""
 
@@ -102,6 +128,8 @@ class GameRecord:
     log_text: str | None = field(default=None, repr=False)
     """The full log (JSON lines), kept only when asked for (``play_one(..., keep_log=True)``) to be stored."""
     elapsed_s: float = field(default=0.0, compare=False)
+    crash: GameCrash | None = None
+    """Set when the game raised instead of finishing (then the other fields say nothing about it)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -235,6 +263,32 @@ def play_one(config: SimulationConfig, index: int, keep_log: bool = False) -> Ga
     )
 
 
+def play_one_guarded(config: SimulationConfig, index: int, keep_log: bool = False) -> GameRecord:
+    """:func:`play_one`, but an exception inside the game comes back as a record whose ``crash`` says what
+    happened (Ctrl-C still stops the run)."""
+    try:
+        return play_one(config, index, keep_log)
+    except Exception as exc:  # any bug inside one game: report it per game and let the run go on
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        error = f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+        crash = GameCrash(index, config.game_seed(index), error, traceback.format_exc())
+        return GameRecord(index, crash.seed, None, "crashed", (0, 0), 0, 0, 0, config.swapped(index), crash=crash)
+
+
+def replay_command(config: SimulationConfig, index: int) -> str:
+    """The command that plays game ``index`` of the run ``config`` again, alone, showing any traceback."""
+    parts = ["warband", "simulate", config.ruleset, "--a", str(config.roster_a), "--b", str(config.roster_b)]
+    if config.scenario is not None:
+        parts += ["--scenario", str(config.scenario)]
+    parts += ["--seed", str(config.seed), "--agent-a", config.agent_a, "--agent-b", config.agent_b]
+    for name, value in config.params.items():
+        parts += ["--set", f"{name}={value}"]
+    if config.swap_sides:
+        parts.append("--swap-sides")
+    parts += ["--game", str(index)]
+    return shlex.join(parts)
+
+
 Progress = Callable[[int, int, GameRecord], None]
 """Called after each game with (games done, games in the run, the game's record)."""
 
@@ -255,6 +309,8 @@ class SimulationResult:
     db: str | None = None
     backend: str = "local"
     played_decisions: int = -1
+    crashes: list[GameCrash] = field(default_factory=list)
+    """Games that raised instead of finishing (stored ones included), by index; ``records`` leaves them out."""
 
     @property
     def games_played(self) -> int:
@@ -314,7 +370,7 @@ class SimulationResult:
             "mean_turns": sum(r.turns for r in self.records) / n if n else 0.0,
             "elapsed_s": self.elapsed_s,
             "games_played": self.games_played,
-            "games_resumed": n - self.games_played,
+            "games_resumed": n + len(self.crashes) - self.games_played,
             "games_per_s": self.rate(self.games_played),
             "decisions_per_s": self.rate(self._played_decisions()),
             "params": dict(self.params),
@@ -322,6 +378,7 @@ class SimulationResult:
             "run_id": self.run_id,
             "db": self.db,
             "backend": self.backend,
+            "crashes": [c.to_json(self.config) for c in self.crashes],
         }
 
     def _played_decisions(self) -> int:
@@ -344,8 +401,7 @@ def check(config: SimulationConfig, workers: int = 1) -> Documents:
         raise SimulationError(f"--games must be at least 1, got {config.games}")
     if workers < 1:
         raise SimulationError(f"--workers must be at least 1, got {workers}")
-    if config.log_dir is not None and config.log_dir.exists() and not config.log_dir.is_dir():
-        raise SimulationError(f"--log-dir {config.log_dir} exists and is not a folder")
+    check_seed(config.seed)
     rs = registry.get(config.ruleset)
     docs = load_documents(config)
     try:
@@ -357,6 +413,8 @@ def check(config: SimulationConfig, workers: int = 1) -> Documents:
             make_agent(spec, 0)
         except WarbandError as exc:
             raise type(exc)(f"{flag}: {exc}") from None
+    if config.log_dir is not None:  # last: the folder is made only for a run that can start
+        check_output_dir(config.log_dir, "--log-dir")
     return docs
 
 
@@ -382,13 +440,14 @@ def simulate(
     overrides: dict[str, object] = {name: resolved[name] for name in config.params}
     backend = backend if backend is not None else LocalBackend(workers)
     start = time.perf_counter()
-    run_id, records = _stored(config, docs, rs.version, overrides, resolved, store, resume)
+    run_id, records, crashes = _stored(config, docs, rs.version, overrides, resolved, store, resume)
     for done, record in enumerate(records, start=1):
         if progress is not None:
             progress(done, config.games, record)
-    missing = [i for i in range(config.games) if i not in {r.index for r in records}]
-    task: Callable[[SimulationConfig, int], GameRecord] = (
-        play_one if store is None else functools.partial(play_one, keep_log=True)
+    seen = {r.index for r in records} | {c.index for c in crashes}
+    missing = [i for i in range(config.games) if i not in seen]
+    task: Callable[[SimulationConfig, int], GameRecord] = functools.partial(
+        play_one_guarded, keep_log=store is not None
     )
     played = 0
     played_decisions = 0
@@ -397,10 +456,14 @@ def simulate(
             store.add(run_id, record)
         played += 1
         played_decisions += record.decisions
-        records.append(dataclasses.replace(record, log_text=None))
+        if record.crash is not None:
+            crashes.append(record.crash)
+        else:
+            records.append(dataclasses.replace(record, log_text=None))
         if progress is not None:
-            progress(len(records), config.games, record)
+            progress(len(records) + len(crashes), config.games, record)
     records.sort(key=lambda r: r.index)
+    crashes.sort(key=lambda c: c.index)
     return SimulationResult(
         config,
         docs.names(),
@@ -413,6 +476,7 @@ def simulate(
         None if store is None else store.path,
         backend.name,
         played_decisions,
+        crashes,
     )
 
 
@@ -424,11 +488,27 @@ def _stored(
     resolved: Mapping[str, object],
     store: Store | None,
     resume: bool,
-) -> tuple[int | None, list[GameRecord]]:
-    """The run's id in ``store`` and the records of its games already stored (below ``config.games``)."""
+) -> tuple[int | None, list[GameRecord], list[GameCrash]]:
+    """The run's id in ``store``, the records of its games already stored and its stored crashes (below
+    ``config.games``)."""
     if store is None:
-        return None, []
+        return None, [], []
     # the store builds the run's spec itself: this module never imports the store, which imports it
     rosters = (docs.roster_a, docs.roster_b)
     run = store.open_config(config, docs.names(), rosters, docs.scenario, version, overrides, resolved, resume)
-    return run.id, [row.record() for row in store.games(run.id, below=config.games)]
+    records = [_with_log(store, run.id, config, row.record()) for row in store.games(run.id, below=config.games)]
+    return run.id, records, store.crashes(run.id, below=config.games)
+
+
+def _with_log(store: Store, run_id: int, config: SimulationConfig, record: GameRecord) -> GameRecord:
+    """A stored game's record, its log written from the store where this run asks for one (``--log-dir``) and
+    the file is not there yet: resuming a run with a new log folder still gives every game's log."""
+    path = config.log_path(record.index)
+    if path is None:
+        return record
+    if not path.exists():
+        text = store.log_text(run_id, record.index)
+        if text is None:
+            return dataclasses.replace(record, log=None)
+        write_text_atomic(path, text)
+    return dataclasses.replace(record, log=str(path))

@@ -22,15 +22,15 @@ import datetime
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from warband import __version__
 from warband.kernel.errors import WarbandError
 from warband.kernel.result import ModelFate
-from warband.lab.simulate import SIDES, GameRecord, SimulationConfig
+from warband.lab.simulate import SIDES, GameCrash, GameRecord, SimulationConfig
 
 MEMORY = ":memory:"
 SCHEMA_VERSION = 1
@@ -76,6 +76,14 @@ CREATE TABLE IF NOT EXISTS games (
     elapsed_s REAL NOT NULL,
     PRIMARY KEY (run_id, idx)
 );
+CREATE TABLE IF NOT EXISTS crashes (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    error TEXT NOT NULL,
+    trace TEXT NOT NULL,
+    PRIMARY KEY (run_id, idx)
+);
 """
 
 GAME_COLUMNS = (
@@ -99,7 +107,45 @@ GAME_COLUMNS = (
 
 
 class StoreError(WarbandError):
-    """A results database that cannot be opened or read (a folder, not SQLite, an unknown run id)."""
+    """A results database that cannot be opened, read or written (a folder, not SQLite, damaged, read-only, an
+    unknown run id); the message names the file."""
+
+
+def store_error(path: str, exc: sqlite3.Error | OSError) -> StoreError:
+    """A clear message for what SQLite (or the file system) said about the database at ``path``."""
+    text = str(exc)
+    low = text.lower()
+    if "readonly" in low or "read-only" in low:
+        why = "the database is read-only (or its folder is): it cannot store games"
+    elif "not a database" in low or "malformed" in low or "corrupt" in low:
+        why = f"not a warband results database, or a damaged one ({text})"
+    elif "unable to open" in low or isinstance(exc, OSError):
+        why = f"cannot open or create the file; does its folder exist and can it be written? ({text})"
+    elif "locked" in low or "busy" in low:
+        why = f"the database is locked by another process ({text})"
+    elif "disk" in low or "full" in low:
+        why = f"cannot write the database ({text})"
+    else:
+        why = f"database error ({text})"
+    return StoreError(f"--db {path}: {why}")
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _guarded(method: Callable[Concatenate[Store, _P], _R]) -> Callable[Concatenate[Store, _P], _R]:
+    """Turn any SQLite error inside a Store method into a StoreError naming the database file."""
+
+    def wrapper(self: Store, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            raise store_error(self.path, exc) from None
+
+    wrapper.__doc__ = method.__doc__
+    wrapper.__name__ = method.__name__
+    return wrapper
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,26 +248,53 @@ class GameRow:
 
 
 class Store:
-    """A results database; ``Store(":memory:")`` keeps nothing after it is closed. Use as a context manager."""
+    """A results database; ``Store(":memory:")`` keeps nothing after it is closed. Use as a context manager.
 
-    def __init__(self, path: str | Path = MEMORY) -> None:
+    Opening checks what the caller will need: a store to write (the default) must be writable now, so a run
+    never finds a read-only database after its first game; ``readonly=True`` (reports) opens an existing
+    database without writing to it. Every SQLite error becomes a :class:`StoreError` naming the file."""
+
+    def __init__(self, path: str | Path = MEMORY, readonly: bool = False) -> None:
         self.path = str(path)
+        self.readonly = readonly
         self.last_run_id: int | None = None
         """The run most recently opened by :meth:`open_run` (what an interrupted command reports)."""
-        if self.path != MEMORY and Path(self.path).is_dir():
-            raise StoreError(f"--db {self.path} is a folder, not a database file")
-        if self.path != MEMORY:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        if self.persistent:
+            self._check_path()
         try:
-            self.db = sqlite3.connect(self.path, timeout=30.0)
-            self.db.execute("PRAGMA foreign_keys = ON")
-            if self.path != MEMORY:
-                self.db.execute("PRAGMA journal_mode = WAL")
-                self.db.execute("PRAGMA synchronous = NORMAL")
-            with self.db:
-                self.db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"--db {self.path}: not a warband results database ({exc})") from None
+            self.db = self._connect()
+        except sqlite3.Error as exc:
+            raise store_error(self.path, exc) from None
+
+    def _check_path(self) -> None:
+        where = Path(self.path)
+        if where.is_dir():
+            raise StoreError(f"--db {self.path} is a folder, not a database file")
+        if self.readonly and not where.is_file():
+            raise StoreError(f"{self.path}: no such results database")
+        try:
+            where.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise store_error(self.path, exc) from None
+
+    def _connect(self) -> sqlite3.Connection:
+        if self.readonly and self.persistent:
+            db = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True, timeout=30.0)
+            found = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not {"runs", "games"} <= found:
+                db.close()
+                raise sqlite3.DatabaseError("file is not a database: it has no warband runs and games tables")
+            return db
+        db = sqlite3.connect(self.path, timeout=30.0)
+        db.execute("PRAGMA foreign_keys = ON")
+        if self.persistent:
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")
+        with db:
+            db.executescript(SCHEMA)
+        db.execute("BEGIN IMMEDIATE")  # a write lock now: a read-only database fails here, before any game
+        db.execute("ROLLBACK")
+        return db
 
     @property
     def persistent(self) -> bool:
@@ -252,6 +325,7 @@ class Store:
         spec = spec_of(config, names, rosters, scenario, version, params, resolved)
         return self.open_run(spec, config.games, resume)
 
+    @_guarded
     def open_run(self, spec: RunSpec, games: int, resume: bool = True) -> RunInfo:
         """The run to store ``spec``'s games in: with ``resume``, the latest run with the same key (its ``games``
         raised to ``games`` if more are asked), else a new run."""
@@ -298,8 +372,13 @@ class Store:
         assert cur.lastrowid is not None
         return int(cur.lastrowid)
 
+    @_guarded
     def add(self, run_id: int, record: GameRecord) -> None:
-        """Store one finished game in its own transaction (a game already stored is left as it is)."""
+        """Store one finished game in its own transaction (a game already stored is left as it is); a crashed
+        game goes to ``crashes``, so that resuming the run does not play into the crash again."""
+        if record.crash is not None:
+            self._add_crash(run_id, record.crash)
+            return
         values = (
             run_id,
             record.index,
@@ -322,27 +401,48 @@ class Store:
         with self.db:
             self.db.execute(f"INSERT OR IGNORE INTO games ({', '.join(GAME_COLUMNS)}) VALUES ({marks})", values)
 
+    def _add_crash(self, run_id: int, crash: GameCrash) -> None:
+        with self.db:
+            self.db.execute(
+                "INSERT OR IGNORE INTO crashes (run_id, idx, seed, error, trace) VALUES (?, ?, ?, ?, ?)",
+                (run_id, crash.index, crash.seed, crash.error, crash.trace),
+            )
+
     # --- reading -----------------------------------------------------------------------------------
+    @_guarded
+    def crashes(self, run_id: int, below: int | None = None) -> list[GameCrash]:
+        """The games of ``run_id`` that crashed (those with an index below ``below`` if given), by index."""
+        cur = self.db.execute(
+            "SELECT idx, seed, error, trace FROM crashes WHERE run_id = ? AND idx < ? ORDER BY idx",
+            (run_id, below if below is not None else 2**62),
+        )
+        return [GameCrash(int(i), int(seed), str(error), str(trace)) for i, seed, error, trace in cur]
+
+    @_guarded
     def run(self, run_id: int) -> RunInfo:
         row = self.db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
             raise StoreError(f"{self.path}: no run {run_id} (see the runs with `warband report {self.path}`)")
         return _run_info(_as_dict(self.db, row))
 
+    @_guarded
     def runs(self) -> list[RunInfo]:
         cur = self.db.execute("SELECT * FROM runs ORDER BY id")
         return [_run_info(_as_dict(self.db, row, cur.description)) for row in cur.fetchall()]
 
+    @_guarded
     def latest_run(self) -> RunInfo:
         row = self.db.execute("SELECT max(id) FROM runs").fetchone()
         if row is None or row[0] is None:
             raise StoreError(f"{self.path}: no runs stored yet (run `warband simulate ... --db {self.path}`)")
         return self.run(int(row[0]))
 
+    @_guarded
     def indices(self, run_id: int) -> set[int]:
         """The indices of the games of ``run_id`` already stored."""
         return {int(r[0]) for r in self.db.execute("SELECT idx FROM games WHERE run_id = ?", (run_id,))}
 
+    @_guarded
     def games(self, run_id: int, below: int | None = None) -> list[GameRow]:
         """The stored games of ``run_id`` (those with an index below ``below`` if given), by index."""
         limit = below if below is not None else 2**62
@@ -353,6 +453,7 @@ class Store:
         )
         return [_game_row(row) for row in cur]
 
+    @_guarded
     def log_text(self, run_id: int, index: int) -> str | None:
         """Game ``index``'s full log (JSON lines), or None if it was not stored."""
         row = self.db.execute("SELECT log FROM games WHERE run_id = ? AND idx = ?", (run_id, index)).fetchone()

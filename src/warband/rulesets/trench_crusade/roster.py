@@ -99,6 +99,11 @@ _KEYWORD_RE = re.compile(r'^\s*([A-Z][A-Z \-]*?)\s*(?:(\d+)\s*"?)?\s*$')
 MAX_HANDS = 2
 MIN_BASE_MM = 20
 MAX_BASE_MM = 80
+#: Limits of a warband file, far beyond any real warband: an absurd file is refused with the limit named
+#: instead of exhausting the memory or the table (issue 10).
+MAX_COUNT = 20
+MAX_MODELS = 40
+MAX_DICE = 10
 
 
 def parse_keyword(text: str) -> tuple[str, int | None]:
@@ -258,12 +263,12 @@ class TCModel(_Model):
 
     type: str = Field(min_length=1, description="Profile name, e.g. 'Trench Pilgrim'.")
     name: str | None = Field(default=None, description="Optional display name.")
-    count: int = Field(default=1, ge=1, description="Number of identical models.")
-    cost: int = Field(ge=0, description="Ducats for the model itself, without equipment.")
-    movement: float = Field(gt=0, description="Inches.")
-    ranged: int = Field(description="+/-DICE for ranged attacks.")
-    melee: int = Field(description="+/-DICE for melee attacks.")
-    armour: int = Field(default=0, le=0, description="Built-in armour: injury modifier, 0 or negative.")
+    count: int = Field(default=1, ge=1, le=MAX_COUNT, description="Number of identical models.")
+    cost: int = Field(ge=0, le=100_000, description="Ducats for the model itself, without equipment.")
+    movement: float = Field(gt=0, le=36, description="Inches.")
+    ranged: int = Field(ge=-MAX_DICE, le=MAX_DICE, description="+/-DICE for ranged attacks.")
+    melee: int = Field(ge=-MAX_DICE, le=MAX_DICE, description="+/-DICE for melee attacks.")
+    armour: int = Field(default=0, ge=-MAX_DICE, le=0, description="Built-in armour: injury modifier, 0 or negative.")
     base: float = Field(ge=MIN_BASE_MM, le=MAX_BASE_MM, description="Base diameter in mm.")
     keywords: list[str] = Field(default_factory=list)
     weapons: list[str] = Field(default_factory=list, description="Weapon names from the armoury.")
@@ -287,8 +292,8 @@ class TCRoster(_Model):
     ruleset: Literal["trench-crusade"]
     name: str = Field(min_length=1)
     faction: str = Field(min_length=1)
-    points_limit: int = Field(gt=0, description="Ducats.")
-    models: list[TCModel] = Field(min_length=1)
+    points_limit: int = Field(gt=0, le=1_000_000, description="Ducats.")
+    models: list[TCModel] = Field(min_length=1, max_length=MAX_MODELS)
 
 
 def model_points(m: TCModel, armoury: Armoury | None = None) -> int:
@@ -444,6 +449,9 @@ def _check_roster(
         else:
             first_leader = f"models[{i}]"
         leaders += m.count
+    models = sum(m.count for _, m in raw_models)
+    if models > MAX_MODELS:
+        out.append(Problem(file, "models", f"expected at most {MAX_MODELS} models in a warband, found {models}"))
     if r is not None:
         total = roster_points(r, arm)
         if total > r.points_limit:

@@ -22,6 +22,12 @@ UNIT_KEYWORDS = frozenset({"VEHICLE", "INFANTRY", "ELITE", "HERO", "WALKER"})
 CHARGE_REACTIONS = frozenset({"brace"})
 #: Most actions a unit profile may give one activation (seed 002, List of Actions: two, rarely three).
 MAX_ACTIONS = 3
+#: Limits of a force file: far beyond any real force, they keep an absurd file from exhausting the table,
+#: the memory or the time of a game (issue 10); each is named in the message that refuses it.
+MAX_MODELS = 100
+MAX_UNITS = 30
+MAX_BASE_MM = 160
+MAX_INCHES = 120
 
 
 class _Strict(BaseModel):
@@ -32,32 +38,32 @@ class Weapon(_Strict):
     """A ranged weapon (digest §3.5): range, attacks per model, damage per unsaved hit, Pen, keywords."""
 
     name: str = Field(min_length=1)
-    range: float = Field(gt=0)
-    attacks: int = Field(ge=1)
-    damage: int = Field(default=1, ge=1)
-    pen: int = Field(default=0, ge=0)
+    range: float = Field(gt=0, le=MAX_INCHES)
+    attacks: int = Field(ge=1, le=20)
+    damage: int = Field(default=1, ge=1, le=20)
+    pen: int = Field(default=0, ge=0, le=10)
     keywords: list[str] = Field(default_factory=list)
-    blast: int = Field(default=0, ge=0, description="Blast(X): each hit becomes X hits.")
-    suppressive: int = Field(default=0, ge=0, description="Suppressive(X): X extra pins.")
+    blast: int = Field(default=0, ge=0, le=10, description="Blast(X): each hit becomes X hits.")
+    suppressive: int = Field(default=0, ge=0, le=10, description="Suppressive(X): X extra pins.")
 
 
 class MeleeWeapon(_Strict):
     name: str = "Close combat"
-    damage: int = Field(default=1, ge=1)
-    pen: int = Field(default=0, ge=0)
+    damage: int = Field(default=1, ge=1, le=20)
+    pen: int = Field(default=0, ge=0, le=10)
 
 
 class Profile(_Strict):
     """The unit profile of digest §3.4."""
 
-    move: float = Field(gt=0)
+    move: float = Field(gt=0, le=24)
     ranged: int = Field(ge=0, le=10)
     melee: int = Field(ge=0, le=10)
-    attacks: int = Field(ge=0)
+    attacks: int = Field(ge=0, le=20)
     sv: int = Field(ge=0, le=10)
-    hp: int = Field(ge=1)
+    hp: int = Field(ge=1, le=20)
     leadership: int = Field(ge=0, le=10)
-    command: float | None = Field(default=None, gt=0)
+    command: float | None = Field(default=None, gt=0, le=48)
 
 
 class Unit(_Strict):
@@ -73,7 +79,7 @@ class Unit(_Strict):
     )
     keywords: list[str] = Field(default_factory=list)
     models: int = Field(ge=1, le=20)
-    base_mm: float = Field(default=25, gt=0)
+    base_mm: float = Field(default=25, gt=0, le=MAX_BASE_MM)
     profile: Profile
     weapons: list[Weapon] = Field(default_factory=list)
     melee: MeleeWeapon = Field(default_factory=MeleeWeapon)
@@ -86,7 +92,7 @@ class TTRoster(_Strict):
     name: str = Field(min_length=1)
     faction: str = ""
     note: str = ""
-    units: list[Unit] = Field(min_length=1)
+    units: list[Unit] = Field(min_length=1, max_length=MAX_UNITS)
 
 
 def _problems(file: str, roster: TTRoster) -> list[Problem]:
@@ -120,12 +126,26 @@ def _problems(file: str, roster: TTRoster) -> list[Problem]:
                         f"expected one of {sorted(CHARGE_REACTIONS)}, found {describe_value(r)}",
                     )
                 )
-        bad = [k for k in u.leader if k not in Profile.model_fields]
-        if bad:
-            out.append(Problem(file, f"units[{i}].leader", f"expected profile fields, found {bad}"))
+        out += _leader_problems(file, i, u)
         if "VEHICLE" in u.keywords and u.models != 1:
             out.append(Problem(file, f"units[{i}].models", f"expected 1 model for a VEHICLE, found {u.models}"))
+    total = sum(u.models for u in roster.units)
+    if total > MAX_MODELS:
+        out.append(Problem(file, "units", f"expected at most {MAX_MODELS} models in a force, found {total}"))
     return out
+
+
+def _leader_problems(file: str, i: int, unit: Unit) -> list[Problem]:
+    """The leader's overrides must name profile fields and give values the profile allows."""
+    place = f"units[{i}].leader"
+    bad = [k for k in unit.leader if k not in Profile.model_fields]
+    if bad:
+        return [Problem(file, place, f"expected profile fields, found {bad}")]
+    try:
+        Profile.model_validate({**unit.profile.model_dump(), **unit.leader})
+    except pydantic.ValidationError as exc:
+        return [Problem(file, f"{place}.{p.place}", p.message) for p in problems_from_validation(file, exc)]
+    return []
 
 
 def load_roster(path: str | Path) -> TTRoster:
