@@ -91,6 +91,11 @@ class TrenchCrusade(ModuleRuleset):
 
         return evaluate(state, side)
 
+    def view(self, state: GameState) -> dict[str, Any]:
+        from warband.rulesets.trench_crusade.view import view
+
+        return view(state)
+
     def render(self, state: GameState) -> str:
         return render_table(state)
 
