@@ -45,7 +45,7 @@ def _terrain(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
             "cover": bool(t.get("cover", False)),
             "blocks_los": bool(t.get("blocks_los", True)),
             "polygon": _points(t["polygon"]),
-            "label": f"{t['id']}: {t['kind']}, height {float(t.get('height', 0.0)):g}\"",
+            "label": f'{t["id"]}: {t["kind"]}, height {float(t.get("height", 0.0)):g}"',
         }
         for t in doc.get("terrain", [])
     ]

@@ -1,0 +1,7 @@
+"""``warband serve``: the table in the browser (FastAPI app, static page, seats, live updates, replays).
+
+* ``store.py``   the SQLite store of tables (a game survives a restart)
+* ``tables.py``  a table in play: its game, seats and secret links, agents, listeners
+* ``replays.py`` finished games, ``--log`` files and lab games as step-by-step replays
+* ``app.py``     the HTTP and WebSocket API and the static page (``static/``: plain JS and SVG, no build step)
+"""
