@@ -71,9 +71,8 @@ def unit_badges(status: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def _model_badges(m: Model, unit_marks: list[dict[str, str]], lead: Model | None) -> list[dict[str, str]]:
-    out = list(unit_marks)
-    if lead is not None and lead.id == m.id:
-        out.insert(0, badge("leader", "good"))
+    """The unit's status is drawn once, by its leader; every model shows its own damage."""
+    out = [badge("leader", "good"), *unit_marks] if lead is not None and lead.id == m.id else []
     if damage(m):
         out.append(badge(f"damage {damage(m)}/{m.data.get('hp', '?')}", "bad"))
     return out
@@ -90,6 +89,8 @@ def _unit_into(state: GameState, uid: str, v: dict[str, Any], by_id: dict[str, d
         m = state.models[mid]
         entry["badges"] = _model_badges(m, marks, lead)
         entry["tooltip"].insert(2, ["unit", f"{uid} {spec['name']}"])
+        if marks:
+            entry["tooltip"].insert(3, ["unit status", ", ".join(b["text"] for b in marks)])
         if lead is not None and mid != lead.id:
             v["links"].append(
                 {"kind": "coherency", "from": [m.x, m.y], "to": [lead.x, lead.y], "ok": mid not in loose, "unit": uid}
