@@ -41,7 +41,7 @@ def serve(
         typer.echo(f"{len(shelf.add_lab_db(db))} lab game(s) from {db} open as replays")
     app = create_app(Server(TableStore(store), shelf, ai_delay))
     typer.echo(f"warband table: http://{host}:{port}/  (games stored in {store}; Ctrl-C stops)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=30)
 
 
 def map_command(
