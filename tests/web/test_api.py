@@ -240,3 +240,75 @@ def test_the_page_and_its_assets_are_served_locally(client: TestClient) -> None:
         r = client.get(f"/static/{asset}")
         assert r.status_code == 200 and "cdn" not in r.text.lower()
     assert client.get("/api/meta").json()["rulesets"]
+
+
+def test_lab_games_open_as_replays_and_the_report_links_to_them(tmp_path: Path) -> None:
+    from warband.lab.report import write_report
+    from warband.lab.simulate import SimulationConfig, simulate
+    from warband.lab.store import Store
+
+    rs = registry.get(TC)
+    paths = [Path(s["path"]) for s in rs.samples()["warbands"][:2]]
+    config = SimulationConfig(TC, paths[0], paths[1], games=2, seed=5, agent_a="random", agent_b="random")
+    db = tmp_path / "results.db"
+    with Store(db) as store:
+        simulate(config, workers=1, store=store)
+    page = (write_report(db, tmp_path / "report").index).read_text(encoding="utf-8")
+    shelf = ReplayShelf()
+    ids = shelf.add_lab_db(db)
+    linked = [i for i in ids if f"/replay/{i}'" in page]
+    assert linked, "the report's lopsided games link to the replay view"
+    with TestClient(create_app(Server(TableStore(tmp_path / "web.db"), shelf, 0.0))) as c:
+        assert {r["id"] for r in c.get("/api/replays").json()["replays"]} >= set(ids)
+        rep = c.get(f"/api/replays/{linked[0]}").json()
+        assert rep["result"] is not None and len(rep["lines"]) > 10
+        view = c.get(f"/api/replays/{linked[0]}/view", params={"step": 5}).json()
+        assert view["step"] == 5 and view["view"]["view_version"] == 1
+        assert c.get("/api/replays/nope").status_code == 404
+
+
+def test_a_log_file_opens_as_a_replay(tmp_path: Path) -> None:
+    from warband.agents.play import play_out
+    from warband.agents.random_agent import RandomAgent
+    from warband.kernel.engine import Game
+    from warband.kernel.log import write_log
+
+    rs = registry.get(TT)
+    paths = [Path(s["path"]) for s in rs.samples()["warbands"][:2]]
+    game = Game.new(rs, [rs.load_roster(p) for p in paths], rs.load_scenario(rs.default_scenario()), 9, {"rounds": 1})
+    play_out(game, [RandomAgent(seed=1), RandomAgent(seed=2)])
+    write_log(game, tmp_path / "game.jsonl")
+    shelf = ReplayShelf()
+    replay_id = shelf.add_log_file(tmp_path / "game.jsonl")
+    rep = shelf.get(replay_id)
+    assert rep is not None and len(rep.states) == len(game.log or []) + 1
+    assert rep.game.ruleset.view(rep.states[-1]) == rs.view(game.state)
+
+
+def test_warband_serve_prints_its_url(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from conftest import free_port
+
+    port = free_port()
+    cmd = [sys.executable, "-m", "warband", "serve", "--port", str(port), "--store", str(tmp_path / "w.db")]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in line
+        import httpx
+
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                assert httpx.get(f"http://127.0.0.1:{port}/api/meta").status_code == 200
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("the server did not answer")
+    finally:
+        proc.terminate()
+        proc.wait(10)
