@@ -58,7 +58,23 @@ def wait_turn_or_end(page: Any) -> bool:
     return page.locator("[data-testid=result]").count() == 0
 
 
-def take_turn(page: Any, rng: random.Random) -> str:
+def click_far_from(page: Any, spot: Any) -> None:
+    """Click the table at the corner farthest from ``spot`` (out of reach of any move or deployment)."""
+    board = page.locator("[data-testid=board]").bounding_box()
+    box = spot.bounding_box()
+    x = board["x"] + (3 if box["x"] - board["x"] > board["width"] / 2 else board["width"] - 3)
+    y = board["y"] + (3 if box["y"] - board["y"] > board["height"] / 2 else board["height"] - 3)
+    page.mouse.click(x, y)
+
+
+def probe_illegal_click(page: Any, spots: Any) -> str:
+    """Click an unreachable point of the table while choosing a spot: the error names the rule that forbids it."""
+    click_far_from(page, spots.nth(0))
+    page.wait_for_function("document.querySelector('[data-testid=error]').textContent.includes('[')")
+    return page.inner_text("[data-testid=error]")
+
+
+def take_turn(page: Any, rng: random.Random, probe: list[str] | None = None) -> str:
     """Answer the pending decision by clicks (an action button, a spot on the table, or typed dice); returns
     what was done."""
     before = version(page)
@@ -74,6 +90,8 @@ def take_turn(page: Any, rng: random.Random) -> str:
         buttons.nth(rng.randrange(buttons.count())).click()
         done = "action"
         spots = page.locator("[data-testid^=spot-]")
+        if spots.count() and probe is not None and not probe:
+            probe.append(probe_illegal_click(page, spots))
         if spots.count():
             spots.nth(rng.randrange(spots.count())).click()
             done = "spot"
@@ -84,13 +102,13 @@ def take_turn(page: Any, rng: random.Random) -> str:
     return done
 
 
-def play_to_end(page: Any, seed: int, limit: int = 600) -> list[str]:
+def play_to_end(page: Any, seed: int, limit: int = 600, probe: list[str] | None = None) -> list[str]:
     rng = random.Random(seed)
     done = []
     for _ in range(limit):
         if not wait_turn_or_end(page):
             return done
-        done.append(take_turn(page, rng))
+        done.append(take_turn(page, rng, probe))
     raise AssertionError(f"the game did not end within {limit} decisions")
 
 
@@ -106,7 +124,10 @@ def test_whole_game_by_clicks_against_an_agent(
     links = create_by_form(page, live, ruleset_id, ("human", "random"), seed=3, **settings)
     page.goto(live.url + links["A"])
     page.wait_for_selector("[data-testid^=model-], [data-testid=your-turn]")
-    done = play_to_end(page, seed=7)
+    probe: list[str] = []
+    done = play_to_end(page, seed=7, probe=probe)
+    assert probe and f"[{ruleset_id}/" in probe[0], f"an illegal click names its rule: {probe}"
+    measure_two_models(page)
     shot(page, f"table-{ruleset_id}")
     assert "action" in done or "spot" in done
     assert "spot" in done, "no move was made by clicking a spot on the table"
@@ -114,6 +135,17 @@ def test_whole_game_by_clicks_against_an_agent(
     log = page.inner_text("[data-testid=log]")
     assert "A: " in log and "B: " in log and "dice" in log
     page.close()
+
+
+def measure_two_models(page: Any) -> None:
+    """The ruler: two models clicked give their distances and whether one sees the other."""
+    page.click("[data-testid=ruler]")
+    models = page.locator("[data-testid^=model-]")
+    models.nth(0).click(force=True)  # bases may overlap: any model answers the ruler
+    models.nth(models.count() - 1).click(force=True)
+    page.wait_for_function("document.querySelector('[data-testid=measure]').textContent.includes('line of sight')")
+    text = page.inner_text("[data-testid=measure]")
+    assert '" centre to centre' in text and ("clear" in text or "blocked" in text)
 
 
 def test_two_browsers_each_act_only_on_their_turn(browser: Any, live: LiveServer) -> None:

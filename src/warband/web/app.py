@@ -453,20 +453,33 @@ def _game_routes(app: FastAPI, server: Server) -> None:
 
 
 async def _listen(websocket: WebSocket, table: Table) -> None:
-    """Send the state version whenever it changes, until the browser goes away."""
+    """Send the state version whenever it changes, until the browser goes away or the server shuts down."""
     queue: asyncio.Queue[int] = asyncio.Queue(maxsize=64)
     table.listeners.add(queue)
+    closed = asyncio.create_task(_until_closed(websocket))
     try:
         await websocket.send_json({"version": table.version})
         while True:
-            version = await queue.get()
+            getter = asyncio.create_task(queue.get())
+            done, _ = await asyncio.wait({getter, closed}, return_when=asyncio.FIRST_COMPLETED)
+            if getter not in done:
+                getter.cancel()
+                return
+            version = getter.result()
             while not queue.empty():
                 version = queue.get_nowait()
             await websocket.send_json({"version": version})
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        closed.cancel()
         table.listeners.discard(queue)
+
+
+async def _until_closed(websocket: WebSocket) -> None:
+    """Return when the browser closes the connection (what it sends is ignored)."""
+    while (await websocket.receive())["type"] != "websocket.disconnect":
+        pass
 
 
 def _replay_routes(app: FastAPI, server: Server) -> None:

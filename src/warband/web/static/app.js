@@ -322,10 +322,11 @@ async function replayPage(id) {
   const log = h("div", { class: "log", "data-testid": "log" }, info.lines.map((line, k) => h("div", { "data-step": k, "data-testid": `replay-line-${k}` }, line)));
   const go = async (k) => {
     step = Math.max(0, Math.min(last, k));
-    slider.value = step; label.textContent = `${step} / ${last}`;
+    slider.value = step;
     const res = await api("GET", `/api/replays/${id}/view?step=${step}`);
     if (res.step !== step) return;
     board.draw(res.view);
+    label.textContent = `${step} / ${last}`;
     status.replaceChildren(...res.view.status.map((x) => h("span", {}, x)));
     for (const row of log.children) row.classList.toggle("current", Number(row.dataset.step) === step);
     log.children[step]?.scrollIntoView({ block: "nearest" });
