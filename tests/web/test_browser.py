@@ -68,9 +68,11 @@ def click_far_from(page: Any, spot: Any) -> None:
 
 
 def probe_illegal_click(page: Any, spots: Any) -> str:
-    """Click an unreachable point of the table while choosing a spot: the error names the rule that forbids it."""
+    """Click an unreachable point of the table while choosing a spot: the error names the rule that forbids it.
+    The screenshot shows the spots, the actions and the refusal."""
     click_far_from(page, spots.nth(0))
     page.wait_for_function("document.querySelector('[data-testid=error]').textContent.includes('[')")
+    shot(page, f"choosing-{page.evaluate('document.title')}")
     return page.inner_text("[data-testid=error]")
 
 

@@ -167,6 +167,7 @@ class TablePage {
   render() {
     const s = this.snap, v = s.view;
     document.getElementById("subtitle").textContent = `${s.title} — game ${s.id}`;
+    document.title = `${s.ruleset} table`;
     const seat = typeof s.role === "number" ? `side ${"AB"[s.role]} (${v.sides[s.role].name})` : "a spectator";
     this.who.replaceChildren(h("b", {}, `You are ${seat}.`), ` Seats: A ${s.seats[0]}, B ${s.seats[1]}; dice ${s.dice}.`);
     this.status.replaceChildren(...v.status.map((x) => h("span", {}, x)),
