@@ -104,12 +104,32 @@ def take_turn(page: Any, rng: random.Random, probe: list[str] | None = None) -> 
     return done
 
 
-def play_to_end(page: Any, seed: int, limit: int = 600, probe: list[str] | None = None) -> list[str]:
+def select_a_model(page: Any, name: str) -> bool:
+    """Click a model that has actions on the table: only its actions are listed, with their odds."""
+    with_model = page.locator("[data-testid^=action-][data-model]:not([data-model=''])")
+    if not with_model.count():
+        return False
+    model = with_model.first.get_attribute("data-model")
+    on_table = page.locator(f"[data-testid='model-{model}'], [data-testid^=model-][data-unit='{model}']")
+    if not on_table.count():
+        return False
+    on_table.first.locator("circle.base").click(force=True)  # the base, not its badges beside it
+    page.wait_for_selector("[data-testid=show-all]")
+    listed = page.locator("[data-testid^=action-]")
+    assert listed.count() > 0
+    assert all(model in (listed.nth(k).inner_text()) for k in range(listed.count()))
+    shot(page, f"selected-{name}")
+    return True
+
+
+def play_to_end(page: Any, seed: int, limit: int = 600, probe: list[str] | None = None, name: str = "") -> list[str]:
     rng = random.Random(seed)
     done = []
-    for _ in range(limit):
+    for n in range(limit):
         if not wait_turn_or_end(page):
             return done
+        if name and n >= 12 and "selected" not in done and select_a_model(page, name):
+            done.append("selected")
         done.append(take_turn(page, rng, probe))
     raise AssertionError(f"the game did not end within {limit} decisions")
 
@@ -127,7 +147,8 @@ def test_whole_game_by_clicks_against_an_agent(
     page.goto(live.url + links["A"])
     page.wait_for_selector("[data-testid^=model-], [data-testid=your-turn]")
     probe: list[str] = []
-    done = play_to_end(page, seed=7, probe=probe)
+    done = play_to_end(page, seed=7, probe=probe, name=ruleset_id)
+    assert "selected" in done, "a model was clicked to list its actions"
     assert probe and f"[{ruleset_id}/" in probe[0], f"an illegal click names its rule: {probe}"
     measure_two_models(page)
     shot(page, f"table-{ruleset_id}")
@@ -143,8 +164,8 @@ def measure_two_models(page: Any) -> None:
     """The ruler: two models clicked give their distances and whether one sees the other."""
     page.click("[data-testid=ruler]")
     models = page.locator("[data-testid^=model-]")
-    models.nth(0).click(force=True)  # bases may overlap: any model answers the ruler
-    models.nth(models.count() - 1).click(force=True)
+    models.nth(0).locator("circle.base").click(force=True)  # bases may overlap: any model answers the ruler
+    models.nth(models.count() - 1).locator("circle.base").click(force=True)
     page.wait_for_function("document.querySelector('[data-testid=measure]').textContent.includes('line of sight')")
     text = page.inner_text("[data-testid=measure]")
     assert '" centre to centre' in text and ("clear" in text or "blocked" in text)

@@ -213,7 +213,7 @@ class TablePage {
       const a = g.first;
       const label = a.point ? `${a.kind} ${a.model || ""} ${a.target || ""} ${a.option ? "[" + a.option + "]" : ""} — pick a spot (${g.members.length}) or click the table` : a.text;
       const odds = [a.note, a.odds].filter(Boolean).join(" · ");
-      rows.push(h("button", { "data-testid": `action-${a.i}`, onclick: () => (a.point ? this.startPick(g) : this.act(a)) }, label, odds ? h("span", { class: "odds" }, odds) : ""));
+      rows.push(h("button", { "data-testid": `action-${a.i}`, "data-model": a.model || "", onclick: () => (a.point ? this.startPick(g) : this.act(a)) }, label, odds ? h("span", { class: "odds" }, odds) : ""));
     }
     if (!rows.length && this.snap.your_turn && this.snap.decision.kind === "choice") rows.push(h("span", {}, "Loading the legal actions…"));
     this.actions.replaceChildren(...rows);
@@ -238,7 +238,15 @@ class TablePage {
     this.board.draw(this.snap.view, extras);
   }
 
-  async select(mid) {
+  actor(mid) {
+    // the id the actions name for a clicked model: the model itself, or its unit (games that act by units)
+    const m = this.snap.view.models.find((x) => x.id === mid);
+    if (m && m.unit && !this.legal.some((a) => a.model === mid) && this.legal.some((a) => a.model === m.unit)) return m.unit;
+    return mid;
+  }
+
+  async select(clicked) {
+    const mid = clicked ? this.actor(clicked) : null;
     this.selected = mid; this.pick = null;
     if (mid && this.legal.some((a) => a.model === mid)) {
       try {
@@ -260,7 +268,7 @@ class TablePage {
 
   modelClicked(mid) {
     if (this.measuring) return this.measurePick({ model: mid });
-    this.select(this.selected === mid ? null : mid);
+    this.select(this.selected === this.actor(mid) ? null : mid);
   }
 
   pointClicked(p) {

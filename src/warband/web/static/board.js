@@ -107,7 +107,8 @@ export class Board {
   }
 
   model(m) {
-    const g = el("g", { class: "model" + (this.selected === m.id ? " selected" : ""), "data-model": m.id, "data-testid": `model-${m.id}` }, this.svg);
+    const chosen = this.selected !== null && (this.selected === m.id || this.selected === m.unit);
+    const g = el("g", { class: "model" + (chosen ? " selected" : ""), "data-model": m.id, "data-unit": m.unit || "", "data-testid": `model-${m.id}` }, this.svg);
     const cx = this.sx(m.x), cy = this.sy(m.y), r = Math.max(3, m.radius * this.scale);
     el("circle", { class: "base", cx, cy, r, fill: m.colour, "fill-opacity": m.down ? 0.45 : 0.9, stroke: "#111", "stroke-width": 1 }, g);
     if (m.facing !== null && m.facing !== undefined) {
