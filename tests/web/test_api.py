@@ -312,3 +312,18 @@ def test_warband_serve_prints_its_url(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_an_agent_that_fails_is_reported_not_fatal(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from warband.agents.random_agent import RandomAgent
+
+    def broken(self: RandomAgent, game: Any) -> Any:
+        raise RuntimeError("agent bug")
+
+    monkeypatch.setattr(RandomAgent, "choose", broken)
+    g = new_game(client, ("random", "random"))
+    deadline = time.monotonic() + 20
+    while (s := snap(client, g))["fault"] is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert s["fault"] is not None and "agent bug" in s["fault"]
+    assert client.get("/api/meta").status_code == 200, "the server lives on"

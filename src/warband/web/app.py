@@ -168,6 +168,7 @@ def snapshot(table: Table, role: Role, since: int) -> dict[str, Any]:
         "log_from": since,
         "log": log_lines(table, since),
         "result": None if result is None else result.to_json(),
+        "fault": table.fault,
     }
 
 

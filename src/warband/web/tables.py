@@ -61,6 +61,7 @@ class Table:
     runner: asyncio.Task[None] | None = None
     legal_cache: tuple[int, list[dict[str, Any]]] | None = None
     saved: int = 0
+    fault: str | None = None
 
     # --- who is who ------------------------------------------------------------------------------
     def role_of(self, token: str | None) -> Role | None:
@@ -153,11 +154,17 @@ class Table:
             self.apply(action)
 
     async def run(self, delay: float) -> None:
-        """Play every server step (dice, agent seats) until a person must answer or the game is over."""
-        while self.waits_for_server():
-            if not self.server_step():
-                await self.agent_step(delay)
-            await asyncio.sleep(0)
+        """Play every server step (dice, agent seats) until a person must answer or the game is over. An agent
+        that fails stops the runner and its message is shown to every seat (the next request tries again)."""
+        try:
+            while self.waits_for_server():
+                if not self.server_step():
+                    await self.agent_step(delay)
+                await asyncio.sleep(0)
+            self.fault = None
+        except Exception as exc:  # an agent plug-in's bug must not kill the server nor go unseen
+            self.fault = f"the server could not play this step: {type(exc).__name__}: {exc}"
+            self.notify()
 
     def kick(self, delay: float) -> None:
         """Start the runner if the server has something to do and none is running."""

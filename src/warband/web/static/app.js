@@ -173,6 +173,7 @@ class TablePage {
     this.status.replaceChildren(...v.status.map((x) => h("span", {}, x)),
       ...v.sides.filter((x) => x.badges.length).map((x) => h("span", { class: "turn wait" }, `${"AB"[x.index]}: ${x.badges.map((b) => b.text).join(" ")}`)));
     this.turn.replaceChildren(this.turnLine());
+    if (s.fault) this.error.textContent = s.fault;
     this.turn.dataset.version = String(s.version);
     this.renderActions();
     this.renderDice();
