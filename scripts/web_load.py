@@ -1,7 +1,7 @@
 """A bounded load test of the web table (localhost only): start one ``warband serve`` process, open N games
 with agent seats on both sides (half per ruleset), and while the agents play them to the end, ask each game's
-legal actions over and over. Reports errors and the p50/p95 time of the legal-actions request per ruleset
-(``/legal``: every legal action; ``/legal?model=``: one model's with their odds).
+legal actions each time it moves, as a browser following it would. Reports errors and the p50/p95 time of the
+legal-actions request per ruleset (``/legal``: every legal action; ``/legal?model=``: one model's with odds).
 
     python scripts/web_load.py --games 20 --agent random --ai-delay 0.05
 """
@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import websockets
 
 from warband.kernel import ruleset as registry
 
@@ -66,12 +67,39 @@ async def create(client: httpx.AsyncClient, ruleset_id: str, agent: str, seed: i
 
 
 async def watch(
-    client: httpx.AsyncClient, game: dict[str, Any], times: dict[str, list[float]], errors: list[str]
+    client: httpx.AsyncClient, port: int, game: dict[str, Any], times: dict[str, list[float]], errors: list[str]
 ) -> int:
-    """Ask the game's legal actions until it is over; returns its number of steps."""
+    """Follow the game as a browser does (its WebSocket says when it moved; then the snapshot and the legal
+    actions are fetched, once for any number of moves meanwhile), until it is over; returns its steps."""
+    url = f"ws://{HOST}:{port}/api/games/{game['id']}/ws?token={game['token']}"
+    async with websockets.connect(url, ping_interval=None) as ws:  # a browser sends no pings either
+        moved = asyncio.Event()
+        reader = asyncio.create_task(_read_all(ws, moved))
+        try:
+            return await _follow(client, game, moved, reader, times, errors)
+        finally:
+            reader.cancel()
+
+
+async def _read_all(ws: Any, moved: asyncio.Event) -> None:
+    async for _ in ws:
+        moved.set()
+    moved.set()
+
+
+async def _follow(
+    client: httpx.AsyncClient,
+    game: dict[str, Any],
+    moved: asyncio.Event,
+    reader: asyncio.Task[None],
+    times: dict[str, list[float]],
+    errors: list[str],
+) -> int:
     params = {"token": game["token"]}
     seen = 0
     while True:
+        await moved.wait()
+        moved.clear()
         s = await client.get(f"/api/games/{game['id']}", params={**params, "since": str(seen)})
         if s.status_code != 200:
             errors.append(f"{game['id']} state {s.status_code}: {s.text[:200]}")
@@ -80,12 +108,14 @@ async def watch(
         seen += len(snap["log"])
         if snap["result"] is not None:
             return int(snap["version"])
+        if reader.done():
+            errors.append(f"{game['id']}: the WebSocket closed before the game ended")
+            return 0
         await timed(client, f"/api/games/{game['id']}/legal", params, times[game["ruleset"]], errors)
         model = next((m["id"] for m in snap["view"]["models"]), None)
         if model is not None:
             odds = times[game["ruleset"] + " (one model, with odds)"]
             await timed(client, f"/api/games/{game['id']}/legal", {**params, "model": model}, odds, errors)
-        await asyncio.sleep(0.05)
 
 
 async def timed(
@@ -114,7 +144,7 @@ async def run(args: argparse.Namespace) -> int:
                 errors: list[str] = []
                 t0 = time.perf_counter()
                 steps = await asyncio.wait_for(
-                    asyncio.gather(*(watch(client, g, times, errors) for g in games)), args.timeout
+                    asyncio.gather(*(watch(client, args.port, g, times, errors) for g in games)), args.timeout
                 )
                 wall = time.perf_counter() - t0
         finally:
