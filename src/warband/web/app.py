@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import tempfile
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
@@ -25,13 +24,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from warband.agents.base import available as agent_names
 from warband.kernel import ruleset as registry
-from warband.kernel.actions import Action, Decision
+from warband.kernel.actions import Action
 from warband.kernel.battlefield import Battlefield, battlefield
 from warband.kernel.engine import Game
-from warband.kernel.errors import FileProblemsError, IllegalActionError, WarbandError
-from warband.kernel.geometry import distance, edge_distance
+from warband.kernel.errors import IllegalActionError, WarbandError
 from warband.kernel.params import parse_assignments
-from warband.kernel.ruleset import Ruleset
+from warband.web.answers import deciding_seat, legal_json, measure, reasons_json, role_or_403, snapshot
+from warband.web.documents import get_ruleset, load_doc
+from warband.web.errors import ApiError
 from warband.web.replays import ReplayShelf
 from warband.web.schemas import (
     BODY_LIMIT,
@@ -41,25 +41,13 @@ from warband.web.schemas import (
     MeasureBody,
     NewGameBody,
     RollBody,
-    Spot,
     ValidateBody,
     WhyBody,
 )
 from warband.web.store import TableStore
-from warband.web.tables import HUMAN, Role, Table, open_table, restore_table, step_text
+from warband.web.tables import HUMAN, Table, open_table, restore_table
 
 STATIC = Path(__file__).parent / "static"
-EYE_HEIGHT = 1.0
-
-
-class ApiError(Exception):
-    """An error answered as JSON: ``{"error": message, **extra}`` with ``status``."""
-
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.extra = extra
 
 
 @dataclass
@@ -87,159 +75,6 @@ class Server:
         if table.id not in self.fields:
             self.fields[table.id] = battlefield(table.game.header["scenario"])
         return self.fields[table.id]
-
-
-# --- documents --------------------------------------------------------------------------------------
-def _ruleset(ruleset_id: str) -> Ruleset:
-    try:
-        return registry.get(ruleset_id)
-    except WarbandError as exc:
-        raise ApiError(422, str(exc)) from None
-
-
-def _sample_path(rs: Ruleset, kind: str, sample: str) -> Path:
-    """The bundled sample with this id (file stem); the browser never names a path."""
-    for item in rs.samples()[kind + "s"]:
-        if Path(item["path"]).stem == sample:
-            return Path(item["path"])
-    raise ApiError(422, f"no sample {kind} {sample!r} in {rs.id}")
-
-
-def load_doc(rs: Ruleset, kind: str, choice: DocChoice, label: str) -> dict[str, Any]:
-    """A validated warband or scenario document from a sample or an upload; every problem with its place."""
-    if choice.sample is not None:
-        return _read(rs, kind, _sample_path(rs, kind, choice.sample), label)
-    if choice.text is None:
-        raise ApiError(422, f"{label}: choose a sample or upload a file")
-    if len(choice.text) > UPLOAD_LIMIT:
-        raise ApiError(413, f"{label}: the upload has {len(choice.text)} characters; the limit is {UPLOAD_LIMIT}")
-    with tempfile.TemporaryDirectory(prefix="warband-upload-") as tmp:
-        path = Path(tmp) / "upload.yaml"
-        path.write_text(choice.text, encoding="utf-8")
-        return _read(rs, kind, path, label)
-
-
-def _read(rs: Ruleset, kind: str, path: Path, label: str) -> dict[str, Any]:
-    try:
-        return rs.load_roster(path) if kind == "warband" else rs.load_scenario(path)
-    except FileProblemsError as exc:
-        problems = [{"file": label, "place": p.place, "message": p.message} for p in exc.problems]
-        raise ApiError(422, f"{label}: {len(problems)} problem(s)", problems=problems) from None
-    except WarbandError as exc:
-        raise ApiError(422, f"{label}: {exc}") from None
-
-
-# --- what a browser reads ---------------------------------------------------------------------------
-def decision_json(game: Game, d: Decision) -> dict[str, Any]:
-    return {
-        "kind": d.kind,
-        "prompt": d.prompt,
-        "player": d.player,
-        "model": d.model,
-        "text": d.text,
-        "dice": None if d.dice is None else {"n": d.dice.n, "sides": d.dice.sides, "label": d.dice.label},
-    }
-
-
-def log_lines(table: Table, since: int) -> list[str]:
-    out = []
-    for step in table.steps[since:]:
-        said = "; ".join(step["ev"])
-        out.append(step_text(table.game, step["e"]) + (f" — {said}" if said else ""))
-    return out
-
-
-def snapshot(table: Table, role: Role, since: int) -> dict[str, Any]:
-    game = table.game
-    decider = table.decider()
-    result = game.result()
-    return {
-        "id": table.id,
-        "ruleset": game.ruleset.id,
-        "title": game.ruleset.title,
-        "version": table.version,
-        "role": role,
-        "seats": table.seats,
-        "dice": table.dice,
-        "decision": decision_json(game, game.decision),
-        "decider": decider,
-        "your_turn": decider is not None and decider == role and not table.is_agent(decider),
-        "view": game.ruleset.view(game.state),
-        "log_from": since,
-        "log": log_lines(table, since),
-        "result": None if result is None else result.to_json(),
-        "fault": table.fault,
-    }
-
-
-def legal_json(table: Table, model: str | None) -> list[dict[str, Any]]:
-    """The legal actions (cached per state version); with ``model``, that model's with their odds."""
-    if table.legal_cache is None or table.legal_cache[0] != table.version:
-        game = table.game
-        items = [
-            {"i": i, "text": str(a), **a.to_json(), "note": game.ruleset.describe_action(game.state, a)}
-            for i, a in enumerate(game.legal_actions())
-        ]
-        table.legal_cache = (table.version, items)
-    items = table.legal_cache[1]
-    if model is None:
-        return items
-    game = table.game
-    actions = game.legal_actions()
-    return [
-        {**it, "odds": game.ruleset.explain(game.state, actions[it["i"]])} for it in items if it.get("model") == model
-    ]
-
-
-# --- seats --------------------------------------------------------------------------------------------
-def role_or_403(table: Table, token: str | None) -> Role:
-    role = table.role_of(token)
-    if role is None:
-        raise ApiError(403, "this link is not a seat or spectator link of this game")
-    return role
-
-
-def deciding_seat(table: Table, token: str | None, version: int) -> int:
-    """The seat of ``token`` if it must answer now at ``version``: 403 for a spectator or the wrong seat, 409
-    for a stale version."""
-    role = role_or_403(table, token)
-    if not isinstance(role, int):
-        raise ApiError(403, "spectators watch; they do not act")
-    if version != table.version:
-        raise ApiError(409, f"stale state: the game is at version {table.version}", expected=table.version, got=version)
-    decider = table.decider()
-    if decider != role or table.is_agent(role):
-        who = "the server" if decider is None else f"side {'AB'[decider]}"
-        raise ApiError(403, f"not your decision: {who} decides now", decider=decider)
-    return role
-
-
-def _why(reasons: list[tuple[str, str]]) -> list[dict[str, str]]:
-    return [{"rule": rule, "text": text} for rule, text in reasons]
-
-
-# --- measuring -------------------------------------------------------------------------------------
-def _eye(table: Table, bf: Battlefield, spot: Spot) -> tuple[tuple[float, float], float, float]:
-    """(centre, eye height, base radius) of a model or a point."""
-    if spot.model is not None:
-        m = table.game.state.models.get(spot.model)
-        if m is None or not m.on_table:
-            raise ApiError(422, f"no model {spot.model!r} on the table")
-        return (m.x, m.y), m.z + m.height, m.radius
-    if spot.point is None:
-        raise ApiError(422, "give a point or a model")
-    p = (float(spot.point[0]), float(spot.point[1]))
-    return p, bf.table.surface_height(p) + EYE_HEIGHT, 0.0
-
-
-def measure(table: Table, bf: Battlefield, body: MeasureBody) -> dict[str, Any]:
-    (a, za, ra), (b, zb, rb) = _eye(table, bf, body.a), _eye(table, bf, body.b)
-    return {
-        "centre": round(distance(a, b), 2),
-        "edge": round(edge_distance(a, ra, b, rb), 2),
-        "line_of_sight": bf.table.line_of_sight(a, za, b, zb),
-        "note": "a plain check of terrain between eye heights; the rules add cover, size and models",
-    }
 
 
 # --- the app -----------------------------------------------------------------------------------------
@@ -355,7 +190,7 @@ def _meta_routes(app: FastAPI, server: Server) -> None:
 
     @app.post("/api/validate")
     async def validate(body: ValidateBody) -> dict[str, Any]:
-        rs = _ruleset(body.ruleset)
+        rs = get_ruleset(body.ruleset)
         doc = load_doc(rs, body.kind, body.doc, body.kind)
         summary = str(doc.get("name", body.kind))
         points = rs.roster_points(doc) if body.kind == "warband" else None
@@ -363,7 +198,7 @@ def _meta_routes(app: FastAPI, server: Server) -> None:
 
     @app.post("/api/games")
     async def new_game(body: NewGameBody) -> dict[str, Any]:
-        rs = _ruleset(body.ruleset)
+        rs = get_ruleset(body.ruleset)
         rosters = [load_doc(rs, "warband", body.a, "side A"), load_doc(rs, "warband", body.b, "side B")]
         scen_choice = body.scenario or DocChoice(sample=rs.default_scenario().stem)
         scenario = load_doc(rs, "scenario", scen_choice, "scenario")
@@ -411,7 +246,7 @@ def _game_routes(app: FastAPI, server: Server) -> None:
         try:
             table.apply(action)
         except IllegalActionError as exc:
-            raise ApiError(422, f"illegal: {action}", reasons=_why(exc.reasons)) from None
+            raise ApiError(422, f"illegal: {action}", reasons=reasons_json(exc.reasons)) from None
         table.kick(server.ai_delay)
         return {"version": table.version}
 
@@ -420,7 +255,7 @@ def _game_routes(app: FastAPI, server: Server) -> None:
         table = server.table(table_id)
         role_or_403(table, x_token)
         action = Action.from_json(body.action.model_dump(exclude_none=True))
-        return {"action": str(action), "reasons": _why(table.game.why_illegal(action))}
+        return {"action": str(action), "reasons": reasons_json(table.game.why_illegal(action))}
 
     @app.post("/api/games/{table_id}/roll")
     async def roll(table_id: str, body: RollBody, x_token: str | None = Header(default=None)) -> dict[str, Any]:
@@ -429,7 +264,7 @@ def _game_routes(app: FastAPI, server: Server) -> None:
         try:
             table.roll(body.values)
         except IllegalActionError as exc:
-            raise ApiError(422, "those dice do not fit the roll", reasons=_why(exc.reasons)) from None
+            raise ApiError(422, "those dice do not fit the roll", reasons=reasons_json(exc.reasons)) from None
         table.kick(server.ai_delay)
         return {"version": table.version}
 
