@@ -12,7 +12,9 @@ import sys
 from pathlib import Path
 
 from warband.kernel.scenario import Scenario
+from warband.rulesets.gangfight.roster import GFParty
 from warband.rulesets.trench_crusade.roster import TCRoster
+from warband.rulesets.wyrdcry.roster import Warband as WyrdcryWarband
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT_DIR = ROOT / "docs" / "schemas"
@@ -23,6 +25,8 @@ def render() -> dict[str, str]:
     schemas = {
         "tc-roster.schema.json": TCRoster.model_json_schema(),
         "scenario.schema.json": Scenario.model_json_schema(),
+        "gf-party.schema.json": GFParty.model_json_schema(),
+        "wyrdcry-warband.schema.json": WyrdcryWarband.model_json_schema(),
     }
     return {name: json.dumps(schema, indent=2, sort_keys=True) + "\n" for name, schema in schemas.items()}
 

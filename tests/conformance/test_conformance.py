@@ -137,7 +137,7 @@ def test_illegal_action_leaves_state_unchanged(rid: str) -> None:
 
 
 def test_probabilities_sum_to_one() -> None:
-    from warband.odds.trench_crusade import injury_odds, success_odds
+    from warband.rulesets.trench_crusade.odds import injury_odds, success_odds
 
     for k in range(-6, 7):
         assert sum(success_odds(k).values()) - success_odds(k)["critical"] == Fraction(1)

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from warband.cli.odds_cmd import odds_app
-from warband.odds.trench_crusade import injury_distribution, injury_odds, success_odds
 from warband.rulesets.trench_crusade import rolls
+from warband.rulesets.trench_crusade.odds import injury_distribution, injury_odds, success_odds
 from warband.rulesets.trench_crusade.rolls import DEFAULTS
 
 # -- independent oracles -----------------------------------------------------

@@ -327,7 +327,7 @@ def test_shoot_reaction_go_prone_before_the_attacks() -> None:
     g.apply(Action("react", "b1", "a1", option="prone"))
     assert unit_vars(g, "b1")["prone"]
     assert g.decision.dice is not None and g.decision.prompt == "hits"
-    assert g.state.stack[-1]["g"]["tn"] == 5 - 1 - 1 - 1  # long range, Conceal (1), prone far
+    assert g.state.stack[-1].group.tn == 5 - 1 - 1 - 1  # long range, Conceal (1), prone far
 
 
 def test_move_goes_round_a_wall_within_its_inches() -> None:

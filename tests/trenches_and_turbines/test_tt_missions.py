@@ -209,7 +209,7 @@ def test_a_mission_action_counts_before_a_shoot() -> None:
     after = game([plain()])
     act(after, "mission a1 [signal]")
     after.apply(Action.parse("shoot a1 b1 [Rifle]"))
-    assert int(after.state.stack[-1]["g"]["tn"]) == int(first.state.stack[-1]["g"]["tn"]) - 1
+    assert int(after.state.stack[-1].group.tn) == int(first.state.stack[-1].group.tn) - 1
 
 
 # --------------------------------------------------------------------------------------------- limits

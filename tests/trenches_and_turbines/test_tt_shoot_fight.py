@@ -17,7 +17,7 @@ SMG = {"name": "SMG", "range": 12, "attacks": 2, "damage": 1, "pen": 0, "keyword
 
 
 def _hits_tn(game: Game) -> int:
-    return int(game.state.stack[-1]["g"]["tn"])
+    return int(game.state.stack[-1].group.tn)
 
 
 def test_one_shoot_per_activation_unless_semi_automatic() -> None:
@@ -53,7 +53,7 @@ def test_models_out_of_range_or_sight_still_count_as_shooting() -> None:
     g = position([unit(models=2)], [unit(models=1)], {"a1": [(10, 10), (10, 8.8)], "b1": [(10, 34.5)]})
     set_unit(g, "b1", activated=True)
     g.apply(Action.parse("shoot a1 b1 [Rifle]"))
-    assert g.state.stack[-1]["g"]["n"] == 1  # only the model in range rolls
+    assert g.state.stack[-1].group.n == 1  # only the model in range rolls
     assert g.state.vars["acts"] == ["shoot"]  # and the unit has made its Shoot
 
 
@@ -115,7 +115,7 @@ def test_saves_at_or_under_sv_minus_pen_plus_cover() -> None:
     set_unit(g, "b1", activated=True, prone=True)
     g.apply(Action.parse("shoot a1 b1 [AP]"))
     g.roll([1])
-    assert g.state.stack[-1]["tn"] == 5 - 2 + 1 + 1  # SV - Pen + Cover (1) + 1 prone in cover
+    assert g.state.stack[-1].tn == 5 - 2 + 1 + 1  # SV - Pen + Cover (1) + 1 prone in cover
 
 
 def test_damage_never_carries_over_to_the_next_model() -> None:
@@ -222,6 +222,14 @@ def test_odds_match_brute_force() -> None:
     assert p_test(0) == Fraction(1, 10) and p_test(12) == Fraction(9, 10)
 
 
+def test_the_odds_read_the_resolved_params_like_the_rules() -> None:
+    """One d10 rule (``core.succeeds``): ``--set`` overrides of the naturals and the die reach the odds."""
+    assert p_test(0, RS.params.resolve({"natural_success": 0})) == 0
+    assert p_test(12, RS.params.resolve({"natural_failure": 11})) == 1
+    assert p_test(5, RS.params.resolve({"die_sides": 6})) == Fraction(5, 6)
+    assert shoot_damage(1, 0, 11, 0, 1, params=RS.params.resolve({"natural_success": 0})) == shoot_damage(0, 0, 0, 0, 1)
+
+
 def _sample_game(seed: int) -> Game:
     s = RS.samples()
     a = RS.load_roster(Path(s["warbands"][0]["path"]))
@@ -276,11 +284,11 @@ def test_each_model_saves_with_its_own_sv_leader_last() -> None:
     set_unit(g, "b1", activated=True)
     g.apply(Action.parse("shoot a1 b1 [Twin]"))
     g.roll([1, 1])  # two hits
-    assert g.decision.prompt == "msave" and g.state.stack[-1]["model"] == "b1.2"  # not the leader while others live
-    assert g.state.stack[-1]["tn"] == 2
+    assert g.decision.prompt == "msave" and g.state.stack[-1].model == "b1.2"  # not the leader while others live
+    assert g.state.stack[-1].tn == 2
     g.roll([5])  # 5 > SV 2: b1.2 is removed (the leader's SV 8 would have saved it)
     assert alive(g, "b1") == ["b1.1"]
-    assert g.decision.prompt == "msave" and g.state.stack[-1]["tn"] == 8
+    assert g.decision.prompt == "msave" and g.state.stack[-1].tn == 8
     g.roll([5])  # the leader saves on its own SV 8
     assert alive(g, "b1") == ["b1.1"]
 
@@ -299,7 +307,7 @@ def test_the_defender_allocates_each_attack_before_its_save() -> None:
     assert [a.model for a in g.legal_actions()] == ["b1.2", "b1.3"]
     g.apply(Action("wound", "b1.3"))
     assert g.decision.prompt == "msave" and g.decision.dice is not None and g.decision.dice.n == 2
-    assert g.state.stack[-1]["tn"] == 3 - 1  # that model's SV 3 minus Pen 1
+    assert g.state.stack[-1].tn == 3 - 1  # that model's SV 3 minus Pen 1
     g.roll([2, 3])  # one saved, one failed: 1 damage to b1.3
     assert g.state.models["b1.3"].token("damage") == 1 and len(alive(g, "b1")) == 3
 

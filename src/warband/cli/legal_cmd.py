@@ -2,7 +2,7 @@
 
 A position file is exactly ``Game.to_json()``::
 
-    {"header": {"format": "warband-log", "format_version": 1, "warband": "0.1.0",
+    {"header": {"format": "warband-log", "format_version": 2, "warband": "0.1.0",
                 "ruleset": "trench-crusade", "ruleset_version": "1.0.0", "params": {...},
                 "rosters": [{...side A warband...}, {...side B warband...}], "scenario": {...}, "seed": 1},
      "state": {"turn": 1, "phase": "activation", "state_id": 42, "rng": [seed, counter],
@@ -45,7 +45,9 @@ class PositionHeader(_Open):
     """The log header: which game this is."""
 
     format: Literal["warband-log"] = Field(description=f"Always {LOG_FORMAT!r}.")
-    format_version: int = Field(default=1, description="Version of the log/position format.")
+    format_version: int = Field(
+        default=2, description="Version of the log/position format (2: steps are typed records)."
+    )
     warband: str | None = Field(default=None, description="warband version that wrote the file.")
     ruleset: str = Field(description="Ruleset id, e.g. 'trench-crusade'.")
     ruleset_version: str = Field(description="Behaviour version of the ruleset.")
@@ -93,7 +95,9 @@ class PositionState(BaseModel):
     rng: list[int] = Field(min_length=2, max_length=2, description="[seed, counter] of the dice stream.")
     sides: list[PositionSide]
     models: list[PositionModel]
-    stack: list[dict[str, Any]] = Field(description="Pending steps (reactions, rolls, destinations).")
+    stack: list[dict[str, Any]] = Field(
+        description="Pending steps (reactions, rolls, destinations), top last: {'step': kind, ...its fields}."
+    )
     vars: dict[str, Any] = Field(description="Ruleset bookkeeping (active model, deployment zones...).")
 
 

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from warband.cli.odds_tt import tt_app
-from warband.odds import trench_crusade as tc_odds
+from warband.rulesets.trench_crusade import odds as tc_odds
 
 __all__ = ["odds_app"]
 

@@ -9,6 +9,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from warband.kernel import ruleset as registry
+from warband.kernel.params import parse_assignments
 from warband.odds.trenches_and_turbines import shoot_damage
 
 __all__ = ["tt_app"]
@@ -25,9 +27,13 @@ def shoot(
     damage: Annotated[int, typer.Option("--damage", min=1, max=10, help="Damage per unsaved hit.")] = 1,
     hp: Annotated[int | None, typer.Option("--hp", min=1, help="HP per target model (excess falls off).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    settings: Annotated[
+        list[str] | None, typer.Option("--set", help="Override a rule parameter (die_sides, natural_*): name=value.")
+    ] = None,
 ) -> None:
     """Exact distribution of the damage dealt (fractions and decimals)."""
-    dist = shoot_damage(attacks, target, save, pen, damage, hp)
+    params = registry.get("trenches-and-turbines").params.resolve(parse_assignments(settings or []))
+    dist = shoot_damage(attacks, target, save, pen, damage, hp, params)
     mean = float(dist.mean())
     if as_json:
         payload = {str(k): {"p": float(p), "exact": f"{p.numerator}/{p.denominator}"} for k, p in dist.items()}

@@ -1,13 +1,16 @@
 """The battlefield of a validated scenario document as run-time geometry: the table with its terrain, the two
-deployment zones and the objectives. Game-agnostic; every ruleset's context starts from it."""
+deployment zones and the objectives; and the scoring every scenario shares (who controls an objective, who
+won on victory points). Game-agnostic; every ruleset's context starts from it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from warband.kernel.geometry import Table, TerrainPiece, Vec
+from warband.kernel.state import Model
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,3 +58,28 @@ def battlefield(scenario: Mapping[str, Any]) -> Battlefield:
     )
     cover = frozenset(t["id"] for t in scenario.get("terrain", []) if t.get("cover", False))
     return Battlefield(table, (zones[0], zones[1]), objectives, cover)
+
+
+# ------------------------------------------------------------------------------------------- scoring
+def within_objective(m: Model, at: Vec, radius: float) -> bool:
+    """Whether any part of ``m``'s base is within ``radius`` of the objective marker at ``at``."""
+    return math.hypot(m.x - at[0], m.y - at[1]) - m.radius <= radius + 1e-9
+
+
+def controller(models: Iterable[Model], at: Vec, radius: float, weight: Callable[[Model], int]) -> int | None:
+    """The side that controls an objective: the larger total ``weight`` of its models within ``radius`` (a
+    model that does not count weighs 0); None when level. Each ruleset says what counts and how much."""
+    count = [0, 0]
+    for m in models:
+        if m.on_table and within_objective(m, at, radius):
+            count[m.side] += weight(m)
+    if count[0] == count[1]:
+        return None
+    return 0 if count[0] > count[1] else 1
+
+
+def vp_winner(vp: Sequence[int]) -> int | None:
+    """The side with more victory points, or None for a draw."""
+    if vp[0] == vp[1]:
+        return None
+    return 0 if vp[0] > vp[1] else 1

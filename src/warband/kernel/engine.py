@@ -13,13 +13,15 @@ from typing import Any
 from warband import __version__
 from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action, Decision
-from warband.kernel.errors import IllegalActionError
+from warband.kernel.errors import FormatVersionError, IllegalActionError
 from warband.kernel.events import Event
 from warband.kernel.ruleset import GameResult, Reason, Ruleset
 from warband.kernel.state import GameState
 
 LOG_FORMAT = "warband-log"
-LOG_FORMAT_VERSION = 1
+#: Version of the log and position format. 2: pending steps in a position are typed records
+#: (``{"step": kind, field: value...}``), no longer free-form dicts.
+LOG_FORMAT_VERSION = 2
 
 
 class Game:
@@ -39,7 +41,7 @@ class Game:
     )
 
     def __init__(
-        self, ruleset: Ruleset, state: GameState, header: dict[str, Any], log: list[dict[str, Any]] | None = None
+        self, ruleset: Ruleset, state: GameState[Any], header: dict[str, Any], log: list[dict[str, Any]] | None = None
     ) -> None:
         self.ruleset = ruleset
         self.state = state
@@ -193,6 +195,12 @@ class Game:
     @classmethod
     def from_json(cls, data: dict[str, Any], record: bool = False) -> Game:
         header = data["header"]
+        version = header.get("format_version")
+        if version != LOG_FORMAT_VERSION:
+            raise FormatVersionError(
+                f"format_version {version!r}: this warband reads positions of format version {LOG_FORMAT_VERSION}"
+                " (version 2: pending steps are typed records)"
+            )
         rs = registry.get(header["ruleset"])
         params = rs.params.resolve(header["params"])
         rosters = (header["rosters"][0], header["rosters"][1])

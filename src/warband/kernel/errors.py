@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: One rule that forbids an action: ``(rule_id, message)``, e.g.
+#: ``("trench-crusade/activation/shoot-after-charge", "this model Charged this activation: ...")``.
+Reason = tuple[str, str]
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
@@ -48,6 +52,10 @@ class PositionError(FileProblemsError):
 
 class ReplayError(WarbandError):
     """A game log is corrupt or diverges from the rules on replay."""
+
+
+class FormatVersionError(WarbandError):
+    """A log or position file written in a format version this warband cannot read."""
 
 
 class ParameterError(WarbandError):

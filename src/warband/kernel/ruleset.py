@@ -13,16 +13,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from warband.kernel.actions import Action, Decision
-from warband.kernel.errors import WarbandError
+from warband.kernel.errors import Reason, WarbandError
 from warband.kernel.events import Event
 from warband.kernel.mission import ActionVocabulary
 from warband.kernel.params import ParamTable
 from warband.kernel.state import GameState
+from warband.kernel.steps import SteppedRules
 
-Reason = tuple[str, str]
+__all__ = ["GameResult", "Reason", "Ruleset", "SteppedRuleset", "UnknownRulesetError", "available", "get"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +106,7 @@ class Ruleset(abc.ABC):
         rosters: tuple[dict[str, Any], dict[str, Any]],
         scenario: dict[str, Any],
         seed: int,
-    ) -> GameState:
+    ) -> GameState[Any]:
         """A new game at its first decision point. Documents are the validated file contents."""
 
     @abc.abstractmethod
@@ -116,71 +117,71 @@ class Ruleset(abc.ABC):
         scenario: dict[str, Any],
         seed: int,
         data: dict[str, Any],
-    ) -> GameState:
+    ) -> GameState[Any]:
         """A state saved by ``GameState.to_json()`` in the game those documents describe."""
 
     @abc.abstractmethod
-    def decision(self, state: GameState) -> Decision:
+    def decision(self, state: GameState[Any]) -> Decision:
         """Who decides what now."""
 
     @abc.abstractmethod
-    def legal_actions(self, state: GameState) -> list[Action]:
+    def legal_actions(self, state: GameState[Any]) -> list[Action]:
         """The legal choices in a deterministic order (moves: a finite set of candidate destinations)."""
 
     @abc.abstractmethod
-    def why_illegal(self, state: GameState, action: Action) -> list[Reason]:
+    def why_illegal(self, state: GameState[Any], action: Action) -> list[Reason]:
         """Every rule ``action`` breaks now as ``(rule_id, message)``; empty when it is legal.
 
         Must accept any concrete destination, not only the candidates of ``legal_actions``."""
 
     @abc.abstractmethod
-    def apply(self, state: GameState, action: Action) -> list[Event]:
+    def apply(self, state: GameState[Any], action: Action) -> list[Event]:
         """Carry out a legal choice, mutating ``state``; return what happened."""
 
     @abc.abstractmethod
-    def roll(self, state: GameState, values: tuple[int, ...]) -> list[Event]:
+    def roll(self, state: GameState[Any], values: tuple[int, ...]) -> list[Event]:
         """Resolve the pending chance decision with these dice."""
 
     @abc.abstractmethod
-    def result(self, state: GameState) -> GameResult | None:
+    def result(self, state: GameState[Any]) -> GameResult | None:
         """The result once the game is over, else None."""
 
     def roster_points(self, roster: dict[str, Any]) -> int | None:
         """The total points of a validated warband document, or None if the game has no points."""
         return None
 
-    def all_actions(self, state: GameState) -> list[Action]:
+    def all_actions(self, state: GameState[Any]) -> list[Action]:
         """A superset of the legal actions: what a player might try now (``warband legal --explain`` lists the
         illegal ones with their rules). Defaults to the legal actions."""
         return self.legal_actions(state)
 
-    def evaluate(self, state: GameState, side: int) -> float:
+    def evaluate(self, state: GameState[Any], side: int) -> float:
         """A heuristic value of ``state`` for ``side`` (higher is better), for agents; public, so agents need
         no ruleset internals. The default knows nothing."""
         return 0.0
 
     # --- faces -------------------------------------------------------------------------------------
-    def render(self, state: GameState) -> str:
+    def render(self, state: GameState[Any]) -> str:
         """A text picture of the table for the terminal."""
         return f"turn {state.turn}, {state.phase}"
 
-    def view(self, state: GameState) -> dict[str, Any]:
+    def view(self, state: GameState[Any]) -> dict[str, Any]:
         """The drawable view of ``state`` (``docs/view.md``): shapes, labels, badges and tooltips that the web
         table and the terminal map draw. The default is the kernel's generic view; a ruleset enriches it."""
         from warband.kernel.view import generic_view
 
         return generic_view(self.id, state)
 
-    def explain(self, state: GameState, action: Action) -> str:
+    def explain(self, state: GameState[Any], action: Action) -> str:
         """What choosing ``action`` risks: the odds of the rolls it starts (empty if none)."""
         return ""
 
-    def describe_action(self, state: GameState, action: Action) -> str:
+    def describe_action(self, state: GameState[Any], action: Action) -> str:
         """What a player reads about ``action`` beyond its notation (a scenario action's name and guideline);
         empty if nothing."""
         return ""
 
-    def fingerprint(self, state: GameState) -> str:
+    def fingerprint(self, state: GameState[Any]) -> str:
         """A short digest of the state, logged at the end of a game and compared on replay."""
         import hashlib
         import json
@@ -189,25 +190,12 @@ class Ruleset(abc.ABC):
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-class RulesModule(Protocol):
-    """The protocol functions of a ruleset written as one module of rules over the state's step stack."""
+class SteppedRuleset(Ruleset):
+    """A Ruleset whose game-turn protocol is the kernel's step machine (:class:`~warband.kernel.steps.SteppedRules`)
+    over the ruleset's own step kinds; the subclass builds the state before the first step (``blank``) and adds
+    its files, result and faces. Every bundled ruleset is built this way."""
 
-    def decision(self, state: GameState) -> Decision: ...
-    def legal_actions(self, state: GameState) -> list[Action]: ...
-    def why_illegal(self, state: GameState, action: Action) -> list[Reason]: ...
-    def apply(self, state: GameState, action: Action) -> list[Event]: ...
-    def roll(self, state: GameState, values: tuple[int, ...]) -> list[Event]: ...
-    def all_actions(self, state: GameState) -> list[Action]: ...
-    def start_game(self, state: GameState, events: list[Event]) -> None: ...
-    def run_auto(self, state: GameState, events: list[Event]) -> None: ...
-
-
-class ModuleRuleset(Ruleset):
-    """A Ruleset whose game-turn protocol is delegated to a rules module (``rules``); the subclass builds the
-    state before the first step (``blank``) and adds its files, result and faces. Both bundled rulesets are built
-    this way."""
-
-    rules: ClassVar[RulesModule]
+    rules: ClassVar[SteppedRules[Any]]
 
     @abc.abstractmethod
     def blank(
@@ -216,7 +204,7 @@ class ModuleRuleset(Ruleset):
         rosters: tuple[dict[str, Any], dict[str, Any]],
         scenario: dict[str, Any],
         seed: int,
-    ) -> GameState:
+    ) -> GameState[Any]:
         """The game's context and its models, off the table, before anything has happened."""
 
     def setup(
@@ -225,7 +213,7 @@ class ModuleRuleset(Ruleset):
         rosters: tuple[dict[str, Any], dict[str, Any]],
         scenario: dict[str, Any],
         seed: int,
-    ) -> GameState:
+    ) -> GameState[Any]:
         state = self.blank(params, rosters, scenario, seed)
         events: list[Event] = []
         self.rules.start_game(state, events)
@@ -239,27 +227,27 @@ class ModuleRuleset(Ruleset):
         scenario: dict[str, Any],
         seed: int,
         data: dict[str, Any],
-    ) -> GameState:
+    ) -> GameState[Any]:
         state = self.blank(params, rosters, scenario, seed)
-        state.load_json(data, state.ctx.profiles)
+        state.load_json(data, state.ctx.profiles, self.rules.decode_step)
         return state
 
-    def decision(self, state: GameState) -> Decision:
+    def decision(self, state: GameState[Any]) -> Decision:
         return self.rules.decision(state)
 
-    def legal_actions(self, state: GameState) -> list[Action]:
+    def legal_actions(self, state: GameState[Any]) -> list[Action]:
         return self.rules.legal_actions(state)
 
-    def why_illegal(self, state: GameState, action: Action) -> list[Reason]:
+    def why_illegal(self, state: GameState[Any], action: Action) -> list[Reason]:
         return self.rules.why_illegal(state, action)
 
-    def apply(self, state: GameState, action: Action) -> list[Event]:
+    def apply(self, state: GameState[Any], action: Action) -> list[Event]:
         return self.rules.apply(state, action)
 
-    def roll(self, state: GameState, values: tuple[int, ...]) -> list[Event]:
+    def roll(self, state: GameState[Any], values: tuple[int, ...]) -> list[Event]:
         return self.rules.roll(state, values)
 
-    def all_actions(self, state: GameState) -> list[Action]:
+    def all_actions(self, state: GameState[Any]) -> list[Action]:
         return self.rules.all_actions(state)
 
 
@@ -268,12 +256,28 @@ class UnknownRulesetError(WarbandError):
 
 
 def available() -> dict[str, type[Ruleset]]:
-    """Installed rulesets by id, from the ``warband.rulesets`` entry points."""
+    """Installed rulesets by id, from the ``warband.rulesets`` entry points; a plug-in that fails to load is
+    left out (see :func:`broken`), so one broken ruleset never stops the others."""
+    return dict(_scan()[0])
+
+
+def broken() -> dict[str, str]:
+    """Entry points that failed to load, by entry point name, with the error."""
+    return dict(_scan()[1])
+
+
+@functools.cache
+def _scan() -> tuple[dict[str, type[Ruleset]], dict[str, str]]:
     found: dict[str, type[Ruleset]] = {}
+    failed: dict[str, str] = {}
     for ep in entry_points(group="warband.rulesets"):
-        cls = ep.load()
+        try:
+            cls = ep.load()
+        except Exception as exc:  # a plug-in's import error is reported, not raised
+            failed[ep.name] = f"{type(exc).__name__}: {exc}"
+            continue
         found[cls.id] = cls
-    return dict(sorted(found.items()))
+    return dict(sorted(found.items())), failed
 
 
 @functools.cache
@@ -282,5 +286,7 @@ def get(ruleset_id: str) -> Ruleset:
     rulesets = available()
     if ruleset_id not in rulesets:
         known = ", ".join(rulesets) or "none"
-        raise UnknownRulesetError(f"unknown ruleset {ruleset_id!r}; installed: {known}")
+        failed = broken()
+        why = f" ({ruleset_id} failed to load: {failed[ruleset_id]})" if ruleset_id in failed else ""
+        raise UnknownRulesetError(f"unknown ruleset {ruleset_id!r}{why}; installed: {known}")
     return rulesets[ruleset_id]()

@@ -3,21 +3,27 @@
 The state is plain data so that it clones cheaply, round-trips through JSON exactly and never holds a
 suspended Python frame. Conventions every ruleset follows (they keep ``clone()`` shallow and safe):
 
-* values in ``Model.flags``, ``Model.tokens``, ``SideState.flags``, ``GameState.vars`` and the entries of
-  ``GameState.stack`` are JSON-native (``None``, bool, int, float, str, lists and dicts of those);
+* values in ``Model.flags``, ``Model.tokens``, ``SideState.flags`` and ``GameState.vars`` are JSON-native
+  (``None``, bool, int, float, str, lists and dicts of those); the entries of ``GameState.stack`` are typed,
+  immutable step records (:mod:`warband.kernel.steps`);
 * they are never mutated in place: a rule replaces a list or dict instead of appending to it
   (``state.vars["done"] = [*done, m.id]``), so clones can share them;
 * ``Model.data`` is the model's static profile (from its roster) and is shared by all clones.
 
 ``GameState.ctx`` is the game's immutable context (table, scenario, parameters, rosters), shared by all clones
-and rebuilt by the ruleset when a state is loaded from JSON.
+and rebuilt by the ruleset when a state is loaded from JSON. ``GameState`` is generic over the context's type,
+so a ruleset's rules code is type-checked against its own context (``GameState[TCContext]``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 from warband.kernel.rng import Rng
+from warband.kernel.steps import Step, step_to_json
+
+C = TypeVar("C")
 
 
 class Model:
@@ -153,23 +159,23 @@ class SideState:
         return {"name": self.name, "flags": self.flags}
 
 
-class GameState:
+class GameState(Generic[C]):
     """Everything that changes during a game, plus a reference to the immutable context."""
 
     __slots__ = ("ctx", "models", "phase", "rng", "sides", "stack", "state_id", "turn", "vars")
 
-    def __init__(self, ctx: Any, models: dict[str, Model], sides: list[SideState], rng: Rng) -> None:
+    def __init__(self, ctx: C, models: dict[str, Model], sides: list[SideState], rng: Rng) -> None:
         self.ctx = ctx
         self.models = models
         self.sides = sides
         self.rng = rng
         self.turn = 0
         self.phase = "setup"
-        self.stack: list[dict[str, Any]] = []
+        self.stack: list[Step] = []
         self.vars: dict[str, Any] = {}
         self.state_id = 0
 
-    def clone(self) -> GameState:
+    def clone(self) -> GameState[C]:
         """An independent copy; the context and models' static data are shared."""
         other = GameState(
             self.ctx, {k: m.copy() for k, m in self.models.items()}, [s.copy() for s in self.sides], self.rng.copy()
@@ -193,17 +199,23 @@ class GameState:
             "rng": self.rng.to_json(),
             "sides": [s.to_json() for s in self.sides],
             "models": [m.to_json() for m in self.models.values()],
-            "stack": self.stack,
+            "stack": [step_to_json(s) for s in self.stack],
             "vars": self.vars,
         }
 
-    def load_json(self, d: dict[str, Any], profiles: dict[str, dict[str, Any]]) -> None:
-        """Overwrite the changing part from :meth:`to_json` output; ``profiles`` maps model id -> static data."""
+    def load_json(
+        self,
+        d: dict[str, Any],
+        profiles: dict[str, dict[str, Any]],
+        decode_step: Callable[[Any, str], Step],
+    ) -> None:
+        """Overwrite the changing part from :meth:`to_json` output; ``profiles`` maps model id -> static data,
+        ``decode_step`` reads one pending step (the ruleset's :meth:`SteppedRules.decode_step`)."""
         self.turn = int(d["turn"])
         self.phase = str(d["phase"])
         self.state_id = int(d["state_id"])
         self.rng = Rng.from_json(d["rng"])
         self.sides = [SideState(s["name"], dict(s["flags"])) for s in d["sides"]]
         self.models = {m["id"]: Model.from_json(m, profiles[m["id"]]) for m in d["models"]}
-        self.stack = list(d["stack"])
+        self.stack = [decode_step(x, f"state.stack[{i}]") for i, x in enumerate(d["stack"])]
         self.vars = dict(d["vars"])

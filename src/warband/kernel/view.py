@@ -21,7 +21,7 @@ SIDE_COLOURS = ("#2f6fd0", "#c8412e")
 _SCALARS = (str, int, float, bool)
 
 
-def scenario_of(state: GameState) -> Mapping[str, Any]:
+def scenario_of(state: GameState[Any]) -> Mapping[str, Any]:
     """The scenario document of the game (empty when the context does not carry one)."""
     doc = getattr(state.ctx, "scenario", None)
     return doc if isinstance(doc, Mapping) else {}
@@ -108,7 +108,7 @@ def _off_table(m: Model) -> dict[str, Any]:
     return {"id": m.id, "side": m.side, "name": m.name, "why": why}
 
 
-def generic_view(ruleset_id: str, state: GameState) -> dict[str, Any]:
+def generic_view(ruleset_id: str, state: GameState[Any]) -> dict[str, Any]:
     """The view every ruleset has without writing any code (see the module docstring)."""
     doc = scenario_of(state)
     table = doc.get("table", {})

@@ -1,31 +1,45 @@
 """Exact odds of a Trenches and Turbines Shoot (seed 002, Make Hit Rolls / Saves): d10 hit rolls at or under
 the modified Ranged, hits x damage save dice at or under SV - Pen, each failure 1 damage; damage of one attack
-never carries over to the next model. Natural 1 always succeeds and natural 10 always fails (digest §3.1)."""
+never carries over to the next model. Natural 1 always succeeds and natural 10 always fails (digest §3.1): the
+rule is the ruleset's own (``core.succeeds``) over the resolved params, so ``--set`` overrides reach the odds."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 from warband.kernel.dice import Distribution, binomial_successes
+from warband.rulesets.trenches_and_turbines import TrenchesAndTurbines
+from warband.rulesets.trenches_and_turbines.core import succeeds
 
 __all__ = ["p_test", "shoot_damage"]
 
 
-def p_test(target: int, sides: int = 10, natural_success: int = 1, natural_failure: int = 10) -> Fraction:
-    """Chance that one die succeeds at or under ``target``."""
-    ok = sum(1 for v in range(1, sides + 1) if v <= natural_success or (v < natural_failure and v <= target))
-    return Fraction(ok, sides)
+def p_test(target: int, params: Mapping[str, Any] | None = None) -> Fraction:
+    """Chance that one die succeeds at or under ``target`` under the resolved ``params`` (default: the ruleset's
+    defaults): ``die_sides``, ``natural_success``, ``natural_failure``."""
+    p = TrenchesAndTurbines.params.resolve() if params is None else params
+    sides = int(p["die_sides"])
+    return Fraction(sum(1 for v in range(1, sides + 1) if succeeds(p, v, target)), sides)
 
 
 def shoot_damage(
-    attacks: int, target: int, save: int, pen: int, damage: int, models_hp: int | None = None
+    attacks: int,
+    target: int,
+    save: int,
+    pen: int,
+    damage: int,
+    models_hp: int | None = None,
+    params: Mapping[str, Any] | None = None,
 ) -> Distribution[int]:
     """Distribution of the damage dealt by ``attacks`` dice hitting on ``target`` or less against a save of
     ``save`` with ``pen``, ``damage`` per hit. With ``models_hp`` (HP of each model of the target unit) the
-    damage of one attack that exceeds the current model's remaining HP falls off."""
-    hits = binomial_successes(attacks, p_test(target))
-    fail = 1 - p_test(save - pen)
+    damage of one attack that exceeds the current model's remaining HP falls off. ``params``: the resolved
+    params (see :func:`p_test`)."""
+    hits = binomial_successes(attacks, p_test(target, params))
+    fail = 1 - p_test(save - pen, params)
     per_hit = binomial_successes(damage, fail)
     out: dict[int, Fraction] = defaultdict(Fraction)
     for h, ph in hits.items():

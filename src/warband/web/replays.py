@@ -22,7 +22,7 @@ class Replay:
     id: str
     title: str
     game: Game
-    states: list[GameState] = field(default_factory=list)
+    states: list[GameState[Any]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     result: dict[str, Any] | None = None
 

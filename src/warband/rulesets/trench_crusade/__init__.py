@@ -21,8 +21,9 @@ from warband.kernel.actions import Action
 from warband.kernel.geometry import base_radius
 from warband.kernel.params import ParamTable
 from warband.kernel.rng import Rng
-from warband.kernel.ruleset import GameResult, ModuleRuleset, RulesModule
+from warband.kernel.ruleset import GameResult, SteppedRuleset
 from warband.kernel.state import GameState, Model, SideState
+from warband.kernel.steps import SteppedRules
 from warband.rulesets.trench_crusade import morale, rules
 from warband.rulesets.trench_crusade.context import Context, build_context, model_height
 from warband.rulesets.trench_crusade.render import explain_action, render_table
@@ -31,14 +32,14 @@ from warband.rulesets.trench_crusade.roster import TCRoster, load_roster, model_
 _HERE = Path(__file__).parent
 
 
-class TrenchCrusade(ModuleRuleset):
+class TrenchCrusade(SteppedRuleset):
     """Trench Crusade behind the kernel protocol."""
 
     id: ClassVar[str] = "trench-crusade"
-    version: ClassVar[str] = "1.0.0"
+    version: ClassVar[str] = "1.1.0"
     title: ClassVar[str] = "Trench Crusade (v1.0 activation rules, seed 000)"
     params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
-    rules: ClassVar[RulesModule] = rules
+    rules: ClassVar[SteppedRules[Any]] = rules.RULES
 
     def data_dir(self) -> Path:
         return _HERE / "data"
@@ -65,7 +66,7 @@ class TrenchCrusade(ModuleRuleset):
         rosters: tuple[dict[str, Any], dict[str, Any]],
         scenario: dict[str, Any],
         seed: int,
-    ) -> GameState:
+    ) -> GameState[Context]:
         ctx = self._context(params, rosters, scenario, seed)
         models: dict[str, Model] = {}
         for side in (0, 1):
@@ -83,23 +84,23 @@ class TrenchCrusade(ModuleRuleset):
         sides = [SideState(str(ctx.rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
         return GameState(ctx, models, sides, Rng(seed))
 
-    def result(self, state: GameState) -> GameResult | None:
+    def result(self, state: GameState[Any]) -> GameResult | None:
         return morale.result(state)
 
-    def evaluate(self, state: GameState, side: int) -> float:
+    def evaluate(self, state: GameState[Any], side: int) -> float:
         from warband.rulesets.trench_crusade.evaluate import evaluate
 
         return evaluate(state, side)
 
-    def view(self, state: GameState) -> dict[str, Any]:
+    def view(self, state: GameState[Any]) -> dict[str, Any]:
         from warband.rulesets.trench_crusade.view import view
 
         return view(state)
 
-    def render(self, state: GameState) -> str:
+    def render(self, state: GameState[Any]) -> str:
         return render_table(state)
 
-    def explain(self, state: GameState, action: Action) -> str:
+    def explain(self, state: GameState[Any], action: Action) -> str:
         return explain_action(state, action)
 
 

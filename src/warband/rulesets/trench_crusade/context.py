@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from warband.kernel.battlefield import ObjectivePoint, battlefield
-from warband.kernel.geometry import Table, TerrainPiece, base_radius
+from warband.kernel.context import GameContext
+from warband.kernel.geometry import TerrainPiece, base_radius
 
 SIDE_PREFIX = ("a", "b")
 
@@ -19,35 +20,23 @@ SIDE_PREFIX = ("a", "b")
 Objective = ObjectivePoint
 
 
-@dataclass
-class Context:
-    """Everything about a game that never changes while it is played."""
+@dataclass(kw_only=True)
+class Context(GameContext):
+    """Everything about a Trench Crusade game that never changes while it is played (beyond the kernel's):
+    the turn limit, the seed, each model's spec (type, points, profile) and the roster order of model ids."""
 
-    params: dict[str, Any]
-    table: Table
-    cover_ids: frozenset[str]
-    zones: tuple[TerrainPiece, TerrainPiece]
-    objectives: tuple[Objective, ...]
     turns: int
-    rosters: tuple[dict[str, Any], dict[str, Any]]
-    scenario: dict[str, Any]
     seed: int
-    profiles: dict[str, dict[str, Any]]
     specs: dict[str, dict[str, Any]]
     order: tuple[tuple[str, ...], tuple[str, ...]]
     los_cache: dict[tuple[float, ...], bool] = field(default_factory=dict)
-    memo: dict[Any, Any] = field(default_factory=dict)
+    solid_pieces: tuple[TerrainPiece, ...] = ()
+    platforms: tuple[TerrainPiece, ...] = ()
 
     def __post_init__(self) -> None:
         terrain = self.table.terrain
         self.solid_pieces = tuple(p for p in terrain if p.kind in ("impassable", "blocking"))
         self.platforms = tuple(p for p in terrain if p.kind == "platform")
-
-    def piece(self, piece_id: str) -> TerrainPiece:
-        for p in self.table.terrain:
-            if p.id == piece_id:
-                return p
-        raise KeyError(piece_id)
 
 
 def build_context(
@@ -72,18 +61,18 @@ def build_context(
             spec_by_id[mid] = spec
         order.append(tuple(ids))
     return Context(
-        dict(params),
-        table,
-        cover,
-        (zones[0], zones[1]),
-        objectives,
-        int(scenario.get("turns", 4)),
-        rosters,
-        scenario,
-        seed,
-        profiles,
-        spec_by_id,
-        (order[0], order[1]),
+        params=dict(params),
+        table=table,
+        cover_ids=cover,
+        zones=(zones[0], zones[1]),
+        objectives=objectives,
+        turns=int(scenario.get("turns", 4)),
+        rosters=rosters,
+        scenario=scenario,
+        seed=seed,
+        profiles=profiles,
+        specs=spec_by_id,
+        order=(order[0], order[1]),
     )
 
 

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from warband.kernel.geometry import TerrainPiece
-from warband.kernel.state import GameState, Model
+from warband.kernel.state import Model
+from warband.rulesets.trench_crusade.core import State
 
 #: Points a victory point is worth (a little more than a line trooper).
 VP_WORTH = 60.0
@@ -110,7 +111,7 @@ class _Static:
 
 
 # ------------------------------------------------------------------------------------------- static data
-def _static(state: GameState) -> _Static:
+def _static(state: State) -> _Static:
     ctx = state.ctx
     hit = _CACHE.get(id(ctx))
     if hit is not None and hit.ctx is ctx:
@@ -156,8 +157,8 @@ def _profile(spec: dict[str, Any]) -> _Profile:
     )
 
 
-def _build(state: GameState) -> _Static:
-    from warband.odds.trench_crusade import injury_odds, success_odds
+def _build(state: State) -> _Static:
+    from warband.rulesets.trench_crusade.odds import injury_odds, success_odds
 
     ctx = state.ctx
     p = ctx.params
@@ -319,12 +320,12 @@ def _material(st: _Static, m: Model) -> float:
     return v
 
 
-def _scoring_turns_left(st: _Static, state: GameState) -> int:
+def _scoring_turns_left(st: _Static, state: State) -> int:
     now = max(state.turn, 1) if state.phase != "deploy" else 1
     return max(0, st.turns - max(now, st.from_turn) + 1)
 
 
-def _objectives(st: _Static, state: GameState, up: list[Model], left: int) -> float:
+def _objectives(st: _Static, state: State, up: list[Model], left: int) -> float:
     """Side 0's objective value: control now (scored at the end of this turn) and presence nearby."""
     if left <= 0:
         return 0.0
@@ -346,7 +347,7 @@ def _objectives(st: _Static, state: GameState, up: list[Model], left: int) -> fl
     return total * VP_WORTH
 
 
-def _threats(st: _Static, state: GameState, up: list[Model]) -> tuple[float, float]:
+def _threats(st: _Static, state: State, up: list[Model]) -> tuple[float, float]:
     """Expected damage (in points) each side can deal in its next activations, best target per attacker."""
     out = [0.0, 0.0]
     by_side: tuple[list[Model], list[Model]] = ([], [])
@@ -408,7 +409,7 @@ def _threats(st: _Static, state: GameState, up: list[Model]) -> tuple[float, flo
     return out[0], out[1]
 
 
-def _morale(st: _Static, state: GameState, side: int) -> float:
+def _morale(st: _Static, state: State, side: int) -> float:
     """The cost to ``side`` of its morale: Shaken, and the chance of failing the next Morale check."""
     models = state.side_models(side)
     hurt = sum(1 for m in models if not m.on_table or m.flags.get("down"))
@@ -427,7 +428,7 @@ def _morale(st: _Static, state: GameState, side: int) -> float:
 
 
 # ------------------------------------------------------------------------------------------- the value
-def evaluate(state: GameState, side: int) -> float:
+def evaluate(state: State, side: int) -> float:
     """The value of ``state`` for ``side`` in points (higher is better; the opponent's value is its negative).
 
     A finished game is worth :data:`WIN` (plus the victory-point margin) to the winner."""

@@ -5,30 +5,28 @@ Morale Phase'; digest §1 Morale check, Shaken, winning; Claim No Man's Land sco
 from __future__ import annotations
 
 import math
-from typing import Any
+from dataclasses import dataclass
 
+from warband.kernel import battlefield
 from warband.kernel.actions import Action
 from warband.kernel.events import Event, GameEnded, Note, PhaseStarted, StatusChanged
 from warband.kernel.ruleset import GameResult
-from warband.kernel.state import GameState
+from warband.kernel.steps import push
+from warband.rulesets.trench_crusade.core import AfterSuccess, R, State, SuccessRoll, TCChoice, push_success
 
-R = "trench-crusade"
-
-
-def _rules() -> Any:
-    from warband.rulesets.trench_crusade import rules
-
-    return rules
+#: The phase between the Morale phase and the next turn's Initiative phase (the turn loop in ``rules`` starts
+#: the next turn from it).
+TURN_OVER = "turn-over"
 
 
-def begin_morale_phase(state: GameState, events: list[Event]) -> None:
+def begin_morale_phase(state: State, events: list[Event]) -> None:
     state.phase = "morale"
     events.append(PhaseStarted(state.turn, "Morale"))
     first = int(state.vars.get("initiative", 0))
     state.vars["morale_queue"] = [first, 1 - first]
 
 
-def needs_check(state: GameState, side: int) -> bool:
+def needs_check(state: State, side: int) -> bool:
     """A check when at least half the warband (rounded up) is Down or Out of Action, or while Shaken."""
     models = state.side_models(side)
     hurt = sum(1 for m in models if not m.on_table or m.flags.get("down"))
@@ -36,13 +34,13 @@ def needs_check(state: GameState, side: int) -> bool:
     return bool(state.sides[side].flags.get("shaken")) or hurt >= need
 
 
-def leader_up(state: GameState, side: int) -> bool:
+def leader_up(state: State, side: int) -> bool:
     return any(
         m.on_table and not m.flags.get("down") and "LEADER" in m.data["keywords"] for m in state.side_models(side)
     )
 
 
-def morale_idle(state: GameState, events: list[Event]) -> bool:
+def morale_idle(state: State, events: list[Event]) -> bool:
     """Take the next side's Morale check, or end the turn when both are done."""
     queue = list(state.vars.get("morale_queue", []))
     while queue:
@@ -51,51 +49,66 @@ def morale_idle(state: GameState, events: list[Event]) -> bool:
         if needs_check(state, side):
             plus = int(state.ctx.params["leader_morale_dice"]) if leader_up(state, side) else 0
             events.append(Note(f"side {'AB'[side]} takes a Morale check", f"{R}/morale/check"))
-            _rules().push_success(state, None, "morale", plus, 0, False, {"side": side}, False)
+            push_success(state, None, "morale", plus, 0, False, AfterMorale(side), False, side=side)
             return True
     end_of_turn(state, events)
     return True
 
 
-def after_morale_roll(state: GameState, step: dict[str, Any], result: str, events: list[Event]) -> None:
-    side = int(step["side"])
-    flags = state.sides[side].flags
-    if result != "failure":
+@dataclass(frozen=True, slots=True)
+class AfterMorale(AfterSuccess):
+    """The outcome of a side's Morale check (digest §1): a pass steadies a Shaken warband; a first failure
+    makes it Shaken (or, with ``sound_the_retreat``, its player may flee instead); a second one, it flees."""
+
+    kind = "after-morale"
+    side: int
+
+    def follow(self, state: State, roll: SuccessRoll, result: str, events: list[Event]) -> None:
+        side = self.side
+        flags = state.sides[side].flags
+        if result != "failure":
+            if flags.get("shaken"):
+                flags["shaken"] = False
+                events.append(StatusChanged(f"side {'AB'[side]}", "Shaken", False))
+            return
         if flags.get("shaken"):
-            flags["shaken"] = False
-            events.append(StatusChanged(f"side {'AB'[side]}", "Shaken", False))
-        return
-    if flags.get("shaken"):
-        flee(state, side, "a second failed Morale check", events)
-    elif state.ctx.params["sound_the_retreat"]:
-        _rules().push(state, {"t": "morale-fail", "by": side, "side": side})
-    else:
-        shake(state, side, events)
+            flee(state, side, "a second failed Morale check", events)
+        elif state.ctx.params["sound_the_retreat"]:
+            push(state, MoraleFail(side))
+        else:
+            shake(state, side, events)
 
 
-def shake(state: GameState, side: int, events: list[Event]) -> None:
+@dataclass(frozen=True, slots=True)
+class MoraleFail(TCChoice):
+    """Sound the Retreat (digest §1, param ``sound_the_retreat``): after a first failed check the player
+    chooses to stand Shaken or to flee."""
+
+    kind = "morale-fail"
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("stand", option="shaken"), Action("flee", option="sound the retreat")]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.kind == "flee":
+            flee(state, self.by, "Sound the Retreat", events)
+        else:
+            shake(state, self.by, events)
+
+
+def shake(state: State, side: int, events: list[Event]) -> None:
     state.sides[side].flags["shaken"] = True
     events.append(StatusChanged(f"side {'AB'[side]}", "Shaken", True))
 
 
-def morale_fail_options(state: GameState, step: dict[str, Any]) -> list[Action]:
-    return [Action("stand", option="shaken"), Action("flee", option="sound the retreat")]
-
-
-def after_morale_choice(state: GameState, step: dict[str, Any], a: Action, events: list[Event]) -> None:
-    if a.kind == "flee":
-        flee(state, int(step["side"]), "Sound the Retreat", events)
-    else:
-        shake(state, int(step["side"]), events)
-
-
-def flee(state: GameState, side: int, why: str, events: list[Event]) -> None:
+def flee(state: State, side: int, why: str, events: list[Event]) -> None:
     state.sides[side].flags["fled"] = True
     events.append(Note(f"side {'AB'[side]} flees the field ({why})", f"{R}/morale/flee"))
     finish(state, 1 - side, f"side {'AB'[side]} fled", events)
 
 
-def check_wipe(state: GameState, events: list[Event]) -> None:
+def check_wipe(state: State, events: list[Event]) -> None:
     """A warband with no model left on the table has lost."""
     if state.phase in ("over", "deploy"):
         return
@@ -106,21 +119,15 @@ def check_wipe(state: GameState, events: list[Event]) -> None:
         finish(state, 1 - empty[0], f"side {'AB'[empty[0]]} was wiped out", events)
 
 
-def controller(state: GameState, at: tuple[float, float], radius: float) -> int | None:
+def controller(state: State, at: tuple[float, float], radius: float) -> int | None:
     """Who holds an objective: more models within its radius (Down ones only if ``objective_down_counts``)."""
     down_counts = bool(state.ctx.params["objective_down_counts"])
-    counts = [0, 0]
-    for m in state.models.values():
-        if not m.on_table or (m.flags.get("down") and not down_counts):
-            continue
-        if math.hypot(m.x - at[0], m.y - at[1]) - m.radius <= radius + 1e-9:
-            counts[m.side] += 1
-    if counts[0] == counts[1]:
-        return None
-    return 0 if counts[0] > counts[1] else 1
+    return battlefield.controller(
+        state.models.values(), at, radius, lambda m: 0 if m.flags.get("down") and not down_counts else 1
+    )
 
 
-def end_of_turn(state: GameState, events: list[Event]) -> None:
+def end_of_turn(state: State, events: list[Event]) -> None:
     """Score the objectives, then start the next turn or end the game on victory points."""
     if state.turn >= int(state.ctx.params["objective_scoring_from_turn"]):
         vp = list(state.vars.get("vp", [0, 0]))
@@ -131,14 +138,12 @@ def end_of_turn(state: GameState, events: list[Event]) -> None:
                 events.append(Note(f"side {'AB'[who]} holds {o.id}: +{o.vp} VP", f"{R}/scenario/objective"))
         state.vars["vp"] = vp
     if state.turn >= state.ctx.turns:
-        vp = state.vars.get("vp", [0, 0])
-        winner = None if vp[0] == vp[1] else (0 if vp[0] > vp[1] else 1)
-        finish(state, winner, "victory points after the last turn", events)
+        finish(state, battlefield.vp_winner(state.vars.get("vp", [0, 0])), "victory points after the last turn", events)
         return
-    _rules().start_turn(state, events)
+    state.phase = TURN_OVER
 
 
-def finish(state: GameState, winner: int | None, reason: str, events: list[Event]) -> None:
+def finish(state: State, winner: int | None, reason: str, events: list[Event]) -> None:
     if state.phase == "over":
         return
     state.phase = "over"
@@ -148,7 +153,7 @@ def finish(state: GameState, winner: int | None, reason: str, events: list[Event
     events.append(GameEnded(winner, reason, (int(vp[0]), int(vp[1]))))
 
 
-def result(state: GameState) -> GameResult | None:
+def result(state: State) -> GameResult | None:
     if state.phase != "over":
         return None
     vp = state.vars.get("vp", [0, 0])
@@ -167,3 +172,6 @@ def result(state: GameState) -> GameResult | None:
     return GameResult(
         state.vars.get("winner"), str(state.vars.get("reason", "")), (int(vp[0]), int(vp[1])), state.turn, models
     )
+
+
+MORALE_STEPS = (AfterMorale, MoraleFail)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import math
 
 from warband.kernel.actions import Action
-from warband.kernel.state import GameState
+from warband.kernel.space import gap
 from warband.rulesets.trench_crusade import rolls as tcr
 from warband.rulesets.trench_crusade.attacks import attack_dice
-from warband.rulesets.trench_crusade.space import charge_route, gap
+from warband.rulesets.trench_crusade.core import State
+from warband.rulesets.trench_crusade.space import charge_route
 
 _GLYPH = {
     "difficult": "~",
@@ -22,7 +23,7 @@ _GLYPH = {
 _COLS_PER_INCH = 2
 
 
-def render_table(state: GameState) -> str:
+def render_table(state: State) -> str:
     """A map at 1 row per inch and 2 columns per inch; models show as their ids, objectives as ``()``."""
     ctx = state.ctx
     table = ctx.table
@@ -84,11 +85,11 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def explain_action(state: GameState, a: Action) -> str:
+def explain_action(state: State, a: Action) -> str:
     """The odds of the rolls an action starts: to hit and to injure for attacks, the Risky roll of a Dash,
     the chance that a Charge reaches."""
-    from warband.odds.trench_crusade import injury_odds, success_odds
-    from warband.rulesets.trench_crusade import rules
+    from warband.rulesets.trench_crusade import core
+    from warband.rulesets.trench_crusade.odds import injury_odds, success_odds
 
     m = state.models.get(a.model or "")
     if m is None:
@@ -97,7 +98,7 @@ def explain_action(state: GameState, a: Action) -> str:
     if a.kind in ("shoot", "fight", "strike") and a.target in state.models:
         t = state.models[a.target]
         mode = "ranged" if a.kind == "shoot" else "melee"
-        w = rules.weapon_named(m, a.option, mode)
+        w = core.weapon_named(m, a.option, mode)
         if w is None:
             return ""
         plus, minus, why = attack_dice(state, m, t, w, mode, False)
@@ -112,19 +113,19 @@ def explain_action(state: GameState, a: Action) -> str:
             f"Out of Action {_pct(float(inj['out']))} (injury modifier {mod:+d})"
         )
     if a.kind == "dash":
-        odds = success_odds(tcr.net_dice(*rules.model_dice(state, m)), p)
+        odds = success_odds(tcr.net_dice(*core.model_dice(state, m)), p)
         return f"Risky roll: success {_pct(float(odds['success']))}; failure ends the activation"
     if a.kind == "charge" and a.target in state.models:
         t = state.models[a.target]
         sides = int(p["charge_die_sides"])
-        base = rules.movement(state, m)
-        full = charge_route(state, m, t, base + (0 if rules.heavy_applies(m) else sides))
+        base = core.movement(state, m)
+        full = charge_route(state, m, t, base + (0 if core.heavy_applies(m) else sides))
         if not full.reached:
             return f'cannot reach {t.id} even with a {sides} ({gap(m, t):.1f}" away)'
         reach = sum(
             1
             for d in range(1, sides + 1)
-            if charge_route(state, m, t, base + (0 if rules.heavy_applies(m) else d)).reached
+            if charge_route(state, m, t, base + (0 if core.heavy_applies(m) else d)).reached
         )
         return f"charge reaches {t.id} on {reach} of {sides} die results ({_pct(reach / sides)})"
     return ""

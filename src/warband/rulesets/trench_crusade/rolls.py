@@ -1,7 +1,7 @@
 """Trench Crusade roll rules: the single source of truth.
 
 Pure functions, no randomness and no state: the game engine feeds them the dice
-it rolled, and :mod:`warband.odds.trench_crusade` feeds them every possible roll
+it rolled, and :mod:`warband.rulesets.trench_crusade.odds` feeds them every possible roll
 to compute exact odds. Change a rule here and both follow.
 
 Sources:

@@ -8,48 +8,47 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from warband.kernel.geometry import Table, TerrainPiece, Vec, segment_point_distance
-from warband.kernel.state import GameState, Model
+from warband.kernel.geometry import Table, TerrainPiece, Vec
+from warband.kernel.space import (
+    clear_of_circles,
+    corridor,
+    enemies,
+    enemies_within,
+    gap,
+    gap_at,
+    memo_sight,
+    overlapping,
+    toward,
+    unit,
+    walk_path,
+)
+from warband.kernel.state import Model
 from warband.rulesets.trench_crusade.context import Context
+from warband.rulesets.trench_crusade.core import State
 
 Reason = tuple[str, str]
 R = "trench-crusade"
 _SOLID = frozenset(("impassable", "blocking"))
-_LOS_CACHE_LIMIT = 200_000
 
 
-def standing_enemies(state: GameState, m: Model) -> list[Model]:
+def standing_enemies(state: State, m: Model) -> list[Model]:
     """Enemy models on the table (Down ones included)."""
-    return [e for e in state.models.values() if e.on_table and e.side != m.side]
+    return enemies(state.models.values(), m)
 
 
-def gap(a: Model, b: Model) -> float:
-    """Base edge to base edge, in inches."""
-    d = math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius
-    return d if d > 0.0 else 0.0
-
-
-def gap_at(p: Vec, r: float, b: Model) -> float:
-    d = math.hypot(p[0] - b.x, p[1] - b.y) - r - b.radius
-    return d if d > 0.0 else 0.0
-
-
-def engaged_with(state: GameState, m: Model) -> list[Model]:
+def engaged_with(state: State, m: Model) -> list[Model]:
     """Enemies within the engagement range (1") of ``m`` (seed 000: 'within 1" of an enemy')."""
-    rng = state.ctx.params["engagement_range"]
-    return [e for e in standing_enemies(state, m) if gap(m, e) <= rng + 1e-9]
+    return enemies_within(state.models.values(), m, state.ctx.params["engagement_range"])
 
 
 def visible(ctx: Context, a: Model, b: Model) -> bool:
     """True line of sight from ``a`` to ``b`` (digest §4 LoS: 360 degrees, bases ignored), memoised."""
-    key = (a.x, a.y, a.z, a.radius, b.x, b.y, b.z, b.radius)
-    hit = ctx.los_cache.get(key)
-    if hit is None:
-        hit = ctx.table.can_see((a.x, a.y), a.radius, a.z, a.height, (b.x, b.y), b.radius, b.z, b.height)
-        if len(ctx.los_cache) > _LOS_CACHE_LIMIT:
-            ctx.los_cache.clear()
-        ctx.los_cache[key] = hit
-    return hit
+    return memo_sight(
+        ctx.los_cache,
+        a,
+        b,
+        lambda a, b: ctx.table.can_see(a.pos, a.radius, a.z, a.height, b.pos, b.radius, b.z, b.height),
+    )
 
 
 def cover_piece(ctx: Context, shooter: Model, target: Model) -> TerrainPiece | None:
@@ -168,7 +167,7 @@ class MoveEnv:
         "start_platform",
     )
 
-    def __init__(self, state: GameState, m: Model, mode: str, target: Model | None = None) -> None:
+    def __init__(self, state: State, m: Model, mode: str, target: Model | None = None) -> None:
         ctx = state.ctx
         self.m = m
         self.mode = mode
@@ -221,7 +220,7 @@ class MoveEnv:
         return True
 
 
-def check_destination(state: GameState, m: Model, dest: Vec, mode: str, env: MoveEnv | None = None) -> list[Reason]:
+def check_destination(state: State, m: Model, dest: Vec, mode: str, env: MoveEnv | None = None) -> list[Reason]:
     """Rules about where a model may end a move, whatever the path (seed 000 Move/Retreat; digest §7)."""
     env = env or MoveEnv(state, m, mode)
     table = state.ctx.table
@@ -258,7 +257,7 @@ def check_destination(state: GameState, m: Model, dest: Vec, mode: str, env: Mov
 
 
 def plan_move(
-    state: GameState,
+    state: State,
     m: Model,
     dest: Vec,
     allowance: float,
@@ -287,7 +286,7 @@ def plan_move(
     cost_fn = _leg_cost(ctx)
     path: list[Vec]
     dangerous = False
-    if _straight_clear(start, dest, solids) and _clear_of_circles(start, dest, env.circles):
+    if _straight_clear(start, dest, solids) and clear_of_circles(start, dest, env.circles):
         path = [start, dest]
         tr = table.trace(start, dest)
         cost = tr.length
@@ -297,7 +296,7 @@ def plan_move(
     elif straight:
         return [(f"{R}/move/no-path", "the straight line is blocked")]
     else:
-        circles, solids = _corridor(start, dest, allowance, env.circles, solids)
+        circles, solids = corridor(start, dest, allowance, env.circles, solids)
         found = table.shortest_path(
             start, dest, m.radius, solids, circles, cost=cost_fn, max_cost=allowance + 1e-6, cost_at_least_length=True
         )
@@ -325,52 +324,10 @@ def plan_move(
     return MovePlan(tuple(path), total, end_z, climb, drop, jump, dangerous)
 
 
-def _corridor(
-    a: Vec, b: Vec, length: float, circles: list[tuple[Vec, float]], solids: list[TerrainPiece]
-) -> tuple[list[tuple[Vec, float]], list[TerrainPiece]]:
-    """Only what a path of at most ``length`` from ``a`` to ``b`` can meet: such a path stays inside the ellipse
-    with foci ``a`` and ``b``, whose points are within its semi-minor axis of the segment ``a``-``b``."""
-    d = math.hypot(b[0] - a[0], b[1] - a[1])
-    half = max(length, d) / 2.0
-    reach = math.sqrt(max(0.0, half * half - (d / 2.0) ** 2)) + 0.5
-    keep_c = [(c, r) for c, r in circles if segment_point_distance(a, b, c) <= reach + r]
-    keep_s = []
-    for piece in solids:
-        bx0, by0, bx1, by1 = piece.bbox
-        lo_x, hi_x = min(a[0], b[0]) - reach, max(a[0], b[0]) + reach
-        lo_y, hi_y = min(a[1], b[1]) - reach, max(a[1], b[1]) + reach
-        if bx0 <= hi_x and bx1 >= lo_x and by0 <= hi_y and by1 >= lo_y:
-            keep_s.append(piece)
-    return keep_c, keep_s
-
-
 def _gap_length(table: Table, a: Vec, b: Vec) -> float:
     tr = table.trace(a, b)
     covered = sum(c.s1 - c.s0 for c in tr.crossings if c.piece.kind == "platform")
     return max(0.0, tr.length - covered)
-
-
-def _clear_of_circles(a: Vec, b: Vec, circles: list[tuple[Vec, float]]) -> bool:
-    """Whether the segment ``a``-``b`` keeps out of every circle (a bounding-box test first: most are far)."""
-    ax, ay = a
-    bx, by = b
-    lox, hix = (ax, bx) if ax < bx else (bx, ax)
-    loy, hiy = (ay, by) if ay < by else (by, ay)
-    dx, dy = bx - ax, by - ay
-    L2 = dx * dx + dy * dy
-    for (cx, cy), r in circles:
-        if cx + r < lox or cx - r > hix or cy + r < loy or cy - r > hiy:
-            continue
-        if L2 == 0.0:
-            t = 0.0
-        else:
-            t = ((cx - ax) * dx + (cy - ay) * dy) / L2
-            t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
-        ex, ey = ax + t * dx - cx, ay + t * dy - cy
-        lim = r - 1e-9
-        if ex * ex + ey * ey < lim * lim:
-            return False
-    return True
 
 
 def _r2(p: Vec) -> Vec:
@@ -380,7 +337,7 @@ def _r2(p: Vec) -> Vec:
 _CANDIDATE_SPACING = 0.5  # inches: candidate destinations closer than this to each other are one choice
 
 
-def move_candidates(state: GameState, m: Model, allowance: float) -> list[Vec]:
+def move_candidates(state: State, m: Model, allowance: float) -> list[Vec]:
     """A finite, deterministic set of sensible destinations for a Move: toward each enemy (stopping outside
     1"), onto the nearest objectives, into the cover of nearby terrain, onto reachable platforms, and eight
     compass points at full distance (each brought 40% closer if the full one is not allowed). A point within
@@ -397,11 +354,11 @@ def move_candidates(state: GameState, m: Model, allowance: float) -> list[Vec]:
             continue
         stop = max(0.0, min(allowance, d - e.radius - m.radius - rng - 0.05))
         if stop > 0.2:
-            pts.append(_toward(start, (e.x, e.y), stop))
+            pts.append(toward(start, (e.x, e.y), stop))
     objectives = sorted(ctx.objectives, key=lambda o: math.hypot(o.at[0] - m.x, o.at[1] - m.y))[:3]
     for o in objectives:
         d = math.hypot(o.at[0] - m.x, o.at[1] - m.y)
-        pts.append(o.at if d <= allowance else _toward(start, o.at, allowance))
+        pts.append(o.at if d <= allowance else toward(start, o.at, allowance))
     threat = enemies[0] if enemies else None
     near = []
     for piece in ctx.table.terrain:
@@ -416,7 +373,7 @@ def move_candidates(state: GameState, m: Model, allowance: float) -> list[Vec]:
         if piece.kind == "platform":
             pts.append(c)
         elif threat is not None:
-            away = _unit((c[0] - threat.x, c[1] - threat.y))
+            away = unit((c[0] - threat.x, c[1] - threat.y))
             reach = piece.distance_to(c)  # 0 inside; step out past the far edge
             edge = _far_side(piece, c, away)
             pts.append((edge[0] + away[0] * (m.radius + 0.1 + reach), edge[1] + away[1] * (m.radius + 0.1 + reach)))
@@ -443,18 +400,6 @@ def move_candidates(state: GameState, m: Model, allowance: float) -> list[Vec]:
     return out
 
 
-def _toward(a: Vec, b: Vec, dist: float) -> Vec:
-    d = math.hypot(b[0] - a[0], b[1] - a[1])
-    if d <= 1e-12:
-        return a
-    return (a[0] + (b[0] - a[0]) * dist / d, a[1] + (b[1] - a[1]) * dist / d)
-
-
-def _unit(v: Vec) -> Vec:
-    d = math.hypot(v[0], v[1])
-    return (v[0] / d, v[1] / d) if d > 1e-12 else (1.0, 0.0)
-
-
 def _centroid(piece: TerrainPiece) -> Vec:
     xs = [q[0] for q in piece.polygon]
     ys = [q[1] for q in piece.polygon]
@@ -470,17 +415,17 @@ def _far_side(piece: TerrainPiece, c: Vec, away: Vec) -> Vec:
     return (c[0] + (far[0] - c[0]) * span[1], c[1] + (far[1] - c[1]) * span[1])
 
 
-def away_direction(state: GameState, m: Model) -> Vec:
+def away_direction(state: State, m: Model) -> Vec:
     """'Directly away from its opponent' (seed 000 Retreat): away from the engaged enemies' centre."""
     engaged = engaged_with(state, m)
     if not engaged:
         return (1.0, 0.0)
     cx = sum(e.x for e in engaged) / len(engaged)
     cy = sum(e.y for e in engaged) / len(engaged)
-    return _unit((m.x - cx, m.y - cy))
+    return unit((m.x - cx, m.y - cy))
 
 
-def retreat_angle_ok(state: GameState, m: Model, dest: Vec, away: Vec) -> bool:
+def retreat_angle_ok(state: State, m: Model, dest: Vec, away: Vec) -> bool:
     v = (dest[0] - m.x, dest[1] - m.y)
     d = math.hypot(v[0], v[1])
     if d <= 1e-9:
@@ -489,7 +434,7 @@ def retreat_angle_ok(state: GameState, m: Model, dest: Vec, away: Vec) -> bool:
     return cos >= math.cos(math.radians(state.ctx.params["retreat_angle"])) - 1e-9
 
 
-def retreat_candidates(state: GameState, m: Model, allowance: float, away: Vec) -> list[Vec]:
+def retreat_candidates(state: State, m: Model, allowance: float, away: Vec) -> list[Vec]:
     """Destinations directly away (and slightly off it, within ``retreat_angle``) at several distances."""
     out: list[Vec] = []
     env = MoveEnv(state, m, "retreat")
@@ -519,18 +464,18 @@ class ChargeMove:
     drop: float
 
 
-def charge_route(state: GameState, m: Model, target: Model, allowance: float) -> ChargeMove:
+def charge_route(state: State, m: Model, target: Model, allowance: float) -> ChargeMove:
     """Move ``m`` toward ``target`` by the shortest route, up to ``allowance`` inches (seed 000 Charge;
     digest §7: shortest route, stop on contact). Reaching means ending within 1" of the target."""
     ctx = state.ctx
     start = (m.x, m.y)
-    contact = _toward((target.x, target.y), start, target.radius + m.radius + 0.01)
+    contact = toward((target.x, target.y), start, target.radius + m.radius + 0.01)
     env = MoveEnv(state, m, "charge", target)
     end_platform = _own_platform(ctx.table, contact)
     solids = [x for x in env.solids if x is not end_platform]
     cost_fn = _leg_cost(ctx)
     d = math.hypot(contact[0] - start[0], contact[1] - start[1])
-    circles, solids = _corridor(start, contact, max(allowance, d) + 2.0, env.circles, solids)
+    circles, solids = corridor(start, contact, max(allowance, d) + 2.0, env.circles, solids)
     found = ctx.table.shortest_path(start, contact, m.radius, solids, circles, cost=cost_fn, cost_at_least_length=True)
     free = ctx.params["obstacle_free_height"]
     rng = ctx.params["engagement_range"]
@@ -543,7 +488,7 @@ def charge_route(state: GameState, m: Model, target: Model, allowance: float) ->
         end = contact
         end_z = ctx.table.surface_height(end)
         return ChargeMove(tuple(path), end, end_z, True, climb, max(0.0, m.z - end_z))
-    end = _walk(ctx, path, allowance)
+    end = walk_path(path, allowance, _leg_cost(ctx))
     end = _settle(state, m, end, target)
     end_z = ctx.table.surface_height(end)
     if end_z - m.z > free + 1e-9:
@@ -552,28 +497,11 @@ def charge_route(state: GameState, m: Model, target: Model, allowance: float) ->
     return ChargeMove(tuple(path), end, end_z, reached, 0.0, max(0.0, m.z - end_z))
 
 
-def _walk(ctx: Context, path: list[Vec], budget: float) -> Vec:
-    cost_fn = _leg_cost(ctx)
-    left = budget
-    for i in range(len(path) - 1):
-        a, b = path[i], path[i + 1]
-        c = cost_fn(a, b)
-        if c <= left:
-            left -= c
-            continue
-        frac = left / c if c > 0 else 0.0
-        return (a[0] + (b[0] - a[0]) * frac, a[1] + (b[1] - a[1]) * frac)
-    return path[-1]
-
-
-def _settle(state: GameState, m: Model, p: Vec, target: Model) -> Vec:
+def _settle(state: State, m: Model, p: Vec, target: Model) -> Vec:
     """Pull a charge's end point back along the line from the target until the base overlaps nothing."""
     for k in range(12):
-        cand = _toward(p, (m.x, m.y), 0.25 * k) if k else p
-        if not any(
-            o is not m and o.on_table and math.hypot(cand[0] - o.x, cand[1] - o.y) < m.radius + o.radius - 1e-6
-            for o in state.models.values()
-        ) and not any(
+        cand = toward(p, (m.x, m.y), 0.25 * k) if k else p
+        if overlapping(state.models.values(), cand, m.radius, lambda o: o is m) is None and not any(
             piece.kind in _SOLID and piece.circle_overlaps(cand, m.radius) for piece in state.ctx.table.terrain
         ):
             return cand

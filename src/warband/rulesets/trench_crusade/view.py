@@ -9,6 +9,9 @@ from typing import Any
 
 from warband.kernel.state import GameState, Model
 from warband.kernel.view import badge, generic_view, models_by_id
+from warband.rulesets.trench_crusade.context import Context
+
+State = GameState[Context]
 
 
 def is_down(m: Model) -> bool:
@@ -23,17 +26,17 @@ def is_activated(m: Model) -> bool:
     return bool(m.flags.get("activated"))
 
 
-def side_shaken(state: GameState, side: int) -> bool:
+def side_shaken(state: State, side: int) -> bool:
     return bool(state.sides[side].flags.get("shaken"))
 
 
-def victory_points(state: GameState) -> tuple[int, int]:
+def victory_points(state: State) -> tuple[int, int]:
     vp = state.vars.get("vp", [0, 0])
     return int(vp[0]), int(vp[1])
 
 
-def turns(state: GameState) -> int:
-    return int(getattr(state.ctx, "turns", 0))
+def turns(state: State) -> int:
+    return state.ctx.turns
 
 
 def model_badges(m: Model) -> list[dict[str, str]]:
@@ -47,7 +50,7 @@ def model_badges(m: Model) -> list[dict[str, str]]:
     return out
 
 
-def view(state: GameState) -> dict[str, Any]:
+def view(state: State) -> dict[str, Any]:
     v = generic_view("trench-crusade", state)
     by_id = models_by_id(v)
     for m in state.models.values():

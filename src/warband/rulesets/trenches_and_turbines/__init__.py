@@ -2,8 +2,10 @@
 PROPOSED core rules of the digest (``../shared/rules/trenches-and-turbines.md`` §3), all numbers in
 ``params.toml``.
 
-* ``rules.py``  the round, the activation deck, the action menu, reactions, charges, fights (the interpreter)
-* ``combat.py`` shooting and melee attacks, saves, casualties, pins, Leadership
+* ``rules.py``  the round, the activation deck, the action menu, reactions, charges, fights, and the step
+  machine (:class:`~warband.rulesets.trenches_and_turbines.rules.TTRules`)
+* ``combat.py`` shooting and melee attacks, saves, casualties, pins, Leadership (their steps)
+* ``core.py``   the step bases, unit status and the d10 test
 * ``missions.py`` the scenario's Mission-Based Actions (requirements, limits, effects, what they forbid)
 * ``space.py``  coherency, movement (VEHICLE, SCALABLE), sight by size, Conceal, Cover, charge placement
 * ``roster.py`` force files; ``data/`` sample forces and the default scenario
@@ -21,24 +23,25 @@ from warband.kernel.geometry import base_radius
 from warband.kernel.mission import ActionVocabulary
 from warband.kernel.params import ParamTable
 from warband.kernel.rng import Rng
-from warband.kernel.ruleset import GameResult, ModuleRuleset, RulesModule
+from warband.kernel.ruleset import GameResult, SteppedRuleset
 from warband.kernel.state import GameState, Model, SideState
+from warband.kernel.steps import SteppedRules
 from warband.rulesets.trenches_and_turbines import missions, rules
-from warband.rulesets.trenches_and_turbines.context import Context, build_context
+from warband.rulesets.trenches_and_turbines.context import Context, State, build_context
 from warband.rulesets.trenches_and_turbines.roster import load_roster, unit_specs
 from warband.rulesets.trenches_and_turbines.rules import ACTIONS
 
 _HERE = Path(__file__).parent
 
 
-class TrenchesAndTurbines(ModuleRuleset):
+class TrenchesAndTurbines(SteppedRuleset):
     """Trenches and Turbines behind the kernel protocol."""
 
     id: ClassVar[str] = "trenches-and-turbines"
-    version: ClassVar[str] = "0.4.0"
+    version: ClassVar[str] = "0.5.0"
     title: ClassVar[str] = "Trenches and Turbines (Actions chapter, seed 002; PROPOSED core rules)"
     params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
-    rules: ClassVar[RulesModule] = rules
+    rules: ClassVar[SteppedRules[Any]] = rules.RULES
     action_vocabulary: ClassVar[ActionVocabulary | None] = ActionVocabulary(
         kinds=frozenset(ACTIONS), statuses=frozenset(missions.STATUSES), ruleset="trenches-and-turbines"
     )
@@ -62,7 +65,7 @@ class TrenchesAndTurbines(ModuleRuleset):
         rosters: tuple[dict[str, Any], dict[str, Any]],
         scenario: dict[str, Any],
         seed: int,
-    ) -> GameState:
+    ) -> State:
         ctx = self._context(params, rosters, scenario)
         p = ctx.params
         models: dict[str, Model] = {}
@@ -77,7 +80,7 @@ class TrenchesAndTurbines(ModuleRuleset):
         sides = [SideState(str(ctx.rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
         return GameState(ctx, models, sides, Rng(seed))
 
-    def result(self, state: GameState) -> GameResult | None:
+    def result(self, state: GameState[Any]) -> GameResult | None:
         if state.phase != "over":
             return None
         score = rules.result_score(state)
@@ -85,26 +88,26 @@ class TrenchesAndTurbines(ModuleRuleset):
         fates = {m.id: rules.model_fate(m) for m in state.models.values()}
         return GameResult(winner, "victory points", score, state.turn, fates)
 
-    def evaluate(self, state: GameState, side: int) -> float:
+    def evaluate(self, state: GameState[Any], side: int) -> float:
         from warband.rulesets.trenches_and_turbines.evaluate import evaluate
 
         return evaluate(state, side)
 
-    def describe_action(self, state: GameState, action: Action) -> str:
+    def describe_action(self, state: GameState[Any], action: Action) -> str:
         return missions.describe(state, action)
 
-    def view(self, state: GameState) -> dict[str, Any]:
+    def view(self, state: GameState[Any]) -> dict[str, Any]:
         from warband.rulesets.trenches_and_turbines.view import view
 
         return view(state)
 
-    def render(self, state: GameState) -> str:
+    def render(self, state: GameState[Any]) -> str:
         from warband.kernel.view_text import render_view
         from warband.rulesets.trenches_and_turbines.render import render_table
 
         return render_view(self.view(state)) + "\n" + render_table(state)
 
-    def explain(self, state: GameState, action: Action) -> str:
+    def explain(self, state: GameState[Any], action: Action) -> str:
         from warband.rulesets.trenches_and_turbines.render import explain_action
 
         return explain_action(state, action)

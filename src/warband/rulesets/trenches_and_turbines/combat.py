@@ -1,28 +1,47 @@
 """Shooting, fighting, casualties, pins and Leadership (seed 002: Shoot, Saves, Removing Casualties, Fight,
 Resolving the Fight Action; digest §3.5-§3.7, §3.9 for the PROPOSED numbers).
 
-An attack is data on the stack: ``attack`` (the groups still to roll), then chance steps ``hits`` and
-``saves``, then ``damage`` (one entry per unsaved attack, each applied to a model the defender picks). When the
-target's models have different SVs the order is the other way round: ``damage`` holds every hit, the defender
-picks the model for each, and a chance step ``msave`` rolls that attack's saves at that model's own SV.
+An attack is data on the stack: :class:`Attack` (the groups still to roll; :class:`Order` when the attacker
+picks which group next), then chance steps :class:`Hits` and :class:`Saves`, then :class:`Damage` (one entry per
+unsaved attack, each applied to a model the defender picks, :class:`Wound`). When the target's models have
+different SVs the order is the other way round: :class:`Damage` holds every hit, the defender picks the model for
+each, and a chance step :class:`ModelSave` rolls that attack's saves at that model's own SV. Leadership checks
+(:class:`Leadership`), a new coherency leader (:class:`NewLeader`), a flee (:class:`Flee`) and the casualty
+checks (:class:`Checks`) are steps too.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, replace
 from typing import Any
 
-from warband.kernel.actions import Action
+from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, Note, Removed, StatusChanged, TokensChanged
-from warband.kernel.state import GameState, Model
-from warband.rulesets.trenches_and_turbines.core import R, push, set_unit, succeeds, ustate
+from warband.kernel.state import Model
+from warband.kernel.steps import Record, push
+from warband.rulesets.trenches_and_turbines.context import State
+from warband.rulesets.trenches_and_turbines.core import (
+    R,
+    TTAuto,
+    TTChance,
+    TTChoice,
+    set_unit,
+    side_of,
+    succeeds,
+    ustate,
+)
 from warband.rulesets.trenches_and_turbines.space import (
+    flee_goals,
     gap,
     in_contact,
     is_vehicle,
     leader_of,
     members,
+    move_allow,
     out_of_coherency,
+    place_unit,
+    plan_flee,
     positions_key,
     sight,
     size_rank,
@@ -30,11 +49,26 @@ from warband.rulesets.trenches_and_turbines.space import (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Group(Record):
+    """Attacks rolled together (seed 002: attacks with different modifiers are rolled separately): ``n`` dice
+    hitting on ``tn`` or less with ``weapon`` (its ``damage``, ``pen`` and ``blast``), made by ``models``
+    models."""
+
+    weapon: str
+    tn: int
+    n: int
+    damage: int
+    pen: int
+    blast: int
+    models: int
+
+
 def ranged_weapons(m: Model) -> list[dict[str, Any]]:
     return list(m.data["weapons"])
 
 
-def unit_weapons(state: GameState, uid: str) -> list[str]:
+def unit_weapons(state: State, uid: str) -> list[str]:
     names: list[str] = []
     for m in members(state, uid):
         for w in ranged_weapons(m):
@@ -56,13 +90,13 @@ def indirect(w: dict[str, Any]) -> bool:
     return "Indirect" in w["keywords"]
 
 
-def unit_fires_indirect(state: GameState, uid: str, wname: str) -> bool:
+def unit_fires_indirect(state: State, uid: str, wname: str) -> bool:
     """True when the unit's weapon ``wname`` is Indirect (for the models carrying it)."""
     return any(indirect(w) for m in members(state, uid) if (w := weapon_of(m, wname)) is not None)
 
 
 # ------------------------------------------------------------------------------------------- shooting
-def shooters(state: GameState, uid: str, tuid: str, wname: str, reaction: bool) -> list[tuple[Model, float, int]]:
+def shooters(state: State, uid: str, tuid: str, wname: str, reaction: bool) -> list[tuple[Model, float, int]]:
     """(model, distance to the nearest target model it may shoot at, intervening Conceal) for every model that
     can shoot (seed 002, Who Can Shoot?: LoS to and range of at least one target model; out-of-coherency
     models only Move). A reaction Shoot needs no line of sight (seed 002, How to perform a reaction), nor does an
@@ -90,7 +124,7 @@ def shooters(state: GameState, uid: str, tuid: str, wname: str, reaction: bool) 
     return out
 
 
-def visible_count(state: GameState, uid: str, tuid: str, reaction: bool, no_sight: bool = False) -> int:
+def visible_count(state: State, uid: str, tuid: str, reaction: bool, no_sight: bool = False) -> int:
     """Models of the target unit visible to at least one model of the attacker (the casualty cap). A Shoot that
     needs no line of sight (a reaction, ``reaction``; an Indirect weapon, ``no_sight``) counts every model."""
     if reaction or no_sight:
@@ -100,7 +134,7 @@ def visible_count(state: GameState, uid: str, tuid: str, reaction: bool, no_sigh
     return sum(1 for t in members(state, tuid) if any(sight(state, m, t, key) is not None for m in ms))
 
 
-def shoot_groups(state: GameState, uid: str, tuid: str, wname: str, reaction: bool) -> list[dict[str, Any]]:
+def shoot_groups(state: State, uid: str, tuid: str, wname: str, reaction: bool) -> list[Group]:
     """The Shoot's attacks, grouped by their target number (seed 002: attacks with different modifiers are
     rolled separately; like attacks may be grouped)."""
     p = state.ctx.params
@@ -109,7 +143,7 @@ def shoot_groups(state: GameState, uid: str, tuid: str, wname: str, reaction: bo
     prior = int(state.vars.get("prior", 0))
     first = not state.vars.get("acts")
     tgt = members(state, tuid)
-    groups: dict[tuple[Any, ...], dict[str, Any]] = {}
+    groups: dict[tuple[Any, ...], Group] = {}
     for m, d, conceal in shooters(state, uid, tuid, wname, reaction):
         w = weapon_of(m, wname)
         assert w is not None
@@ -140,33 +174,22 @@ def shoot_groups(state: GameState, uid: str, tuid: str, wname: str, reaction: bo
             attacks += int(p["semi_auto_first_bonus"])
         tn = int(m.data["ranged"]) + mod
         k = (w["name"], tn)
-        g = groups.setdefault(
-            k,
-            {
-                "weapon": w["name"],
-                "tn": tn,
-                "n": 0,
-                "damage": int(w["damage"]),
-                "pen": int(w["pen"]),
-                "blast": int(w.get("blast", 0)),
-                "models": 0,
-            },
-        )
-        groups[k] = {**g, "n": g["n"] + attacks, "models": g["models"] + 1}
+        g = groups.get(k) or Group(w["name"], tn, 0, int(w["damage"]), int(w["pen"]), int(w.get("blast", 0)), 0)
+        groups[k] = replace(g, n=g.n + attacks, models=g.models + 1)
     return list(groups.values())
 
 
 # ------------------------------------------------------------------------------------------- fighting
-def fighters(state: GameState, uid: str, enemy: str) -> list[Model]:
+def fighters(state: State, uid: str, enemy: str) -> list[Model]:
     """Models that fight (seed 002, The Fight Process): within their unit's coherency or in base contact."""
     bad = set(out_of_coherency(state, uid))
     return [m for m in members(state, uid) if m.id not in bad or in_contact(state, m, enemy)]
 
 
-def melee_groups(state: GameState, uid: str, enemy: str, bonus: int) -> list[dict[str, Any]]:
+def melee_groups(state: State, uid: str, enemy: str, bonus: int) -> list[Group]:
     p = state.ctx.params
     routed = ustate(state, uid)["routed"]
-    groups: dict[tuple[Any, ...], dict[str, Any]] = {}
+    groups: dict[tuple[Any, ...], Group] = {}
     for m in fighters(state, uid, enemy):
         skill = int(m.data["melee"])
         if routed:
@@ -174,28 +197,69 @@ def melee_groups(state: GameState, uid: str, enemy: str, bonus: int) -> list[dic
         w = m.data["melee_weapon"]
         tn = skill + bonus
         k = (tn, w["damage"], w["pen"])
-        g = groups.setdefault(
-            k,
-            {
-                "weapon": w["name"],
-                "tn": tn,
-                "n": 0,
-                "damage": int(w["damage"]),
-                "pen": int(w["pen"]),
-                "blast": 0,
-                "models": 0,
-            },
-        )
-        groups[k] = {**g, "n": g["n"] + int(m.data["attacks"]), "models": g["models"] + 1}
-    return [g for g in groups.values() if g["n"] > 0]
+        g = groups.get(k) or Group(w["name"], tn, 0, int(w["damage"]), int(w["pen"]), 0, 0)
+        groups[k] = replace(g, n=g.n + int(m.data["attacks"]), models=g.models + 1)
+    return [g for g in groups.values() if g.n > 0]
 
 
 # ------------------------------------------------------------------------------------------- attacks
+def d10s(state: State, n: int, label: str, model: str | None) -> DiceSpec:
+    """``n`` dice of the game's die (param ``die_sides``)."""
+    return DiceSpec(n, int(state.ctx.params["die_sides"]), label, model)
+
+
+@dataclass(frozen=True, slots=True)
+class Attack(TTAuto):
+    """The groups of an attack by ``unit`` on ``target`` still to roll; ``tally`` is the vars key counting its
+    casualties, ``cap`` the casualty cap (visible models) if any."""
+
+    kind = "attack"
+    unit: str
+    target: str
+    groups: tuple[Group, ...]
+    melee: bool
+    tally: str
+    cap: int | None
+    cover_from: str | None
+
+    def run(self, state: State, events: list[Event]) -> None:
+        """Roll the next group; with several groups left (ranged), the attacking player picks the order."""
+        if not members(state, self.target):
+            return
+        if len(self.groups) > 1 and not self.melee:
+            push(state, Order(self))
+            return
+        run_group(state, self, 0, Attack)
+
+
+@dataclass(frozen=True, slots=True)
+class Order(TTChoice):
+    """The attacking player picks which group of a ranged attack is rolled next."""
+
+    kind = "order"
+    attack: Attack
+
+    def subject(self) -> str | None:
+        return self.attack.unit
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("group", self.attack.unit, option=group_label(g)) for g in self.attack.groups]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        labels = [group_label(g) for g in self.attack.groups]
+        # the groups left after the chosen one are offered again as a choice (even a single one)
+        run_group(state, self.attack, labels.index(str(action.option)), Order)
+
+
+def group_label(g: Group) -> str:
+    return f"{g.weapon} tn{g.tn} x{g.n}"
+
+
 def push_attack(
-    state: GameState,
+    state: State,
     uid: str,
     tuid: str,
-    groups: list[dict[str, Any]],
+    groups: list[Group],
     melee: bool,
     tally: str,
     cap: int | None,
@@ -203,133 +267,96 @@ def push_attack(
 ) -> None:
     """Queue the groups of an attack by ``uid`` on ``tuid``; ``tally`` is the vars key counting casualties."""
     if groups:
-        push(
-            state,
-            {
-                "t": "attack",
-                "unit": uid,
-                "target": tuid,
-                "groups": groups,
-                "melee": melee,
-                "tally": tally,
-                "cap": cap,
-                "cover_from": cover_from,
-            },
-        )
+        push(state, Attack(uid, tuid, tuple(groups), melee, tally, cap, cover_from))
 
 
-def auto_attack(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
-    """Roll the next group; with several groups left (ranged), the attacking player picks the order."""
-    if not members(state, step["target"]):
-        return
-    groups = step["groups"]
-    if len(groups) > 1 and not step["melee"]:
-        push(state, {**step, "t": "order", "by": state.ctx.units[step["unit"]]["side"]})
-        return
-    run_group(state, step, 0)
-
-
-def run_group(state: GameState, step: dict[str, Any], i: int) -> None:
-    groups = step["groups"]
-    g = groups[i]
-    rest = groups[:i] + groups[i + 1 :]
+def run_group(state: State, attack: Attack, i: int, again: type[Attack] | type[Order]) -> None:
+    """Roll group ``i`` of ``attack`` now; the rest wait under it (``again``: as an Attack or an Order)."""
+    g = attack.groups[i]
+    rest = attack.groups[:i] + attack.groups[i + 1 :]
     if rest:
-        push(state, {**step, "groups": rest})
-    push(
-        state,
-        {
-            "t": "hits",
-            "unit": step["unit"],
-            "target": step["target"],
-            "g": g,
-            "melee": step["melee"],
-            "tally": step["tally"],
-            "cap": step["cap"],
-            "cover_from": step["cover_from"],
-        },
-    )
+        left = replace(attack, groups=rest)
+        push(state, left if again is Attack else Order(left))
+    push(state, Hits(attack.unit, attack.target, g, attack.melee, attack.tally, attack.cap, attack.cover_from))
 
 
-def order_options(state: GameState, step: dict[str, Any]) -> list[Action]:
-    return [Action("group", step["unit"], option=f"{g['weapon']} tn{g['tn']} x{g['n']}") for g in step["groups"]]
+@dataclass(frozen=True, slots=True)
+class Hits(TTChance):
+    """The hit rolls of one group."""
+
+    kind = "hits"
+    unit: str
+    target: str
+    group: Group
+    melee: bool
+    tally: str
+    cap: int | None
+    cover_from: str | None
+
+    def dice(self, state: State) -> DiceSpec:
+        return d10s(state, self.group.n, f"hit rolls {self.unit}", self.unit)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        resolve_hits(state, self, values, events)
 
 
-def choose_order(state: GameState, step: dict[str, Any], a: Action) -> None:
-    labels = [str(x.option) for x in order_options(state, step)]
-    run_group(state, step, labels.index(str(a.option)))
-
-
-def resolve_hits(state: GameState, step: dict[str, Any], values: tuple[int, ...], events: list[Event]) -> None:
+def resolve_hits(state: State, step: Hits, values: tuple[int, ...], events: list[Event]) -> None:
     """Hits: each die at or under the modified target hits (seed 002, Make Hit Rolls); Blast(X) multiplies."""
-    g = step["g"]
-    hits = sum(1 for v in values if succeeds(state, v, g["tn"]))
-    events.append(
-        DiceRolled(f"{g['weapon']} hit rolls (need {g['tn']} or less)", values, f"{hits} hit(s)", step["unit"])
-    )
-    if g["blast"] > 1:
-        hits = min(hits * g["blast"], max(hits, len(members(state, step["target"]))))
-    if not step["melee"]:
+    g = step.group
+    hits = sum(1 for v in values if succeeds(state.ctx.params, v, g.tn))
+    events.append(DiceRolled(f"{g.weapon} hit rolls (need {g.tn} or less)", values, f"{hits} hit(s)", step.unit))
+    if g.blast > 1:
+        hits = min(hits * g.blast, max(hits, len(members(state, step.target))))
+    if not step.melee:
         shot = state.vars.get("shot") or {}
         state.vars["shot"] = {
             **shot,
             "hits": shot.get("hits", 0) + hits,
-            "pen_hits": shot.get("pen_hits", 0) + (hits if g["pen"] > 0 else 0),
+            "pen_hits": shot.get("pen_hits", 0) + (hits if g.pen > 0 else 0),
         }
     if hits == 0:
         return
-    tuid = step["target"]
+    tuid = step.target
     if len({int(m.data["sv"]) for m in members(state, tuid)}) > 1:
         push_model_saves(state, step, hits)
         return
-    push(
-        state,
-        {
-            "t": "saves",
-            "unit": step["unit"],
-            "target": tuid,
-            "hits": hits,
-            "g": g,
-            "tn": save_target(state, tuid, g["pen"], step),
-            "tally": step["tally"],
-            "cap": step["cap"],
-        },
-    )
+    tn = save_target(state, tuid, g.pen, step)
+    push(state, Saves(step.unit, tuid, hits, g, tn, step.tally, step.cap))
 
 
-def push_model_saves(state: GameState, step: dict[str, Any], hits: int) -> None:
+@dataclass(frozen=True, slots=True)
+class SaveMods(Record):
+    """What modifies each model's own save when the models of the target have different SVs: the Pen of the
+    attack and the target's Cover."""
+
+    pen: int
+    cover: int
+
+
+def push_model_saves(state: State, step: Hits, hits: int) -> None:
     """A unit whose models have different SVs: each hit goes to a model the defender picks (leader last), and
     that model's own save is rolled for it (seed 002, Saves: 'the target number for the save is equal to the
     models save (SV) characteristic'; Piercing: Pen comes off 'each Model's SV'; Removing Casualties: the
     defender chooses)."""
-    g = step["g"]
-    tuid = step["target"]
-    push(
-        state,
-        {
-            "t": "damage",
-            "target": tuid,
-            "todo": [int(g["damage"])] * hits,
-            "tally": step["tally"],
-            "cap": step["cap"],
-            "by": state.ctx.units[tuid]["side"],
-            "save": {"pen": int(g["pen"]), "cover": save_cover(state, tuid, step)},
-        },
-    )
+    g = step.group
+    tuid = step.target
+    save = SaveMods(g.pen, save_cover(state, tuid, step))
+    push(state, Damage(tuid, (g.damage,) * hits, step.tally, step.cap, save))
 
 
-def save_cover(state: GameState, tuid: str, step: dict[str, Any]) -> int:
+def save_cover(state: State, tuid: str, step: Hits) -> int:
     """Cover for ranged attacks (prone in cover: +1 Cover); none in melee (seed 002, Saves; Go Prone)."""
-    if step["melee"]:
+    if step.melee:
         return 0
-    shooters_left = members(state, step["unit"])
-    shooter = leader_of(state, step["unit"]) or (shooters_left[0] if shooters_left else None)
+    shooters_left = members(state, step.unit)
+    shooter = leader_of(state, step.unit) or (shooters_left[0] if shooters_left else None)
     cover = unit_cover(state, tuid, shooter)
     if cover > 0 and ustate(state, tuid)["prone"]:
         cover += int(state.ctx.params["prone_cover_bonus"])
     return cover
 
 
-def save_target(state: GameState, tuid: str, pen: int, step: dict[str, Any]) -> int:
+def save_target(state: State, tuid: str, pen: int, step: Hits) -> int:
     """SV minus Pen, plus Cover (:func:`save_cover`) (seed 002, Saves); the models of the unit share one SV here
     (else :func:`push_model_saves`)."""
     ms = members(state, tuid)
@@ -337,34 +364,79 @@ def save_target(state: GameState, tuid: str, pen: int, step: dict[str, Any]) -> 
     return sv - pen + save_cover(state, tuid, step)
 
 
-def resolve_saves(state: GameState, step: dict[str, Any], values: tuple[int, ...], events: list[Event]) -> None:
-    """hits x damage save dice; each failure is 1 damage of that attack (seed 002, Saves)."""
-    dmg = step["g"]["damage"]
-    per_attack = []
-    for i in range(step["hits"]):
-        chunk = values[i * dmg : (i + 1) * dmg]
-        per_attack.append(sum(1 for v in chunk if not succeeds(state, v, step["tn"])))
-    failed = sum(per_attack)
-    events.append(DiceRolled(f"saves (need {step['tn']} or less)", values, f"{failed} failed", step["target"]))
-    todo = [d for d in per_attack if d > 0]
-    if todo:
-        push(
-            state,
-            {
-                "t": "damage",
-                "target": step["target"],
-                "todo": todo,
-                "tally": step["tally"],
-                "cap": step["cap"],
-                "by": state.ctx.units[step["target"]]["side"],
-            },
-        )
+@dataclass(frozen=True, slots=True)
+class Saves(TTChance):
+    """The saves of a group's hits at the unit's shared target number: ``hits`` x damage dice."""
+
+    kind = "saves"
+    unit: str
+    target: str
+    hits: int
+    group: Group
+    tn: int
+    tally: str
+    cap: int | None
+
+    def dice(self, state: State) -> DiceSpec:
+        return d10s(state, self.hits * self.group.damage, f"saves {self.target}", self.target)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        """Each failure is 1 damage of that attack (seed 002, Saves)."""
+        dmg = self.group.damage
+        per_attack = []
+        for i in range(self.hits):
+            chunk = values[i * dmg : (i + 1) * dmg]
+            per_attack.append(sum(1 for v in chunk if not succeeds(state.ctx.params, v, self.tn)))
+        failed = sum(per_attack)
+        events.append(DiceRolled(f"saves (need {self.tn} or less)", values, f"{failed} failed", self.target))
+        todo = tuple(d for d in per_attack if d > 0)
+        if todo:
+            push(state, Damage(self.target, todo, self.tally, self.cap))
 
 
-def damage_options(state: GameState, step: dict[str, Any]) -> list[Action]:
+@dataclass(frozen=True, slots=True)
+class Damage(TTAuto):
+    """Unsaved attacks on ``target``, their damage in ``todo`` (one entry per attack), each to go to a model the
+    defender picks; with ``save`` the model's own save is still to roll for each (different SVs)."""
+
+    kind = "damage"
+    target: str
+    todo: tuple[int, ...]
+    tally: str
+    cap: int | None
+    save: SaveMods | None = None
+
+    def run(self, state: State, events: list[Event]) -> None:
+        opts = damage_options(state, self)
+        if not opts:
+            return
+        if len(opts) == 1:
+            take_attack(state, self, str(opts[0].model), events)
+        else:
+            push(state, Wound(self))
+
+
+@dataclass(frozen=True, slots=True)
+class Wound(TTChoice):
+    """The defender picks the model that takes the next attack of ``damage``."""
+
+    kind = "wound"
+    damage: Damage
+
+    def player(self, state: State) -> int:
+        return side_of(state, self.damage.target)
+
+    def options(self, state: State) -> list[Action]:
+        return damage_options(state, self.damage)
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        take_attack(state, self.damage, str(action.model), events)
+
+
+def damage_options(state: State, step: Damage) -> list[Action]:
     """The defender picks the model that takes the next attack's damage (seed 002, Removing Casualties: the
     defending player chooses; unit leaders are removed last if possible)."""
-    tuid = step["target"]
+    tuid = step.target
     ms = members(state, tuid)
     lead = leader_of(state, tuid)
     pool = [m for m in ms if lead is None or m.id != lead.id] or ms
@@ -372,72 +444,73 @@ def damage_options(state: GameState, step: dict[str, Any]) -> list[Action]:
     return [Action("wound", m.id) for m in (hurt + [m for m in pool if m not in hurt])]
 
 
-def take_attack(state: GameState, step: dict[str, Any], mid: str, events: list[Event]) -> None:
+def take_attack(state: State, step: Damage, mid: str, events: list[Event]) -> None:
     """The next attack goes to model ``mid``: its damage at once when the saves were rolled for the unit, else
-    first the model's own save (``msave``, :func:`push_model_saves`)."""
-    if "save" not in step:
+    first the model's own save (:class:`ModelSave`, :func:`push_model_saves`)."""
+    if step.save is None:
         apply_damage(state, step, mid, events)
         return
     m = state.models[mid]
-    tn = int(m.data["sv"]) - int(step["save"]["pen"]) + int(step["save"]["cover"])
-    push(state, {**step, "t": "msave", "model": mid, "tn": tn, "n": int(step["todo"][0])})
+    tn = int(m.data["sv"]) - step.save.pen + step.save.cover
+    push(state, ModelSave(step, mid, tn, step.todo[0]))
 
 
-def resolve_model_save(state: GameState, step: dict[str, Any], values: tuple[int, ...], events: list[Event]) -> None:
-    """One attack's saves at the chosen model's own target; each failure is 1 damage to it (seed 002, Saves)."""
-    failed = sum(1 for v in values if not succeeds(state, v, step["tn"]))
-    mid = step["model"]
-    events.append(DiceRolled(f"{mid} saves (need {step['tn']} or less)", values, f"{failed} failed", step["target"]))
-    rest = {k: v for k, v in step.items() if k not in ("model", "tn", "n")}
-    todo = list(step["todo"])
-    if failed > 0:
-        apply_damage(state, {**rest, "t": "damage", "todo": [failed, *todo[1:]]}, mid, events)
-    elif len(todo) > 1 and members(state, step["target"]):
-        push(state, {**rest, "t": "damage", "todo": todo[1:]})
+@dataclass(frozen=True, slots=True)
+class ModelSave(TTChance):
+    """One attack's ``n`` save dice at the chosen ``model``'s own target number ``tn``."""
+
+    kind = "msave"
+    damage: Damage
+    model: str
+    tn: int
+    n: int
+
+    def dice(self, state: State) -> DiceSpec:
+        return d10s(state, self.n, f"saves {self.model}", self.damage.target)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        """Each failure is 1 damage to the model (seed 002, Saves)."""
+        failed = sum(1 for v in values if not succeeds(state.ctx.params, v, self.tn))
+        target = self.damage.target
+        events.append(DiceRolled(f"{self.model} saves (need {self.tn} or less)", values, f"{failed} failed", target))
+        todo = self.damage.todo
+        if failed > 0:
+            apply_damage(state, replace(self.damage, todo=(failed, *todo[1:])), self.model, events)
+        elif len(todo) > 1 and members(state, target):
+            push(state, replace(self.damage, todo=todo[1:]))
 
 
-def apply_damage(state: GameState, step: dict[str, Any], mid: str, events: list[Event]) -> None:
+def apply_damage(state: State, step: Damage, mid: str, events: list[Event]) -> None:
     """One attack's damage goes to one model; what a dead model cannot take falls off (seed 002, Saves: damage
     never carries over). The casualty cap (visible models) stops further removals (seed 002)."""
     m = state.models[mid]
-    todo = list(step["todo"])
-    dmg = todo.pop(0)
+    dmg, todo = step.todo[0], step.todo[1:]
     left = int(m.data["hp"]) - m.token("damage")
     take = min(dmg, left)
-    tally = state.vars.get(step["tally"]) or {}
+    tally = state.vars.get(step.tally) or {}
     kills = int(tally.get("kills", 0))
     if take >= left:
         remove(state, m, "casualty", events)
         kills += 1
-        state.vars[step["tally"]] = {**tally, "kills": kills}
+        state.vars[step.tally] = {**tally, "kills": kills}
     else:
         m.tokens = {**m.tokens, "damage": m.token("damage") + take}
         events.append(TokensChanged(m.id, "damage", take, m.token("damage")))
-    capped = step["cap"] is not None and kills >= step["cap"]
+    capped = step.cap is not None and kills >= step.cap
     if capped and todo:
-        events.append(Note(f"casualty cap reached: no more than {step['cap']} visible models", f"{R}/shoot/cap"))
-    if todo and not capped and members(state, step["target"]):
-        push(state, {**step, "t": "damage", "todo": todo})
+        events.append(Note(f"casualty cap reached: no more than {step.cap} visible models", f"{R}/shoot/cap"))
+    if todo and not capped and members(state, step.target):
+        push(state, replace(step, todo=todo))
 
 
-def auto_damage(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
-    opts = damage_options(state, step)
-    if not opts:
-        return
-    if len(opts) == 1:
-        take_attack(state, step, str(opts[0].model), events)
-    else:
-        push(state, {**step, "t": "wound"})
-
-
-def remove(state: GameState, m: Model, reason: str, events: list[Event]) -> None:
+def remove(state: State, m: Model, reason: str, events: list[Event]) -> None:
     m.on_table = False
     m.flags = {**m.flags, "dead": True}
     events.append(Removed(m.id, reason))
 
 
 # ------------------------------------------------------------------------------------------- pins and Leadership
-def add_pins(state: GameState, uid: str, n: int, events: list[Event]) -> None:
+def add_pins(state: State, uid: str, n: int, events: list[Event]) -> None:
     """Pins (digest §3.7): capped; a unit with pins at least its unmodified Leadership is Routed; a pinned unit
     goes prone (param ``pin_forces_prone``; never a VEHICLE)."""
     p = state.ctx.params
@@ -454,13 +527,13 @@ def add_pins(state: GameState, uid: str, n: int, events: list[Event]) -> None:
         rout(state, uid, events)
 
 
-def leadership_base(state: GameState, uid: str) -> int:
+def leadership_base(state: State, uid: str) -> int:
     ms = members(state, uid)
     lead = leader_of(state, uid) or (ms[0] if ms else None)
     return int(lead.data["leadership"]) if lead else 0
 
 
-def leadership_target(state: GameState, uid: str, extra: int) -> int:
+def leadership_target(state: State, uid: str, extra: int) -> int:
     """Leadership minus 1 per pin, minus the leaderless penalty, minus ``extra`` (digest §3.7)."""
     p = state.ctx.params
     u = ustate(state, uid)
@@ -470,40 +543,76 @@ def leadership_target(state: GameState, uid: str, extra: int) -> int:
     return tn
 
 
-def push_leadership(state: GameState, uid: str, why: str, extra: int, flee_from: str | None = None) -> None:
+def push_leadership(state: State, uid: str, why: str, extra: int, flee_from: str | None = None) -> None:
     """A Leadership check; ``flee_from``: the unit that won the Fight this check is for (a fail then flees)."""
-    step = {"t": "ld", "unit": uid, "why": why, "tn": leadership_target(state, uid, extra)}
-    push(state, {**step, "flee_from": flee_from} if flee_from else step)
+    push(state, Leadership(uid, why, leadership_target(state, uid, extra), flee_from or None))
 
 
-def resolve_leadership(state: GameState, step: dict[str, Any], values: tuple[int, ...], events: list[Event]) -> None:
-    uid = step["unit"]
-    ok = succeeds(state, values[0], step["tn"])
-    events.append(
-        DiceRolled(
-            f"{step['why']} Leadership check (need {step['tn']} or less)", values, "passed" if ok else "failed", uid
+@dataclass(frozen=True, slots=True)
+class Leadership(TTChance):
+    """A Leadership check of ``unit`` (``why``: its cause) at ``tn`` or less; ``flee_from``: the unit that won
+    the Fight this check is for."""
+
+    kind = "ld"
+    unit: str
+    why: str
+    tn: int
+    flee_from: str | None = None
+
+    def dice(self, state: State) -> DiceSpec:
+        return d10s(state, 1, f"ld {self.unit}", self.unit)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        """Failed: a VEHICLE is Shaken (digest §3.10), any other unit Routed (and flees a lost Fight)."""
+        uid = self.unit
+        ok = succeeds(state.ctx.params, values[0], self.tn)
+        events.append(
+            DiceRolled(
+                f"{self.why} Leadership check (need {self.tn} or less)", values, "passed" if ok else "failed", uid
+            )
         )
-    )
-    if not ok and members(state, uid):
-        if is_vehicle(state, uid):
-            set_unit(state, uid, shaken=int(state.ctx.params["vehicle_shaken_actions"]))
-            events.append(StatusChanged(uid, "Shaken", True))
-        else:
-            rout(state, uid, events)
-            flee_after_fight(state, step, events)
+        if not ok and members(state, uid):
+            if is_vehicle(state, uid):
+                set_unit(state, uid, shaken=int(state.ctx.params["vehicle_shaken_actions"]))
+                events.append(StatusChanged(uid, "Shaken", True))
+            else:
+                rout(state, uid, events)
+                flee_after_fight(state, self, events)
 
 
-def flee_after_fight(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
+def flee_after_fight(state: State, step: Leadership, events: list[Event]) -> None:
     """Digest §3.9: the loser of a Fight that fails its Leadership is Routed and makes a full Move away (param
     ``fight_loss_flee``: 'away' from the winner, to its own 'edge', or 'none'); seed 002 has the winner Shift
     first, so the flee comes after the Shift."""
     mode = str(state.ctx.params["fight_loss_flee"])
-    if not step.get("flee_from") or mode == "none":
+    if not step.flee_from or mode == "none":
         return
-    push(state, {"t": "flee", "unit": step["unit"], "away": step["flee_from"] if mode == "away" else None})
+    push(state, Flee(step.unit, step.flee_from if mode == "away" else None))
 
 
-def rout(state: GameState, uid: str, events: list[Event]) -> None:
+@dataclass(frozen=True, slots=True)
+class Flee(TTAuto):
+    """A flee Move (``space.plan_flee``): after a failed Rally toward the unit's own table edge (digest §3.7);
+    with ``away`` (the Fight it lost, digest §3.9: 'makes a full Move away') straight away from that unit's
+    models, else toward its own edge too. Models that reach the edge leave the table and are destroyed."""
+
+    kind = "flee"
+    unit: str
+    away: str | None = None
+
+    def run(self, state: State, events: list[Event]) -> None:
+        uid = self.unit
+        if not members(state, uid):
+            return
+        placed, leaving = plan_flee(state, uid, move_allow(state, uid), flee_goals(state, uid, self.away))
+        events.append(Note(f"{uid} flees", f"{R}/routed/flee"))
+        for mid in leaving:
+            remove(state, state.models[mid], "fled off the table", events)
+        place_unit(state, placed, events)
+        casualty_checks(state, uid, events)
+
+
+def rout(state: State, uid: str, events: list[Event]) -> None:
     """Routed, and treated as pinned (seed 002, Resolving the Fight Action)."""
     u = ustate(state, uid)
     if u["routed"]:
@@ -512,7 +621,7 @@ def rout(state: GameState, uid: str, events: list[Event]) -> None:
     events.append(StatusChanged(uid, "Routed", True))
 
 
-def casualty_checks(state: GameState, uid: str, events: list[Event]) -> None:
+def casualty_checks(state: State, uid: str, events: list[Event]) -> None:
     """After casualties: loss of the leader (a new coherency leader, seed 002, Unit Coherency; the LOSS OF
     LEADER test, digest §3.7) and the first drop to half strength (digest §3.7)."""
     p = state.ctx.params
@@ -528,15 +637,42 @@ def casualty_checks(state: GameState, uid: str, events: list[Event]) -> None:
             set_unit(state, uid, leader=ms[0].id)
         else:
             set_unit(state, uid, leader=None)
-            push(state, {"t": "leader", "unit": uid, "by": state.ctx.units[uid]["side"]})
+            push(state, NewLeader(uid))
     if p["half_strength_test"] and not u["half_tested"] and len(ms) * 2 <= u["start"] and u["start"] > 1:
         set_unit(state, uid, half_tested=True)
         push_leadership(state, uid, "half strength", 0)
 
 
-def leader_options(state: GameState, step: dict[str, Any]) -> list[Action]:
-    return [Action("lead", m.id) for m in members(state, step["unit"])]
+@dataclass(frozen=True, slots=True)
+class Checks(TTAuto):
+    """The casualty checks of ``unit`` (:func:`casualty_checks`), after a Fight."""
+
+    kind = "checks"
+    unit: str
+
+    def run(self, state: State, events: list[Event]) -> None:
+        casualty_checks(state, self.unit, events)
 
 
-def strongest_size(state: GameState, uid: str) -> int:
+@dataclass(frozen=True, slots=True)
+class NewLeader(TTChoice):
+    """The unit that lost its leader picks a new coherency leader (seed 002, Unit Coherency)."""
+
+    kind = "leader"
+    about = "unit"
+    unit: str
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("lead", m.id) for m in members(state, self.unit)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        set_unit(state, self.unit, leader=str(action.model))
+        events.append(Note(f"{action.model} is now {self.unit}'s coherency leader", f"{R}/coherency/new-leader"))
+
+
+def strongest_size(state: State, uid: str) -> int:
     return max((size_rank(m) for m in members(state, uid)), default=0)
+
+
+#: The step kinds declared here, for the ruleset's table of kinds.
+STEPS = (Attack, Order, Hits, Saves, Damage, Wound, ModelSave, Leadership, Flee, Checks, NewLeader)

@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from warband.kernel.battlefield import ObjectivePoint, battlefield
-from warband.kernel.geometry import Table, TerrainPiece
+from warband.kernel.context import GameContext
+from warband.kernel.geometry import TerrainPiece
 from warband.kernel.mission import MissionAction
+from warband.kernel.state import GameState
 
 SIDE_PREFIX = ("a", "b")
 SIZE_RANK = {"S": 1, "M": 2, "L": 3, "XL": 4}
@@ -21,25 +23,20 @@ SIZE_RANK = {"S": 1, "M": 2, "L": 3, "XL": 4}
 Objective = ObjectivePoint
 
 
-@dataclass
-class Context:
-    """Everything about a game that never changes while it is played (``missions``: the scenario actions by id,
-    as validated documents)."""
+@dataclass(kw_only=True)
+class Context(GameContext):
+    """Everything about a game that never changes while it is played, beyond the kernel's :class:`GameContext`:
+    woods and scalable terrain, the number of rounds, the units by id and ``missions`` (the scenario actions by
+    id, as validated documents)."""
 
-    params: dict[str, Any]
-    table: Table
-    cover_ids: frozenset[str]
     woods_ids: frozenset[str]
     scalable_ids: frozenset[str]
-    zones: tuple[TerrainPiece, TerrainPiece]
-    objectives: tuple[Objective, ...]
     rounds: int
-    rosters: tuple[dict[str, Any], dict[str, Any]]
-    scenario: dict[str, Any]
     units: dict[str, dict[str, Any]]
-    profiles: dict[str, dict[str, Any]]
     missions: dict[str, dict[str, Any]] = field(default_factory=dict)
-    memo: dict[Any, Any] = field(default_factory=dict)
+    solid: tuple[TerrainPiece, ...] = field(init=False)
+    sight_pieces: tuple[TerrainPiece, ...] = field(init=False)
+    unit_order: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         terrain = self.table.terrain
@@ -50,6 +47,10 @@ class Context:
             if p.height > 0 and (p.blocks_los or p.id in self.woods_ids or p.kind in ("obstacle", "platform"))
         )
         self.unit_order = tuple(sorted(self.units, key=lambda u: (self.units[u]["side"], int(u[1:]))))
+
+
+#: A Trenches and Turbines game state: the rules code is typed against its context.
+State = GameState[Context]
 
 
 def _scenario_ids(scenario: Mapping[str, Any], key: str) -> frozenset[str]:
@@ -87,17 +88,17 @@ def build_context(
     scalable = _scenario_ids(scenario, "scalable") | frozenset(p.id for p in terrain if p.kind == "platform")
     rounds = int(params.get("rounds", 0)) or int(scenario.get("turns", 5))
     return Context(
-        dict(params),
-        table,
-        bf.cover_ids,
-        _scenario_ids(scenario, "woods"),
-        scalable,
-        (zones[0], zones[1]),
-        objectives,
-        rounds,
-        rosters,
-        scenario,
-        units,
-        profiles,
-        mission_specs(scenario),
+        params=dict(params),
+        table=table,
+        cover_ids=bf.cover_ids,
+        woods_ids=_scenario_ids(scenario, "woods"),
+        scalable_ids=scalable,
+        zones=(zones[0], zones[1]),
+        objectives=objectives,
+        rounds=rounds,
+        rosters=rosters,
+        scenario=scenario,
+        units=units,
+        profiles=profiles,
+        missions=mission_specs(scenario),
     )

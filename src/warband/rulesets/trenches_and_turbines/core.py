@@ -1,4 +1,4 @@
-"""Small shared helpers: the pending-step stack, unit status (``state.vars["u"]``) and d10 tests.
+"""Small shared helpers: the step bases of this ruleset, unit status (``state.vars["u"]``) and the d10 test.
 
 Unit status is a JSON-native dict per unit id, replaced (never mutated in place) on every change:
 ``leader`` (the coherency leader's model id), ``pins``, ``prone``, ``routed``, ``overwatch``, ``activated``,
@@ -8,53 +8,67 @@ Unit status is a JSON-native dict per unit id, replaced (never mutated in place)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from warband.kernel.state import GameState
+from warband.kernel.steps import Auto, Chance, Choice
+from warband.rulesets.trenches_and_turbines.context import State
 
 R = "trenches-and-turbines"
 
 
-def push(state: GameState, step: dict[str, Any]) -> None:
-    state.stack = [*state.stack, step]
+class TTChoice(Choice[State]):
+    """A pending choice of this ruleset (its refusals are ``trenches-and-turbines/decision/<kind>``). The side
+    that decides is the record's ``by`` field if it has one, else the side of the unit the decision is about
+    (:meth:`subject`)."""
+
+    __slots__ = ()
+    rules = R
+
+    def player(self, state: State) -> int:
+        by = getattr(self, "by", None)
+        return int(by) if by is not None else side_of(state, str(self.subject()))
 
 
-def pop(state: GameState) -> dict[str, Any]:
-    step = state.stack[-1]
-    state.stack = state.stack[:-1]
-    return step
+class TTChance(Chance[State]):
+    """A pending roll of this ruleset."""
+
+    __slots__ = ()
+    rules = R
 
 
-def top(state: GameState) -> dict[str, Any] | None:
-    return state.stack[-1] if state.stack else None
+class TTAuto(Auto[State]):
+    """An automatic step of this ruleset."""
+
+    __slots__ = ()
+    rules = R
 
 
-def ustate(state: GameState, uid: str) -> dict[str, Any]:
+def ustate(state: State, uid: str) -> dict[str, Any]:
     u: dict[str, Any] = state.vars["u"][uid]
     return u
 
 
-def set_unit(state: GameState, uid: str, **changes: Any) -> None:
+def set_unit(state: State, uid: str, **changes: Any) -> None:
     u = state.vars["u"]
     state.vars["u"] = {**u, uid: {**u[uid], **changes}}
+
+
+def side_of(state: State, uid: str) -> int:
+    """The side (0 or 1) a unit belongs to."""
+    return int(state.ctx.units[uid]["side"])
 
 
 def side_name(side: int) -> str:
     return "AB"[side]
 
 
-def succeeds(state: GameState, value: int, target: int) -> bool:
+def succeeds(params: Mapping[str, Any], value: int, target: int) -> bool:
     """A d10 test succeeds at or under the modified target; natural 1 always succeeds and natural 10 always
-    fails (digest §3.1, params ``natural_success`` / ``natural_failure``)."""
-    p = state.ctx.params
-    if value <= int(p["natural_success"]):
+    fails (digest §3.1, params ``natural_success`` / ``natural_failure``). The one statement of the rule: the
+    rules and the odds (``warband.odds.trenches_and_turbines.p_test``) both call it."""
+    if value <= int(params["natural_success"]):
         return True
-    if value >= int(p["natural_failure"]):
+    if value >= int(params["natural_failure"]):
         return False
     return value <= target
-
-
-def p_success(target: int, sides: int = 10, nat_success: int = 1, nat_failure: int = 10) -> tuple[int, int]:
-    """(faces that succeed, sides) of one d10 test, for the odds."""
-    ok = sum(1 for v in range(1, sides + 1) if v <= nat_success or (v < nat_failure and v <= target))
-    return ok, sides

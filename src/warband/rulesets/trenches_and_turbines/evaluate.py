@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import math
 
-from warband.kernel.state import GameState
+from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import ustate
 from warband.rulesets.trenches_and_turbines.missions import live_objectives, marks, target_ids
 from warband.rulesets.trenches_and_turbines.rules import objective_holder
 from warband.rulesets.trenches_and_turbines.space import members, model_cover
 
 
-def unit_value(state: GameState, uid: str) -> float:
+def unit_value(state: State, uid: str) -> float:
     """Worth of a unit's surviving models (HP left x a profile weight), discounted for pins and rout."""
     total = 0.0
     for m in members(state, uid):
@@ -28,7 +28,7 @@ def unit_value(state: GameState, uid: str) -> float:
     return total
 
 
-def mission_readiness(state: GameState, side: int) -> float:
+def mission_readiness(state: State, side: int) -> float:
     """Half the VP of each scoring scenario action a side stands ready to perform on a marker (a model within
     its reach), so that units walk up to the marker instead of stopping at the control radius."""
     score = 0.0
@@ -49,7 +49,7 @@ def mission_readiness(state: GameState, side: int) -> float:
     return score
 
 
-def evaluate(state: GameState, side: int) -> float:
+def evaluate(state: State, side: int) -> float:
     score = 0.0
     for uid in state.ctx.unit_order:
         sign = 1.0 if state.ctx.units[uid]["side"] == side else -1.0

@@ -36,8 +36,7 @@ from typing import Any
 from warband.kernel.actions import Action
 from warband.kernel.events import Event, Note
 from warband.kernel.geometry import Vec
-from warband.kernel.state import GameState
-from warband.rulesets.trenches_and_turbines.context import Context, Objective
+from warband.rulesets.trenches_and_turbines.context import Context, Objective, State
 from warband.rulesets.trenches_and_turbines.core import R, side_name, ustate
 from warband.rulesets.trenches_and_turbines.space import (
     engaged_units,
@@ -63,17 +62,17 @@ def initial_marks(ctx: Context) -> dict[str, dict[str, Any]]:
     return out
 
 
-def marks(state: GameState) -> dict[str, dict[str, Any]]:
+def marks(state: State) -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] | None = state.vars.get("marks")
     return found if found is not None else initial_marks(state.ctx)
 
 
-def set_mark(state: GameState, oid: str, **changes: Any) -> None:
+def set_mark(state: State, oid: str, **changes: Any) -> None:
     m = marks(state)
     state.vars["marks"] = {**m, oid: {**m[oid], **changes}}
 
 
-def live_objectives(state: GameState) -> list[tuple[Objective, Vec, int | None]]:
+def live_objectives(state: State) -> list[tuple[Objective, Vec, int | None]]:
     """The objectives on the table now: (objective, where its marker is, the side that claimed it or None)."""
     m = marks(state)
     out: list[tuple[Objective, Vec, int | None]] = []
@@ -92,7 +91,7 @@ def _near(spec: dict[str, Any]) -> dict[str, Any] | None:
     return next((r for r in spec["requires"] if r["kind"] == "near-objective"), None)
 
 
-def target_ids(state: GameState, spec: dict[str, Any]) -> list[str]:
+def target_ids(state: State, spec: dict[str, Any]) -> list[str]:
     """The objectives (on the table) the action may be performed on; empty if it takes no objective."""
     near = _near(spec)
     if near is None:
@@ -102,7 +101,7 @@ def target_ids(state: GameState, spec: dict[str, Any]) -> list[str]:
     return [oid for oid in allowed if oid in m and m[oid]["at"] is not None]
 
 
-def candidates(state: GameState, uid: str) -> list[Action]:
+def candidates(state: State, uid: str) -> list[Action]:
     out: list[Action] = []
     for mid, spec in state.ctx.missions.items():
         if _near(spec) is None:
@@ -112,7 +111,7 @@ def candidates(state: GameState, uid: str) -> list[Action]:
     return out
 
 
-def describe(state: GameState, a: Action) -> str:
+def describe(state: State, a: Action) -> str:
     """``Name: guideline`` of a mission action (what the CLI shows beside it)."""
     spec = state.ctx.missions.get(a.option or "") if a.kind == KIND else None
     if spec is None:
@@ -121,7 +120,7 @@ def describe(state: GameState, a: Action) -> str:
 
 
 # ------------------------------------------------------------------------------------------- requirements
-def has_status(state: GameState, uid: str, status: str) -> bool:
+def has_status(state: State, uid: str, status: str) -> bool:
     u = ustate(state, uid)
     if status == "pinned":
         return int(u["pins"]) > 0
@@ -130,12 +129,12 @@ def has_status(state: GameState, uid: str, status: str) -> bool:
     return bool(u.get(status))
 
 
-def _acting(state: GameState, uid: str) -> list[Any]:
+def _acting(state: State, uid: str) -> list[Any]:
     stray = set(out_of_coherency(state, uid))
     return [m for m in members(state, uid) if m.id not in stray]
 
 
-def _r_near(state: GameState, uid: str, req: dict[str, Any], target: str | None) -> str | None:
+def _r_near(state: State, uid: str, req: dict[str, Any], target: str | None) -> str | None:
     at = marks(state)[str(target)]["at"]
     within = float(req["within"])
     if any(math.hypot(m.x - at[0], m.y - at[1]) - m.radius <= within + _EPS for m in _acting(state, uid)):
@@ -143,7 +142,7 @@ def _r_near(state: GameState, uid: str, req: dict[str, Any], target: str | None)
     return f'no model of {uid} (in coherency) is within {within:g}" of objective {target}'
 
 
-def _r_no_enemy(state: GameState, uid: str, req: dict[str, Any], target: str | None) -> str | None:
+def _r_no_enemy(state: State, uid: str, req: dict[str, Any], target: str | None) -> str | None:
     side = state.ctx.units[uid]["side"]
     within = float(req["within"])
     close = [
@@ -154,17 +153,17 @@ def _r_no_enemy(state: GameState, uid: str, req: dict[str, Any], target: str | N
     return f'{uid} is within {within:g}" of enemy unit(s) {", ".join(close)}' if close else None
 
 
-def _r_is(state: GameState, uid: str, req: dict[str, Any], target: str | None) -> str | None:
+def _r_is(state: State, uid: str, req: dict[str, Any], target: str | None) -> str | None:
     missing = [s for s in req["statuses"] if not has_status(state, uid, s)]
     return f"{uid} is not {' or '.join(missing)}" if missing else None
 
 
-def _r_is_not(state: GameState, uid: str, req: dict[str, Any], target: str | None) -> str | None:
+def _r_is_not(state: State, uid: str, req: dict[str, Any], target: str | None) -> str | None:
     present = [s for s in req["statuses"] if has_status(state, uid, s)]
     return f"{uid} is {' and '.join(present)}" if present else None
 
 
-def done_this_activation(state: GameState, name: str) -> bool:
+def done_this_activation(state: State, name: str) -> bool:
     """Whether the active unit performed ``name`` (an action kind, ``mission``, or a mission id) this activation."""
     acts = [str(k) for k in state.vars.get("acts", [])]
     if name == KIND:
@@ -172,12 +171,12 @@ def done_this_activation(state: GameState, name: str) -> bool:
     return name in acts or f"{KIND}:{name}" in acts
 
 
-def _r_not_done(state: GameState, uid: str, req: dict[str, Any], target: str | None) -> str | None:
+def _r_not_done(state: State, uid: str, req: dict[str, Any], target: str | None) -> str | None:
     done = [k for k in req["actions"] if done_this_activation(state, k)]
     return f"{uid} has already performed {', '.join(done)} this activation" if done else None
 
 
-def _r_in_zone(state: GameState, uid: str, req: dict[str, Any], target: str | None) -> str | None:
+def _r_in_zone(state: State, uid: str, req: dict[str, Any], target: str | None) -> str | None:
     side = state.ctx.units[uid]["side"]
     zone_side = side if req["zone"] == "own" else 1 - side
     zone = state.ctx.zones[int(state.vars["zone_of"][zone_side])]
@@ -189,7 +188,7 @@ def _r_in_zone(state: GameState, uid: str, req: dict[str, Any], target: str | No
     return f"{who} of {uid} must stand in the {req['zone']} deployment zone"
 
 
-def _r_turn(state: GameState, uid: str, req: dict[str, Any], target: str | None) -> str | None:
+def _r_turn(state: State, uid: str, req: dict[str, Any], target: str | None) -> str | None:
     first, last = int(req["first"]), req["last"]
     if state.turn >= first and (last is None or state.turn <= int(last)):
         return None
@@ -197,7 +196,7 @@ def _r_turn(state: GameState, uid: str, req: dict[str, Any], target: str | None)
     return f"allowed in {span}; this is turn {state.turn}"
 
 
-Check = Callable[[GameState, str, dict[str, Any], str | None], str | None]
+Check = Callable[[State, str, dict[str, Any], str | None], str | None]
 REQUIRES: dict[str, Check] = {
     "near-objective": _r_near,
     "no-enemy-within": _r_no_enemy,
@@ -209,7 +208,7 @@ REQUIRES: dict[str, Check] = {
 }
 
 
-def uses(state: GameState, spec: dict[str, Any], limit: dict[str, Any], uid: str, target: str | None) -> int:
+def uses(state: State, spec: dict[str, Any], limit: dict[str, Any], uid: str, target: str | None) -> int:
     """How often the action was performed within the limit's period and scope (and objective)."""
     side = state.ctx.units[uid]["side"]
     n = 0
@@ -234,7 +233,7 @@ def _limit_text(limit: dict[str, Any], n: int, target: str | None) -> str:
     return f"performed {n} time(s) this {limit['per']} by {who}{on}: at most {limit['times']}"
 
 
-def reasons(state: GameState, uid: str, a: Action) -> list[Reason]:
+def reasons(state: State, uid: str, a: Action) -> list[Reason]:
     """Every reason the active unit may not perform the mission action ``a`` now, requirement by requirement."""
     spec = state.ctx.missions.get(a.option or "")
     if spec is None:
@@ -264,7 +263,7 @@ def reasons(state: GameState, uid: str, a: Action) -> list[Reason]:
     return out
 
 
-def forbidden(state: GameState, a: Action) -> list[Reason]:
+def forbidden(state: State, a: Action) -> list[Reason]:
     """Seed 002, Shoot: no Shoot after a Mission-Based Action that prohibits it this activation; likewise every
     action a mission action ``forbids`` for the rest of the activation."""
     forb: dict[str, str] = state.vars.get("forbidden") or {}
@@ -276,7 +275,7 @@ def forbidden(state: GameState, a: Action) -> list[Reason]:
 
 
 # ------------------------------------------------------------------------------------------- doing it
-def perform(state: GameState, uid: str, a: Action, events: list[Event]) -> None:
+def perform(state: State, uid: str, a: Action, events: list[Event]) -> None:
     """Record the use, apply the effects in order, then forbid what the action forbids (the caller has spent
     its cost)."""
     spec = state.ctx.missions[str(a.option)]
@@ -308,7 +307,7 @@ def perform(state: GameState, uid: str, a: Action, events: list[Event]) -> None:
 
 
 def _e_score(
-    state: GameState, uid: str, spec: dict[str, Any], eff: dict[str, Any], target: str | None, events: list[Event]
+    state: State, uid: str, spec: dict[str, Any], eff: dict[str, Any], target: str | None, events: list[Event]
 ) -> None:
     side = state.ctx.units[uid]["side"]
     vp = list(state.vars["vp"])
@@ -323,7 +322,7 @@ def _objective(eff: dict[str, Any], target: str | None) -> str:
 
 
 def _e_claim(
-    state: GameState, uid: str, spec: dict[str, Any], eff: dict[str, Any], target: str | None, events: list[Event]
+    state: State, uid: str, spec: dict[str, Any], eff: dict[str, Any], target: str | None, events: list[Event]
 ) -> None:
     oid = _objective(eff, target)
     side = state.ctx.units[uid]["side"]
@@ -335,7 +334,7 @@ def _e_claim(
 
 
 def _e_remove(
-    state: GameState, uid: str, spec: dict[str, Any], eff: dict[str, Any], target: str | None, events: list[Event]
+    state: State, uid: str, spec: dict[str, Any], eff: dict[str, Any], target: str | None, events: list[Event]
 ) -> None:
     oid = _objective(eff, target)
     set_mark(state, oid, at=None, owner=None)
@@ -343,7 +342,7 @@ def _e_remove(
 
 
 def _e_place(
-    state: GameState, uid: str, spec: dict[str, Any], eff: dict[str, Any], target: str | None, events: list[Event]
+    state: State, uid: str, spec: dict[str, Any], eff: dict[str, Any], target: str | None, events: list[Event]
 ) -> None:
     oid = _objective(eff, target)
     lead = leader_of(state, uid) or members(state, uid)[0]
@@ -356,13 +355,13 @@ def _e_place(
 
 
 def _e_end(
-    state: GameState, uid: str, spec: dict[str, Any], eff: dict[str, Any], target: str | None, events: list[Event]
+    state: State, uid: str, spec: dict[str, Any], eff: dict[str, Any], target: str | None, events: list[Event]
 ) -> None:
     state.vars["end_now"] = True
     events.append(Note(f"{spec['name']}: {uid}'s activation ends", f"{R}/mission/end-activation"))
 
 
-EffectFn = Callable[[GameState, str, dict[str, Any], dict[str, Any], str | None, list[Event]], None]
+EffectFn = Callable[[State, str, dict[str, Any], dict[str, Any], str | None, list[Event]], None]
 EFFECTS: dict[str, EffectFn] = {
     "score": _e_score,
     "claim": _e_claim,

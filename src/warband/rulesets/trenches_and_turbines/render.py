@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from warband.kernel.actions import Action
-from warband.kernel.state import GameState
 from warband.rulesets.trenches_and_turbines import combat
+from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import side_name, ustate
 from warband.rulesets.trenches_and_turbines.missions import marks
 from warband.rulesets.trenches_and_turbines.space import leader_of, members, out_of_coherency
 
 
-def render_table(state: GameState) -> str:
+def render_table(state: State) -> str:
     lines = [
         f"round {state.turn}/{state.ctx.rounds}, {state.phase}; VP A {state.vars['vp'][0]} - "
         f"B {state.vars['vp'][1]}; cards left {len(state.vars.get('deck', []))}"
@@ -36,7 +36,7 @@ def render_table(state: GameState) -> str:
     return "\n".join(lines)
 
 
-def _marks_line(state: GameState) -> list[str]:
+def _marks_line(state: State) -> list[str]:
     """The objective markers, when the scenario's actions can claim, remove or place them."""
     if not state.ctx.missions:
         return []
@@ -50,13 +50,13 @@ def _marks_line(state: GameState) -> list[str]:
     return ["  objectives: " + "; ".join(parts)] if parts else []
 
 
-def explain_action(state: GameState, action: Action) -> str:
+def explain_action(state: State, action: Action) -> str:
     """For a Shoot: the groups, their target numbers and the expected hits."""
     if action.kind != "shoot" or action.model is None or action.target is None or action.option is None:
         return ""
     groups = combat.shoot_groups(state, action.model, action.target, action.option, False)
     parts = []
     for g in groups:
-        p = max(0, min(9, g["tn"])) / 10
-        parts.append(f"{g['n']} dice at {g['tn']} or less (~{g['n'] * p:.1f} hits)")
+        p = max(0, min(9, g.tn)) / 10
+        parts.append(f"{g.n} dice at {g.tn} or less (~{g.n * p:.1f} hits)")
     return "; ".join(parts)

@@ -1,86 +1,78 @@
 """Trenches and Turbines: the round, the activation deck and every action of seed 002 (the Actions chapter).
 
-A small interpreter over ``state.stack`` (JSON-native steps named by ``t``): a step is a choice (a side
-decides; for reactions the NON-active side), chance (d10s, card draws) or automatic. Rule ids are
-``trenches-and-turbines/<area>/<rule>``; ``docs/rules/trenches-and-turbines.md`` maps every seed sentence to them.
+Pending steps are typed records on ``state.stack`` (:mod:`warband.kernel.steps`), each kind declared once with
+its behaviour: a choice (a side decides; for reactions the NON-active side), chance (d10s, card draws) or
+automatic. The attack steps live in :mod:`combat`; the round's own steps here, and :class:`TTRules` is the
+kernel's step machine with this game's hooks: the set-up, the standing decisions (deploy a unit, the active
+unit's action menu) and the advance of the activation deck. Rule ids are ``trenches-and-turbines/<area>/<rule>``;
+``docs/rules/trenches-and-turbines.md`` maps every seed sentence to them.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from warband.kernel.actions import CHANCE, CHOICE, OVER, Action, Decision, DiceSpec
+from warband.kernel.actions import Action, DiceSpec
+from warband.kernel.errors import Reason
 from warband.kernel.events import (
     ActionTaken,
     Activated,
     DiceRolled,
     Event,
     GameEnded,
-    Moved,
     Note,
     PhaseStarted,
     StatusChanged,
     TokensChanged,
 )
-from warband.kernel.state import GameState, Model
+from warband.kernel.state import Model
+from warband.kernel.steps import SteppedRules, push
 from warband.rulesets.trenches_and_turbines import combat, missions
-from warband.rulesets.trenches_and_turbines.core import R, pop, push, set_unit, side_name, succeeds, top, ustate
+from warband.rulesets.trenches_and_turbines.combat import Checks, Flee, d10s
+from warband.rulesets.trenches_and_turbines.context import State
+from warband.rulesets.trenches_and_turbines.core import (
+    R,
+    TTAuto,
+    TTChance,
+    TTChoice,
+    set_unit,
+    side_name,
+    side_of,
+    succeeds,
+    ustate,
+)
 from warband.rulesets.trenches_and_turbines.space import (
     Placement,
-    edge_goals,
     engaged_units,
     follower_slots,
     is_vehicle,
     leader_of,
     members,
+    move_allow,
+    place_unit,
     plan_charge,
-    plan_flee,
     plan_unit_move,
-    ray_goal,
     spot_problems,
     unit_gap,
     vehicle_facing_after,
     vehicle_problems,
 )
 
-Reason = tuple[str, str]
-
 
 # ------------------------------------------------------------------------------------------- helpers
-def units_of(state: GameState, side: int) -> list[str]:
+def units_of(state: State, side: int) -> list[str]:
     return [u for u in state.ctx.unit_order if state.ctx.units[u]["side"] == side and members(state, u)]
 
 
-def over(state: GameState) -> bool:
-    return state.phase == "over"
-
-
-def active(state: GameState) -> str | None:
+def active(state: State) -> str | None:
     a = state.vars.get("active")
     return str(a) if a else None
 
 
-def place_unit(state: GameState, placed: Placement, events: list[Event]) -> None:
-    for mid, (x, y, z) in placed.items():
-        m = state.models[mid]
-        start = (m.x, m.y)
-        m.x, m.y, m.z = x, y, z
-        if math.hypot(x - start[0], y - start[1]) > 1e-9:
-            events.append(Moved(mid, start, (x, y), math.hypot(x - start[0], y - start[1])))
-
-
-def move_allow(state: GameState, uid: str, mult: float = 1.0) -> float:
-    """Inches per Move: the Move characteristic (seed 002, Move), 2" while prone (Go Prone)."""
-    if ustate(state, uid)["prone"]:
-        return float(state.ctx.params["prone_move"])
-    ms = members(state, uid)
-    return min(float(m.data["move"]) for m in ms) * mult
-
-
 # ------------------------------------------------------------------------------------------- setup
-def start_game(state: GameState, events: list[Event]) -> None:
+def start_game(state: State, events: list[Event]) -> None:
     """Set-up (digest §3.2): d10 roll-off, the winner picks an edge, players alternate deploying units."""
     state.phase = "deploy"
     u = {}
@@ -101,30 +93,43 @@ def start_game(state: GameState, events: list[Event]) -> None:
         }
     state.vars.update({"u": u, "vp": [0, 0], "deck": [], "active": None, "acts": [], "zone_of": [0, 1]})
     state.vars["marks"] = missions.initial_marks(state.ctx)
-    push(state, {"t": "rolloff"})
+    push(state, Rolloff())
 
 
-def resolve_rolloff(state: GameState, values: tuple[int, ...], events: list[Event]) -> None:
-    a, b = values
-    events.append(
-        DiceRolled(
-            "set-up roll-off (A, B)", values, "tie: again" if a == b else f"side {side_name(0 if a > b else 1)} wins"
-        )
-    )
-    if a == b:
-        push(state, {"t": "rolloff"})
-        return
-    push(state, {"t": "zone", "by": 0 if a > b else 1})
+@dataclass(frozen=True, slots=True)
+class Rolloff(TTChance):
+    """The set-up roll-off (digest §3.2): a d10 each, the higher picks a deployment zone; a tie rolls again."""
+
+    kind = "rolloff"
+
+    def dice(self, state: State) -> DiceSpec:
+        return d10s(state, 2, "set-up roll-off", None)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        a, b = values
+        outcome = "tie: again" if a == b else f"side {side_name(0 if a > b else 1)} wins"
+        events.append(DiceRolled("set-up roll-off (A, B)", values, outcome))
+        push(state, Rolloff() if a == b else Zone(0 if a > b else 1))
 
 
-def zone_chosen(state: GameState, step: dict[str, Any], zone: int, events: list[Event]) -> None:
-    w = int(step["by"])
-    state.vars["zone_of"] = [zone, 1 - zone] if w == 0 else [1 - zone, zone]
-    state.vars["deployer"] = w
-    events.append(Note(f"side {side_name(w)} takes deployment zone {zone} and deploys first", f"{R}/setup/edge"))
+@dataclass(frozen=True, slots=True)
+class Zone(TTChoice):
+    """The winner of the roll-off (``by``) takes a deployment zone and deploys first."""
+
+    kind = "zone"
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("zone", option=str(z)) for z in (0, 1)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        w, zone = self.by, int(action.option or 0)
+        state.vars["zone_of"] = [zone, 1 - zone] if w == 0 else [1 - zone, zone]
+        state.vars["deployer"] = w
+        events.append(Note(f"side {side_name(w)} takes deployment zone {zone} and deploys first", f"{R}/setup/edge"))
 
 
-def undeployed(state: GameState, side: int) -> list[str]:
+def undeployed(state: State, side: int) -> list[str]:
     return [
         u
         for u in state.ctx.unit_order
@@ -134,7 +139,7 @@ def undeployed(state: GameState, side: int) -> list[str]:
     ]
 
 
-def deploy_plan(state: GameState, uid: str, p: tuple[float, float]) -> Placement | list[Reason]:
+def deploy_plan(state: State, uid: str, p: tuple[float, float]) -> Placement | list[Reason]:
     """The unit in formation round its leader at ``p``, wholly inside its zone."""
     zone = state.ctx.zones[state.vars["zone_of"][state.ctx.units[uid]["side"]]]
     ids = state.ctx.units[uid]["models"]
@@ -158,7 +163,7 @@ def _inset(zone: Any, p: tuple[float, float]) -> float:
     return float(min(p[0] - x0, x1 - p[0], p[1] - y0, y1 - p[1]))
 
 
-def deploy_points(state: GameState, uid: str) -> list[tuple[float, float]]:
+def deploy_points(state: State, uid: str) -> list[tuple[float, float]]:
     zone = state.ctx.zones[state.vars["zone_of"][state.ctx.units[uid]["side"]]]
     x0, y0, x1, y1 = zone.bbox
     pts = [
@@ -169,7 +174,7 @@ def deploy_points(state: GameState, uid: str) -> list[tuple[float, float]]:
     return [q for q in pts if isinstance(deploy_plan(state, uid, q), dict)]
 
 
-def deploy(state: GameState, uid: str, p: tuple[float, float], events: list[Event]) -> None:
+def deploy(state: State, uid: str, p: tuple[float, float], events: list[Event]) -> None:
     plan = deploy_plan(state, uid, p)
     assert isinstance(plan, dict)
     side = state.ctx.units[uid]["side"]
@@ -187,8 +192,30 @@ def deploy(state: GameState, uid: str, p: tuple[float, float], events: list[Even
         start_round(state, events)
 
 
+@dataclass(frozen=True, slots=True)
+class Deploy(TTChoice):
+    """The standing decision of the set-up (never stored): side ``by`` deploys one of its units (digest §3.2)."""
+
+    kind = "deploy"
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("deploy", u, point=q) for u in undeployed(state, self.by) for q in deploy_points(state, u)]
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        side = self.by
+        if action.kind != "deploy" or action.model not in undeployed(state, side) or action.point is None:
+            return [(f"{R}/setup/deploy", f"side {side_name(side)} deploys one of its units: 'deploy UNIT @x,y'")]
+        plan = deploy_plan(state, action.model, action.point)
+        return plan if isinstance(plan, list) else []
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        assert action.model is not None and action.point is not None
+        deploy(state, action.model, action.point, events)
+
+
 # ------------------------------------------------------------------------------------------- rounds
-def start_round(state: GameState, events: list[Event]) -> None:
+def start_round(state: State, events: list[Event]) -> None:
     """Start phase (digest §3.2): every unit on the table adds ACT cards to the deck."""
     state.turn += 1
     state.phase = "activation"
@@ -202,22 +229,35 @@ def start_round(state: GameState, events: list[Event]) -> None:
     next_card(state, events)
 
 
-def next_card(state: GameState, events: list[Event]) -> None:
+def next_card(state: State, events: list[Event]) -> None:
     deck = [u for u in state.vars["deck"] if members(state, u)]
     state.vars["deck"] = deck
     if deck:
-        push(state, {"t": "draw"})
+        push(state, Draw())
     else:
         end_round(state, events)
 
 
-def card_drawn(state: GameState, index: int, events: list[Event]) -> None:
+@dataclass(frozen=True, slots=True)
+class Draw(TTChance):
+    """Draw an activation card from the deck (one die with as many faces as cards)."""
+
+    kind = "draw"
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(1, len(state.vars["deck"]), "activation card")
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        card_drawn(state, values[0] - 1, events)
+
+
+def card_drawn(state: State, index: int, events: list[Event]) -> None:
     deck = list(state.vars["deck"])
     uid = deck[index]
     if state.ctx.params["deck"] == "player":
-        side = state.ctx.units[uid]["side"]
+        side = side_of(state, uid)
         events.append(DiceRolled("activation card", (index + 1,), f"a card of side {side_name(side)}"))
-        push(state, {"t": "pick", "by": side})
+        push(state, Pick(side))
         return
     deck.pop(index)
     state.vars["deck"] = deck
@@ -225,22 +265,35 @@ def card_drawn(state: GameState, index: int, events: list[Event]) -> None:
     begin_activation(state, uid, events)
 
 
-def pick_options(state: GameState, step: dict[str, Any]) -> list[Action]:
-    seen = []
-    for u in state.vars["deck"]:
-        if state.ctx.units[u]["side"] == step["by"] and u not in seen:
-            seen.append(u)
-    return [Action("activate", u) for u in sorted(seen)]
+@dataclass(frozen=True, slots=True)
+class Pick(TTChoice):
+    """A card of side ``by`` was drawn (param ``deck = "player"``): that side picks which of its units activates."""
+
+    kind = "pick"
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        seen = []
+        for u in state.vars["deck"]:
+            if state.ctx.units[u]["side"] == self.by and u not in seen:
+                seen.append(u)
+        return [Action("activate", u) for u in sorted(seen)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        deck = list(state.vars["deck"])
+        deck.remove(str(action.model))
+        state.vars["deck"] = deck
+        begin_activation(state, str(action.model), events)
 
 
-def activation_actions(state: GameState, uid: str) -> int:
+def activation_actions(state: State, uid: str) -> int:
     """Actions of one activation (seed 002, List of Actions): two normally (param ``actions_per_activation``), or
     the unit profile's ``actions`` (the 'rare situations in which a unit may perform three')."""
     own = state.ctx.units[uid].get("actions")
     return int(own) if own is not None else int(state.ctx.params["actions_per_activation"])
 
 
-def begin_activation(state: GameState, uid: str, events: list[Event]) -> None:
+def begin_activation(state: State, uid: str, events: list[Event]) -> None:
     """A card = one activation of :func:`activation_actions` actions, less a Shaken VEHICLE's lost actions (digest
     §3.10); a pinned unit's failed test (digest §3.7) cuts them later."""
     p = state.ctx.params
@@ -261,88 +314,61 @@ def begin_activation(state: GameState, uid: str, events: list[Event]) -> None:
         }
     )
     set_unit(state, uid, shaken=0)
-    events.append(Activated(uid, state.ctx.units[uid]["side"]))
+    events.append(Activated(uid, side_of(state, uid)))
     if u["routed"]:
-        push(state, {"t": "rally", "unit": uid, "tn": combat.leadership_target(state, uid, 0)})
+        push(state, Rally(uid, combat.leadership_target(state, uid, 0)))
     elif u["pins"] > 0 and p["pinned_test"]:
-        push(state, {"t": "pintest", "unit": uid, "tn": combat.leadership_target(state, uid, 0)})
+        push(state, PinTest(uid, combat.leadership_target(state, uid, 0)))
 
 
-def resolve_rally(state: GameState, step: dict[str, Any], values: tuple[int, ...], events: list[Event]) -> None:
-    """Routed activation (digest §3.7): a Rally test; pass = no longer Routed, pins halved, no Charge; fail =
-    every action a Move toward its own table edge."""
-    uid = step["unit"]
-    ok = succeeds(state, values[0], step["tn"])
-    events.append(DiceRolled(f"rally (need {step['tn']} or less)", values, "rallied" if ok else "failed", uid))
-    if ok:
-        pins = ustate(state, uid)["pins"]
-        pins = pins // 2 if state.ctx.params["rally_halves_pins"] else pins
-        set_unit(state, uid, routed=False, pins=pins)
-        state.vars.update({"no_charge": True, "started_pinned": pins > 0})
-        events.append(StatusChanged(uid, "Routed", False))
-    else:
-        for _ in range(int(state.vars["left"])):
-            push(state, {"t": "flee", "unit": uid})
-        state.vars["left"] = 0
+@dataclass(frozen=True, slots=True)
+class Rally(TTChance):
+    """Routed activation (digest §3.7): a Rally test at ``tn`` or less; pass = no longer Routed, pins halved, no
+    Charge; fail = every action a Move toward its own table edge."""
+
+    kind = "rally"
+    unit: str
+    tn: int
+
+    def dice(self, state: State) -> DiceSpec:
+        return d10s(state, 1, f"rally {self.unit}", self.unit)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        uid = self.unit
+        ok = succeeds(state.ctx.params, values[0], self.tn)
+        events.append(DiceRolled(f"rally (need {self.tn} or less)", values, "rallied" if ok else "failed", uid))
+        if ok:
+            pins = ustate(state, uid)["pins"]
+            pins = pins // 2 if state.ctx.params["rally_halves_pins"] else pins
+            set_unit(state, uid, routed=False, pins=pins)
+            state.vars.update({"no_charge": True, "started_pinned": pins > 0})
+            events.append(StatusChanged(uid, "Routed", False))
+        else:
+            for _ in range(int(state.vars["left"])):
+                push(state, Flee(uid))
+            state.vars["left"] = 0
 
 
-def resolve_pintest(state: GameState, step: dict[str, Any], values: tuple[int, ...], events: list[Event]) -> None:
-    ok = succeeds(state, values[0], step["tn"])
-    events.append(
-        DiceRolled(
-            f"pinned test (need {step['tn']} or less)",
-            values,
-            "passed" if ok else "failed: one action only",
-            step["unit"],
-        )
-    )
-    if not ok:
-        state.vars["left"] = min(int(state.vars["left"]), int(state.ctx.params["pinned_fail_actions"]))
+@dataclass(frozen=True, slots=True)
+class PinTest(TTChance):
+    """A pinned unit's test at ``tn`` or less when it activates (digest §3.7): fail = one action only."""
+
+    kind = "pintest"
+    unit: str
+    tn: int
+
+    def dice(self, state: State) -> DiceSpec:
+        return d10s(state, 1, f"pintest {self.unit}", self.unit)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        ok = succeeds(state.ctx.params, values[0], self.tn)
+        outcome = "passed" if ok else "failed: one action only"
+        events.append(DiceRolled(f"pinned test (need {self.tn} or less)", values, outcome, self.unit))
+        if not ok:
+            state.vars["left"] = min(int(state.vars["left"]), int(state.ctx.params["pinned_fail_actions"]))
 
 
-def own_edge_y(state: GameState, uid: str) -> float:
-    """The y of the table edge behind the unit's deployment zone (its own table edge, digest §3.2 / §3.7)."""
-    zone = state.ctx.zones[state.vars["zone_of"][state.ctx.units[uid]["side"]]]
-    return 0.0 if (zone.bbox[1] + zone.bbox[3]) / 2 < state.ctx.table.depth / 2 else state.ctx.table.depth
-
-
-def auto_flee(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
-    """A flee Move (``space.plan_flee``): after a failed Rally toward the unit's own table edge (digest §3.7); with
-    ``away`` (the Fight it lost, digest §3.9: 'makes a full Move away') straight away from that unit's models,
-    else toward its own edge too. Models that reach the edge leave the table and are destroyed."""
-    uid = step["unit"]
-    if not members(state, uid):
-        return
-    goals = _flee_goals(state, uid, step.get("away"))
-    placed, leaving = plan_flee(state, uid, move_allow(state, uid), goals)
-    events.append(Note(f"{uid} flees", f"{R}/routed/flee"))
-    for mid in leaving:
-        combat.remove(state, state.models[mid], "fled off the table", events)
-    place_unit(state, placed, events)
-    combat.casualty_checks(state, uid, events)
-
-
-def _centre(ms: list[Model]) -> tuple[float, float]:
-    return (sum(m.x for m in ms) / len(ms), sum(m.y for m in ms) / len(ms))
-
-
-def _flee_goals(state: GameState, uid: str, away: str | None) -> Callable[[Model], list[tuple[float, float]]]:
-    """Where each model would touch the table edge fleeing: straight away from the centre of the ``away`` unit's
-    models (seen from the centre of the unit's own), else at its own edge."""
-    enemies = members(state, away) if away else []
-    if enemies:
-        ms = members(state, uid)
-        ex, ey = _centre(enemies)
-        ux, uy = _centre(ms)
-        d = math.hypot(ux - ex, uy - ey)
-        if d > 1e-6:
-            v = ((ux - ex) / d, (uy - ey) / d)
-            return lambda m: ray_goal(state, m, v)
-    edge = own_edge_y(state, uid)
-    return lambda m: edge_goals(state, m, edge)
-
-
-def end_activation(state: GameState, events: list[Event]) -> None:
+def end_activation(state: State, events: list[Event]) -> None:
     uid = active(state)
     if uid is not None:
         set_unit(state, uid, activated=True)
@@ -351,7 +377,7 @@ def end_activation(state: GameState, events: list[Event]) -> None:
     next_card(state, events)
 
 
-def end_round(state: GameState, events: list[Event]) -> None:
+def end_round(state: State, events: list[Event]) -> None:
     """End phase (digest §3.2, §3.3): discard Overwatch, score objectives, check whether the game ends."""
     p = state.ctx.params
     for uid in state.ctx.unit_order:
@@ -371,7 +397,7 @@ def end_round(state: GameState, events: list[Event]) -> None:
         start_round(state, events)
 
 
-def objective_holder(state: GameState, at: tuple[float, float], radius: float) -> int | None:
+def objective_holder(state: State, at: tuple[float, float], radius: float) -> int | None:
     """Control (digest §3.3): more models of non-Routed units within the radius (size L+ counts double)."""
     p = state.ctx.params
     count = [0, 0]
@@ -385,7 +411,7 @@ def objective_holder(state: GameState, at: tuple[float, float], radius: float) -
     return 0 if count[0] > count[1] else 1
 
 
-def finish(state: GameState, events: list[Event]) -> None:
+def finish(state: State, events: list[Event]) -> None:
     p = state.ctx.params
     vp = list(state.vars["vp"])
     for uid in state.ctx.unit_order:
@@ -403,7 +429,7 @@ def finish(state: GameState, events: list[Event]) -> None:
 ACTIONS = ("move", "charge", "prone", "stand", "shoot", "fight", "shift", "shed", "overwatch", missions.KIND)
 
 
-def menu(state: GameState, uid: str, only_legal: bool = True) -> list[Action]:
+def menu(state: State, uid: str, only_legal: bool = True) -> list[Action]:
     tries = list(candidates(state, uid))
     eng = engaged_units(state, uid)
     out = [a for a in tries if not only_legal or not action_reasons(state, uid, a, eng)]
@@ -411,7 +437,7 @@ def menu(state: GameState, uid: str, only_legal: bool = True) -> list[Action]:
     return out
 
 
-def candidates(state: GameState, uid: str) -> list[Action]:
+def candidates(state: State, uid: str) -> list[Action]:
     side = state.ctx.units[uid]["side"]
     enemies = units_of(state, 1 - side)
     out = [Action("move", uid), Action("shed", uid), Action("prone", uid), Action("stand", uid)]
@@ -426,7 +452,7 @@ def candidates(state: GameState, uid: str) -> list[Action]:
     return out
 
 
-def action_reasons(state: GameState, uid: str, a: Action, eng: list[str] | None = None) -> list[Reason]:
+def action_reasons(state: State, uid: str, a: Action, eng: list[str] | None = None) -> list[Reason]:
     """Every rule of seed 002 (and digest §3) that forbids ``a`` for the active unit now."""
     out: list[Reason] = []
     u = ustate(state, uid)
@@ -447,27 +473,27 @@ def action_reasons(state: GameState, uid: str, a: Action, eng: list[str] | None 
     return out
 
 
-def _c_move(state: GameState, uid: str, a: Action, eng: list[str]) -> list[Reason]:
+def _c_move(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
     return [] if a.target is None and a.point is None else [(f"{R}/move/syntax", "declare 'move UNIT' first")]
 
 
-def _c_shed(state: GameState, uid: str, a: Action, eng: list[str]) -> list[Reason]:
+def _c_shed(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
     if ustate(state, uid)["pins"] <= 0:
         return [(f"{R}/pin/none", f"{uid} has no pin token to shed")]
     return []
 
 
-def _c_prone(state: GameState, uid: str, a: Action, eng: list[str]) -> list[Reason]:
+def _c_prone(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
     if is_vehicle(state, uid):
         return [(f"{R}/prone/vehicle", "a VEHICLE never goes prone (digest §3.10)")]
     return [(f"{R}/prone/already", f"{uid} is already prone")] if ustate(state, uid)["prone"] else []
 
 
-def _c_stand(state: GameState, uid: str, a: Action, eng: list[str]) -> list[Reason]:
+def _c_stand(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
     return [] if ustate(state, uid)["prone"] else [(f"{R}/prone/standing", f"{uid} is not prone")]
 
 
-def _c_charge(state: GameState, uid: str, a: Action, eng: list[str]) -> list[Reason]:
+def _c_charge(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
     p = state.ctx.params
     out: list[Reason] = []
     if a.option not in ("walking", "running"):
@@ -495,13 +521,13 @@ def _c_charge(state: GameState, uid: str, a: Action, eng: list[str]) -> list[Rea
     return out
 
 
-def charge_distance(state: GameState, uid: str, mode: str | None) -> float:
+def charge_distance(state: State, uid: str, mode: str | None) -> float:
     p = state.ctx.params
     mult = float(p["running_charge_multiplier"] if mode == "running" else p["walking_charge_multiplier"])
     return move_allow(state, uid, mult) if not ustate(state, uid)["prone"] else float(p["prone_move"])
 
 
-def _c_shoot(state: GameState, uid: str, a: Action, eng: list[str]) -> list[Reason]:
+def _c_shoot(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
     p = state.ctx.params
     out: list[Reason] = []
     t = a.target or ""
@@ -534,23 +560,23 @@ def _c_shoot(state: GameState, uid: str, a: Action, eng: list[str]) -> list[Reas
     return out
 
 
-def _c_fight(state: GameState, uid: str, a: Action, eng: list[str]) -> list[Reason]:
+def _c_fight(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
     if a.target not in eng:
         return [(f"{R}/fight/engaged", f"{uid} is not engaged (in base-to-base contact) with {a.target}")]
     return []
 
 
-def _c_shift(state: GameState, uid: str, a: Action, eng: list[str]) -> list[Reason]:
+def _c_shift(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
     return []
 
 
-def _c_overwatch(state: GameState, uid: str, a: Action, eng: list[str]) -> list[Reason]:
+def _c_overwatch(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
     if ustate(state, uid)["routed"]:
         return [(f"{R}/overwatch/routed", "a Routed unit cannot go on Overwatch (digest §3.7)")]
     return []
 
 
-def _c_mission(state: GameState, uid: str, a: Action, eng: list[str]) -> list[Reason]:
+def _c_mission(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
     """Mission-Based Actions (seed 002): the scenario's own requirements and limits."""
     return missions.reasons(state, uid, a)
 
@@ -569,23 +595,49 @@ CHECKS = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class ActionMenu(TTChoice):
+    """The standing decision of an activation (never stored): the active ``unit`` picks its next action, or
+    ends its activation."""
+
+    kind = "action"
+    about = "unit"
+    unit: str
+
+    def options(self, state: State) -> list[Action]:
+        return menu(state, self.unit)
+
+    def tries(self, state: State) -> list[Action]:
+        return menu(state, self.unit, only_legal=False)
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        uid = self.unit
+        if action.model != uid:
+            msg = f"{uid} is the active unit (its card was drawn); {action.model} must wait"
+            return [(f"{R}/activation/active-unit", msg)]
+        return action_reasons(state, uid, action)
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        do_action(state, self.unit, action, events)
+
+
 # ------------------------------------------------------------------------------------------- doing actions
-def spend(state: GameState, uid: str, kind: str, n: int = 1) -> None:
+def spend(state: State, uid: str, kind: str, n: int = 1) -> None:
     """Record an action: it uses ``n`` actions and counts for the Shoot penalty of later actions."""
     state.vars["acts"] = [*state.vars["acts"], kind]
     state.vars["left"] = int(state.vars["left"]) - n
     set_unit(state, uid, acts_round=ustate(state, uid)["acts_round"] + n)
 
 
-def do_action(state: GameState, uid: str, a: Action, events: list[Event]) -> None:
-    events.append(ActionTaken(uid, str(a), state.ctx.units[uid]["side"]))
+def do_action(state: State, uid: str, a: Action, events: list[Event]) -> None:
+    events.append(ActionTaken(uid, str(a), side_of(state, uid)))
     k = a.kind
     if k == "end":
         state.vars["end_now"] = True
         return
     if k == "move":
         spend(state, uid, "move")
-        push(state, {"t": "dest", "unit": uid, "mode": "move", "allow": move_allow(state, uid)})
+        push(state, Dest(uid, "move", move_allow(state, uid)))
     elif k == "shift":
         spend(state, uid, "shift")
         push_shift(state, uid)
@@ -611,38 +663,45 @@ def do_action(state: GameState, uid: str, a: Action, events: list[Event]) -> Non
         begin_charge(state, uid, str(a.target), str(a.option), events)
     elif k == "fight":
         spend(state, uid, "fight")
-        push(state, {"t": "fight-go", "att": uid, "def": str(a.target), "priority": False, "bonus": 0})
+        push(state, FightGo(uid, str(a.target), False, 0))
     elif k == missions.KIND:
         spend(state, uid, f"{missions.KIND}:{a.option}", int(state.ctx.missions[str(a.option)]["cost"]))
         missions.perform(state, uid, a, events)
 
 
-def shed(state: GameState, uid: str, events: list[Event]) -> None:
+def shed(state: State, uid: str, events: list[Event]) -> None:
     """Shed a Pin (seed 002); a prone unit then decides to remain prone or stand up (Go Prone)."""
     u = ustate(state, uid)
     n = min(u["pins"], int(state.ctx.params["pins_shed_per_action"]))
     set_unit(state, uid, pins=u["pins"] - n)
     events.append(TokensChanged(uid, "pin", -n, u["pins"] - n))
     if u["prone"]:
-        push(state, {"t": "shed", "unit": uid, "by": state.ctx.units[uid]["side"]})
+        push(state, StayProne(uid))
 
 
-def push_shift(state: GameState, uid: str, free: bool = False) -> None:
-    push(
-        state,
-        {
-            "t": "dest",
-            "unit": uid,
-            "mode": "shift",
-            "allow": float(state.ctx.params["shift_distance"]),
-            "free": free,
-            "by": state.ctx.units[uid]["side"],
-        },
-    )
+@dataclass(frozen=True, slots=True)
+class StayProne(TTChoice):
+    """After shedding a pin, a prone unit remains prone or stands up (seed 002, Go Prone)."""
+
+    kind = "shed"
+    about = "unit"
+    unit: str
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("stay-prone", self.unit), Action("stand", self.unit)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        prone = action.kind == "stay-prone"
+        set_unit(state, self.unit, prone=prone)
+        events.append(StatusChanged(self.unit, "prone", prone))
+
+
+def push_shift(state: State, uid: str, free: bool = False) -> None:
+    push(state, Dest(uid, "shift", float(state.ctx.params["shift_distance"]), free))
 
 
 # ------------------------------------------------------------------------------------------- reactions
-def can_react(state: GameState, uid: str) -> bool:
+def can_react(state: State, uid: str) -> bool:
     """Reaction eligibility (seed 002): not Pinned, not Routed, not activated or holding an Overwatch token;
     digest §3.8: not engaged, one reaction per round (an Overwatch token gives one more)."""
     u = ustate(state, uid)
@@ -656,45 +715,53 @@ def can_react(state: GameState, uid: str) -> bool:
     return int(u["reactions"]) < limit
 
 
-def react_options(state: GameState, step: dict[str, Any]) -> list[Action]:
-    uid = step["unit"]
-    out: list[Action] = []
-    if step["trigger"] == "charge":
-        for w in combat.unit_weapons(state, uid):
-            if combat.shooters(state, uid, step["attacker"], w, True):
-                out.append(Action("react", uid, step["attacker"], option=f"shoot:{w}"))
-        out.extend(Action("react", uid, step["attacker"], option=r) for r in state.ctx.units[uid]["reactions"])
-    elif not ustate(state, uid)["prone"] and not is_vehicle(state, uid):
-        out.append(Action("react", uid, step["attacker"], option="prone"))
-    return [*out, Action("pass", uid)]
+@dataclass(frozen=True, slots=True)
+class React(TTChoice):
+    """The target ``unit`` of a Shoot or a Charge (``trigger``) by ``attacker`` may react (seed 002, How to
+    perform a reaction): the NON-active side decides."""
+
+    kind = "react"
+    about = "unit"
+    unit: str
+    attacker: str
+    trigger: str
+
+    def options(self, state: State) -> list[Action]:
+        uid = self.unit
+        out: list[Action] = []
+        if self.trigger == "charge":
+            for w in combat.unit_weapons(state, uid):
+                if combat.shooters(state, uid, self.attacker, w, True):
+                    out.append(Action("react", uid, self.attacker, option=f"shoot:{w}"))
+            out.extend(Action("react", uid, self.attacker, option=r) for r in state.ctx.units[uid]["reactions"])
+        elif not ustate(state, uid)["prone"] and not is_vehicle(state, uid):
+            out.append(Action("react", uid, self.attacker, option="prone"))
+        return [*out, Action("pass", uid)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        do_reaction(state, self, action, events)
 
 
-def offer_reaction(state: GameState, tuid: str, attacker: str, trigger: str) -> None:
+def offer_reaction(state: State, tuid: str, attacker: str, trigger: str) -> None:
     if can_react(state, tuid):
-        step = {
-            "t": "react",
-            "unit": tuid,
-            "attacker": attacker,
-            "trigger": trigger,
-            "by": state.ctx.units[tuid]["side"],
-        }
-        if len(react_options(state, step)) > 1:
+        step = React(tuid, attacker, trigger)
+        if len(step.options(state)) > 1:
             push(state, step)
 
 
-def do_reaction(state: GameState, step: dict[str, Any], a: Action, events: list[Event]) -> None:
+def do_reaction(state: State, step: React, a: Action, events: list[Event]) -> None:
     """The reaction's consequences (seed 002): a unit not yet activated flips its card (it is now activated);
     a unit on Overwatch loses the token unless its reaction made the charge fail."""
-    uid = step["unit"]
+    uid = step.unit
     if a.kind == "pass":
         events.append(Note(f"{uid} does not react", f"{R}/reaction/pass"))
         return
     u = ustate(state, uid)
-    events.append(ActionTaken(uid, str(a), state.ctx.units[uid]["side"]))
+    events.append(ActionTaken(uid, str(a), side_of(state, uid)))
     set_unit(state, uid, reactions=u["reactions"] + 1)
     if u["overwatch"]:
         state.vars["ow_reactor"] = uid
-        if step["trigger"] != "charge":
+        if step.trigger != "charge":
             set_unit(state, uid, overwatch=False)
     elif not u["activated"]:
         deck = list(state.vars["deck"])
@@ -711,11 +778,11 @@ def do_reaction(state: GameState, step: dict[str, Any], a: Action, events: list[
         state.vars["brace"] = uid
         events.append(Note(f"{uid} braces: the charger loses Priority", f"{R}/reaction/special"))
     elif opt.startswith("shoot:"):
-        shoot_now(state, uid, step["attacker"], opt[len("shoot:") :], True, events)
+        shoot_now(state, uid, step.attacker, opt[len("shoot:") :], True, events)
 
 
 # ------------------------------------------------------------------------------------------- shooting
-def begin_shoot(state: GameState, uid: str, tuid: str, wname: str, events: list[Event]) -> None:
+def begin_shoot(state: State, uid: str, tuid: str, wname: str, events: list[Event]) -> None:
     """Shoot (seed 002): the penalty counts the actions before it this turn; the target may react (Go Prone)
     before the attacks are made."""
     p = state.ctx.params
@@ -723,55 +790,75 @@ def begin_shoot(state: GameState, uid: str, tuid: str, wname: str, events: list[
     first = not state.vars["acts"]
     spend(state, uid, "shoot")
     state.vars["shots"] = int(state.vars.get("shots", 0)) + 1
-    push(state, {"t": "shoot-go", "unit": uid, "target": tuid, "weapon": wname, "prior": prior, "first": first})
+    push(state, ShootGo(uid, tuid, wname, prior, first))
     offer_reaction(state, tuid, uid, "shoot")
 
 
-def auto_shoot_go(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
-    state.vars["prior"] = step["prior"]
-    saved = state.vars["acts"]
-    if step["first"]:
-        state.vars["acts"] = []
-    shoot_now(state, step["unit"], step["target"], step["weapon"], False, events)
-    state.vars["acts"] = saved
-    state.vars["prior"] = 0
+@dataclass(frozen=True, slots=True)
+class ShootGo(TTAuto):
+    """The declared Shoot of ``unit`` at ``target`` with ``weapon``, made once the target's reaction is over;
+    ``prior``: the actions before it (the penalty), ``first``: it was the activation's first action."""
+
+    kind = "shoot-go"
+    unit: str
+    target: str
+    weapon: str
+    prior: int
+    first: bool
+
+    def run(self, state: State, events: list[Event]) -> None:
+        state.vars["prior"] = self.prior
+        saved = state.vars["acts"]
+        if self.first:
+            state.vars["acts"] = []
+        shoot_now(state, self.unit, self.target, self.weapon, False, events)
+        state.vars["acts"] = saved
+        state.vars["prior"] = 0
 
 
-def shoot_now(state: GameState, uid: str, tuid: str, wname: str, reaction: bool, events: list[Event]) -> None:
+def shoot_now(state: State, uid: str, tuid: str, wname: str, reaction: bool, events: list[Event]) -> None:
     if not members(state, uid) or not members(state, tuid):
         return
     if reaction:
         state.vars["prior"] = 0
     groups = combat.shoot_groups(state, uid, tuid, wname, reaction)
     cap = combat.visible_count(state, uid, tuid, reaction, combat.unit_fires_indirect(state, uid, wname))
-    n = sum(g["models"] for g in groups)
+    n = sum(g.models for g in groups)
     events.append(
         Note(f"{uid} shoots {tuid} with {wname}: {n} model(s) can shoot, at most {cap} casualties", f"{R}/shoot/who")
     )
     state.vars["shot"] = {"kills": 0, "hits": 0, "pen_hits": 0}
-    push(state, {"t": "shoot-end", "unit": uid, "target": tuid, "weapon": wname})
+    push(state, ShootEnd(uid, tuid, wname))
     combat.push_attack(state, uid, tuid, groups, False, "shot", cap, uid)
 
 
-def auto_shoot_end(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
-    """Pins after a shooting attack (digest §3.7), then the casualty checks."""
-    p = state.ctx.params
-    shot = state.vars.get("shot") or {}
-    tuid = step["target"]
-    pins = 0
-    hits = int(shot.get("hits", 0))
-    if hits > 0 and not (is_vehicle(state, tuid) and p["vehicle_ignores_pen0_pins"] and not shot.get("pen_hits")):
-        pins = int(p["pin_on_hit"]) + (int(p["pin_on_kill"]) if shot.get("kills") else 0)
-        ms = members(state, step["unit"])
-        w = combat.weapon_of(ms[0], step["weapon"]) if ms else None
-        pins += int(w.get("suppressive", 0)) if w else 0
-    state.vars["shot"] = None
-    combat.add_pins(state, tuid, pins, events)
-    combat.casualty_checks(state, tuid, events)
+@dataclass(frozen=True, slots=True)
+class ShootEnd(TTAuto):
+    """After a shooting attack: pins (digest §3.7), then the casualty checks."""
+
+    kind = "shoot-end"
+    unit: str
+    target: str
+    weapon: str
+
+    def run(self, state: State, events: list[Event]) -> None:
+        p = state.ctx.params
+        shot = state.vars.get("shot") or {}
+        tuid = self.target
+        pins = 0
+        hits = int(shot.get("hits", 0))
+        if hits > 0 and not (is_vehicle(state, tuid) and p["vehicle_ignores_pen0_pins"] and not shot.get("pen_hits")):
+            pins = int(p["pin_on_hit"]) + (int(p["pin_on_kill"]) if shot.get("kills") else 0)
+            ms = members(state, self.unit)
+            w = combat.weapon_of(ms[0], self.weapon) if ms else None
+            pins += int(w.get("suppressive", 0)) if w else 0
+        state.vars["shot"] = None
+        combat.add_pins(state, tuid, pins, events)
+        combat.casualty_checks(state, tuid, events)
 
 
 # ------------------------------------------------------------------------------------------- charging
-def begin_charge(state: GameState, uid: str, tuid: str, mode: str, events: list[Event]) -> None:
+def begin_charge(state: State, uid: str, tuid: str, mode: str, events: list[Event]) -> None:
     """Charge (seed 002): declared walking or running; the target may react; then the charge move."""
     p = state.ctx.params
     spend(state, uid, "charge", int(p["running_charge_actions"]) if mode == "running" else 1)
@@ -781,104 +868,163 @@ def begin_charge(state: GameState, uid: str, tuid: str, mode: str, events: list[
         events.append(Note(f"{tuid} is prone: the charge counts as a Running Charge", f"{R}/prone/charged"))
     state.vars["brace"] = None
     state.vars["ow_reactor"] = None
-    push(
-        state,
-        {"t": "charge-go", "unit": uid, "target": tuid, "allow": charge_distance(state, uid, mode), "running": running},
-    )
+    push(state, ChargeGo(uid, tuid, charge_distance(state, uid, mode), running))
     offer_reaction(state, tuid, uid, "charge")
 
 
-def auto_charge_go(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
-    uid, tuid = step["unit"], step["target"]
-    ok = bool(members(state, uid)) and bool(members(state, tuid)) and not ustate(state, uid)["routed"]
-    contacts = 0
-    if ok:
-        placed, contacts = plan_charge(state, uid, tuid, float(step["allow"]))
-        for mid, (x, y, _) in placed.items():
-            m = state.models[mid]
-            if "VEHICLE" in m.data["keywords"]:  # it ends facing the way it went (seed 002, VEHICLE movement)
-                m.flags = {**m.flags, "facing": vehicle_facing_after(m, (x, y), None)}
-        place_unit(state, placed, events)
-    reactor = state.vars.get("ow_reactor")
-    if reactor:
-        if contacts > 0:
-            set_unit(state, reactor, overwatch=False)
-        else:
-            events.append(Note(f"{reactor} keeps its Overwatch token: the charge failed", f"{R}/reaction/overwatch"))
-    if contacts == 0:
-        events.append(Note(f"{uid}'s charge fails", f"{R}/charge/failed"))
-        return
-    events.append(
-        Note(f"{uid} charges home: {contacts} model(s) in base contact; FREE Fight", f"{R}/charge/free-fight")
-    )
-    priority = bool(step["running"]) and state.vars.get("brace") != tuid
-    bonus = int(state.ctx.params["running_charge_hit_bonus"]) if step["running"] else 0
-    push(state, {"t": "fight-go", "att": uid, "def": tuid, "priority": priority, "bonus": bonus})
+@dataclass(frozen=True, slots=True)
+class ChargeGo(TTAuto):
+    """The charge move of ``unit`` at ``target`` (up to ``allow`` inches), once the target's reaction is over;
+    home, a FREE Fight follows (a ``running`` charger has Priority unless the target braced)."""
+
+    kind = "charge-go"
+    unit: str
+    target: str
+    allow: float
+    running: bool
+
+    def run(self, state: State, events: list[Event]) -> None:
+        uid, tuid = self.unit, self.target
+        ok = bool(members(state, uid)) and bool(members(state, tuid)) and not ustate(state, uid)["routed"]
+        contacts = 0
+        if ok:
+            placed, contacts = plan_charge(state, uid, tuid, self.allow)
+            for mid, (x, y, _) in placed.items():
+                m = state.models[mid]
+                if "VEHICLE" in m.data["keywords"]:  # it ends facing the way it went (seed 002, VEHICLE movement)
+                    m.flags = {**m.flags, "facing": vehicle_facing_after(m, (x, y), None)}
+            place_unit(state, placed, events)
+        reactor = state.vars.get("ow_reactor")
+        if reactor:
+            if contacts > 0:
+                set_unit(state, reactor, overwatch=False)
+            else:
+                msg = f"{reactor} keeps its Overwatch token: the charge failed"
+                events.append(Note(msg, f"{R}/reaction/overwatch"))
+        if contacts == 0:
+            events.append(Note(f"{uid}'s charge fails", f"{R}/charge/failed"))
+            return
+        events.append(
+            Note(f"{uid} charges home: {contacts} model(s) in base contact; FREE Fight", f"{R}/charge/free-fight")
+        )
+        priority = self.running and state.vars.get("brace") != tuid
+        bonus = int(state.ctx.params["running_charge_hit_bonus"]) if self.running else 0
+        push(state, FightGo(uid, tuid, priority, bonus))
 
 
 # ------------------------------------------------------------------------------------------- fighting
-def auto_fight_go(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
+@dataclass(frozen=True, slots=True)
+class FightGo(TTAuto):
     """The Fight Process (seed 002): a running charger with Priority resolves all its attacks first; otherwise
-    both units fight simultaneously (every fighter's attacks are fixed before casualties are removed)."""
-    att, dfn = step["att"], step["def"]
-    state.vars["fight_a"] = {"kills": 0}
-    state.vars["fight_d"] = {"kills": 0}
-    push(state, {"t": "fight-end", "att": att, "def": dfn})
-    a_groups = combat.melee_groups(state, att, dfn, int(step["bonus"]))
-    if step["priority"]:
-        push(state, {"t": "strike-back", "att": att, "def": dfn})
-    else:
-        combat.push_attack(state, dfn, att, combat.melee_groups(state, dfn, att, 0), True, "fight_d", None, None)
-    combat.push_attack(state, att, dfn, a_groups, True, "fight_a", None, None)
+    both units fight simultaneously (every fighter's attacks are fixed before casualties are removed);
+    ``bonus``: the attacker's hit bonus (a running charge)."""
+
+    kind = "fight-go"
+    attacker: str
+    defender: str
+    priority: bool
+    bonus: int
+
+    def run(self, state: State, events: list[Event]) -> None:
+        att, dfn = self.attacker, self.defender
+        state.vars["fight_a"] = {"kills": 0}
+        state.vars["fight_d"] = {"kills": 0}
+        push(state, FightEnd(att, dfn))
+        a_groups = combat.melee_groups(state, att, dfn, self.bonus)
+        if self.priority:
+            push(state, StrikeBack(att, dfn))
+        else:
+            combat.push_attack(state, dfn, att, combat.melee_groups(state, dfn, att, 0), True, "fight_d", None, None)
+        combat.push_attack(state, att, dfn, a_groups, True, "fight_a", None, None)
 
 
-def auto_strike_back(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
-    dfn, att = step["def"], step["att"]
-    if members(state, dfn) and members(state, att):
-        combat.push_attack(state, dfn, att, combat.melee_groups(state, dfn, att, 0), True, "fight_d", None, None)
+@dataclass(frozen=True, slots=True)
+class StrikeBack(TTAuto):
+    """The defender's attacks after a charger with Priority struck first (if both units still stand)."""
+
+    kind = "strike-back"
+    attacker: str
+    defender: str
+
+    def run(self, state: State, events: list[Event]) -> None:
+        dfn, att = self.defender, self.attacker
+        if members(state, dfn) and members(state, att):
+            combat.push_attack(state, dfn, att, combat.melee_groups(state, dfn, att, 0), True, "fight_d", None, None)
 
 
-def auto_fight_end(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
+@dataclass(frozen=True, slots=True)
+class FightEnd(TTAuto):
     """Resolving the Fight (seed 002): more casualties wins; the winner may Shift; the loser tests Leadership
     (fail: Routed and pinned). A draw: both may Shift, then both are pinned."""
-    p = state.ctx.params
-    att, dfn = step["att"], step["def"]
-    ka = int(state.vars["fight_a"]["kills"])
-    kd = int(state.vars["fight_d"]["kills"])
-    events.append(Note(f"fight {att} vs {dfn}: casualties inflicted {ka} - {kd}", f"{R}/fight/result"))
-    for u in (dfn, att):
-        push(state, {"t": "checks", "unit": u})
-    if ka == kd:
-        push(state, {"t": "draw-pins", "units": [att, dfn]})
+
+    kind = "fight-end"
+    attacker: str
+    defender: str
+
+    def run(self, state: State, events: list[Event]) -> None:
+        p = state.ctx.params
+        att, dfn = self.attacker, self.defender
+        ka = int(state.vars["fight_a"]["kills"])
+        kd = int(state.vars["fight_d"]["kills"])
+        events.append(Note(f"fight {att} vs {dfn}: casualties inflicted {ka} - {kd}", f"{R}/fight/result"))
         for u in (dfn, att):
-            if members(state, u):
-                push_shift(state, u, free=True)
-        return
-    win, lose = (att, dfn) if ka > kd else (dfn, att)
-    if members(state, lose):
-        extra = min(int(p["fight_loss_mod_cap"]), int(p["fight_loss_mod_per_casualty"]) * abs(ka - kd))
-        combat.push_leadership(state, lose, "lost the fight", extra, flee_from=win)
-    if members(state, win):
-        push_shift(state, win, free=True)
+            push(state, Checks(u))
+        if ka == kd:
+            push(state, DrawPins((att, dfn)))
+            for u in (dfn, att):
+                if members(state, u):
+                    push_shift(state, u, free=True)
+            return
+        win, lose = (att, dfn) if ka > kd else (dfn, att)
+        if members(state, lose):
+            extra = min(int(p["fight_loss_mod_cap"]), int(p["fight_loss_mod_per_casualty"]) * abs(ka - kd))
+            combat.push_leadership(state, lose, "lost the fight", extra, flee_from=win)
+        if members(state, win):
+            push_shift(state, win, free=True)
 
 
-def auto_draw_pins(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
-    for u in step["units"]:
-        events.append(Note(f"{u} is pinned after a drawn fight", f"{R}/fight/draw"))
-        combat.add_pins(state, u, 1, events)
+@dataclass(frozen=True, slots=True)
+class DrawPins(TTAuto):
+    """Both ``units`` of a drawn Fight are pinned (seed 002, Resolving the Fight Action)."""
 
+    kind = "draw-pins"
+    units: tuple[str, ...]
 
-def auto_checks(state: GameState, step: dict[str, Any], events: list[Event]) -> None:
-    combat.casualty_checks(state, step["unit"], events)
+    def run(self, state: State, events: list[Event]) -> None:
+        for u in self.units:
+            events.append(Note(f"{u} is pinned after a drawn fight", f"{R}/fight/draw"))
+            combat.add_pins(state, u, 1, events)
 
 
 # ------------------------------------------------------------------------------------------- destinations
-def dest_candidates(state: GameState, step: dict[str, Any]) -> list[Action]:
+@dataclass(frozen=True, slots=True)
+class Dest(TTChoice):
+    """Where the leader of ``unit`` goes: a Move (``mode`` "move") or a Shift ("shift", ``free`` after a Fight)
+    of up to ``allow`` inches; any point on the table is accepted and checked (:func:`dest_plan`)."""
+
+    kind = "dest"
+    about = "unit"
+    unit: str
+    mode: str
+    allow: float
+    free: bool = False
+
+    def options(self, state: State) -> list[Action]:
+        return dest_candidates(state, self)
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        return dest_reasons(state, self, action)
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        do_destination(state, self, action, events)
+
+
+def dest_candidates(state: State, step: Dest) -> list[Action]:
     """Candidate destinations for the leader: toward each enemy unit, each objective, each cover piece, away,
     and a ring of eight directions at full and half distance."""
-    uid = step["unit"]
+    uid = step.unit
     lead = leader_of(state, uid) or members(state, uid)[0]
-    allow = float(step["allow"])
+    allow = step.allow
     goals: list[tuple[float, float]] = []
     side = state.ctx.units[uid]["side"]
     for e in units_of(state, 1 - side):
@@ -912,8 +1058,8 @@ def dest_candidates(state: GameState, step: dict[str, Any]) -> list[Action]:
     return [*out, Action("stay", uid)]
 
 
-def dest_reasons(state: GameState, step: dict[str, Any], a: Action) -> list[Reason]:
-    uid = step["unit"]
+def dest_reasons(state: State, step: Dest, a: Action) -> list[Reason]:
+    uid = step.unit
     if a.model != uid or a.kind not in ("to", "stay") or (a.kind == "to" and a.point is None):
         return [(f"{R}/move/destination", f"give a destination: 'to {uid} @x,y' or 'stay {uid}'")]
     if a.kind == "stay":
@@ -922,10 +1068,10 @@ def dest_reasons(state: GameState, step: dict[str, Any], a: Action) -> list[Reas
     return plan if isinstance(plan, list) else []
 
 
-def dest_plan(state: GameState, step: dict[str, Any], a: Action) -> Placement | list[Reason]:
-    uid = step["unit"]
+def dest_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
+    uid = step.unit
     assert a.point is not None
-    allow = float(step["allow"])
+    allow = step.allow
     out: list[Reason] = []
     if is_vehicle(state, uid):
         m = members(state, uid)[0]
@@ -934,7 +1080,7 @@ def dest_plan(state: GameState, step: dict[str, Any], a: Action) -> Placement | 
     plan = plan_unit_move(state, uid, a.point, allow)
     if isinstance(plan, list):
         return out + plan
-    if step["mode"] == "shift":
+    if step.mode == "shift":
         side = state.ctx.units[uid]["side"]
         tol = float(state.ctx.params["contact_tolerance"])
         before = set(engaged_units(state, uid))
@@ -958,8 +1104,8 @@ def _face(option: str | None) -> float | None:
     return None
 
 
-def do_destination(state: GameState, step: dict[str, Any], a: Action, events: list[Event]) -> None:
-    uid = step["unit"]
+def do_destination(state: State, step: Dest, a: Action, events: list[Event]) -> None:
+    uid = step.unit
     if a.kind == "stay":
         events.append(Note(f"{uid} stays where it is", ""))
         return
@@ -972,209 +1118,40 @@ def do_destination(state: GameState, step: dict[str, Any], a: Action, events: li
     place_unit(state, plan, events)
 
 
-# ------------------------------------------------------------------------------------------- the interpreter
-AUTO = {
-    "attack": combat.auto_attack,
-    "damage": combat.auto_damage,
-    "shoot-go": auto_shoot_go,
-    "shoot-end": auto_shoot_end,
-    "charge-go": auto_charge_go,
-    "fight-go": auto_fight_go,
-    "strike-back": auto_strike_back,
-    "fight-end": auto_fight_end,
-    "draw-pins": auto_draw_pins,
-    "checks": auto_checks,
-    "flee": auto_flee,
-}
-CHANCE_STEPS = ("rolloff", "draw", "hits", "saves", "msave", "ld", "rally", "pintest")
+# ------------------------------------------------------------------------------------------- the machine
+class TTRules(SteppedRules[State]):
+    """The kernel's step machine with this game's set-up, standing decisions and activation deck."""
 
+    def start_game(self, state: State, events: list[Event]) -> None:
+        start_game(state, events)
 
-def run_auto(state: GameState, events: list[Event]) -> None:
-    """Run automatic steps and phase changes until a side or chance must decide, or the game is over."""
-    for _ in range(100_000):
-        if over(state):
-            state.stack = []
-            return
-        step = top(state)
-        if step is None:
-            uid = active(state)
-            if state.phase != "activation" or uid is None:
-                return
-            if state.vars.get("end_now") or int(state.vars["left"]) <= 0 or not members(state, uid):
-                end_activation(state, events)
-                continue
-            return
-        handler = AUTO.get(step["t"])
-        if handler is None:
-            return
-        pop(state)
-        handler(state, step, events)
-    raise RuntimeError("automatic steps did not settle")  # pragma: no cover - a rules bug
-
-
-def spec(state: GameState, step: dict[str, Any]) -> DiceSpec:
-    t = step["t"]
-    sides = int(state.ctx.params["die_sides"])
-    if t == "rolloff":
-        return DiceSpec(2, sides, "set-up roll-off")
-    if t == "draw":
-        return DiceSpec(1, len(state.vars["deck"]), "activation card")
-    if t == "hits":
-        return DiceSpec(int(step["g"]["n"]), sides, f"hit rolls {step['unit']}", step["unit"])
-    if t == "saves":
-        return DiceSpec(int(step["hits"]) * int(step["g"]["damage"]), sides, f"saves {step['target']}", step["target"])
-    if t == "msave":
-        return DiceSpec(int(step["n"]), sides, f"saves {step['model']}", step["target"])
-    return DiceSpec(1, sides, f"{t} {step['unit']}", step["unit"])
-
-
-def decision(state: GameState) -> Decision:
-    if over(state):
-        return Decision(OVER, "over")
-    step = top(state)
-    if step is not None:
-        if step["t"] in CHANCE_STEPS:
-            return Decision(CHANCE, step["t"], dice=spec(state, step))
-        by = step.get("by")
-        if by is None:
-            by = state.ctx.units[step["unit"]]["side"]
-        return Decision(CHOICE, step["t"], player=int(by), model=step.get("unit"))
-    if state.phase == "deploy":
-        return Decision(CHOICE, "deploy", player=int(state.vars["deployer"]))
-    uid = active(state)
-    assert uid is not None
-    return Decision(CHOICE, "action", player=state.ctx.units[uid]["side"], model=uid)
-
-
-def _opt_zone(state: GameState, step: dict[str, Any]) -> list[Action]:
-    return [Action("zone", option=str(z)) for z in (0, 1)]
-
-
-def _opt_shed(state: GameState, step: dict[str, Any]) -> list[Action]:
-    return [Action("stay-prone", step["unit"]), Action("stand", step["unit"])]
-
-
-STEP_OPTIONS = {
-    "zone": _opt_zone,
-    "dest": dest_candidates,
-    "react": react_options,
-    "order": combat.order_options,
-    "wound": combat.damage_options,
-    "leader": combat.leader_options,
-    "shed": _opt_shed,
-    "pick": pick_options,
-}
-
-
-def legal_actions(state: GameState) -> list[Action]:
-    step = top(state)
-    if step is not None:
-        return STEP_OPTIONS[step["t"]](state, step)
-    if state.phase == "deploy":
-        side = int(state.vars["deployer"])
-        return [Action("deploy", u, point=q) for u in undeployed(state, side) for q in deploy_points(state, u)]
-    uid = active(state)
-    assert uid is not None
-    return menu(state, uid)
-
-
-def all_actions(state: GameState) -> list[Action]:
-    uid = active(state)
-    if top(state) is None and state.phase == "activation" and uid is not None:
-        return menu(state, uid, only_legal=False)
-    return legal_actions(state)
-
-
-def why_illegal(state: GameState, a: Action) -> list[Reason]:
-    step = top(state)
-    if step is not None:
-        if step["t"] == "dest":
-            return dest_reasons(state, step, a)
-        opts = STEP_OPTIONS[step["t"]](state, step)
-        if a in opts:
-            return []
-        return [(f"{R}/decision/{step['t']}", "expected one of: " + ", ".join(str(x) for x in opts))]
-    if state.phase == "deploy":
-        side = int(state.vars["deployer"])
-        if a.kind != "deploy" or a.model not in undeployed(state, side) or a.point is None:
-            return [(f"{R}/setup/deploy", f"side {side_name(side)} deploys one of its units: 'deploy UNIT @x,y'")]
-        plan = deploy_plan(state, a.model, a.point)
-        return plan if isinstance(plan, list) else []
-    uid = active(state)
-    assert uid is not None
-    if a.model != uid:
-        return [(f"{R}/activation/active-unit", f"{uid} is the active unit (its card was drawn); {a.model} must wait")]
-    return action_reasons(state, uid, a)
-
-
-def apply(state: GameState, a: Action) -> list[Event]:
-    events: list[Event] = []
-    step = top(state)
-    if step is not None:
-        pop(state)
-        apply_step(state, step, a, events)
-    elif state.phase == "deploy":
-        assert a.model is not None and a.point is not None
-        deploy(state, a.model, a.point, events)
-    else:
+    def standing(self, state: State) -> TTChoice | None:
+        """Nothing pending and nothing to advance: a side deploys a unit, or the active unit picks an action."""
+        if state.phase == "deploy":
+            return Deploy(int(state.vars["deployer"]))
         uid = active(state)
-        assert uid is not None
-        do_action(state, uid, a, events)
-    run_auto(state, events)
-    return events
+        return ActionMenu(uid) if state.phase == "activation" and uid is not None else None
+
+    def idle(self, state: State, events: list[Event]) -> bool:
+        """The active unit's activation is over (:func:`activation_done`): end it and draw the next card (or end
+        the round). False while a standing decision waits."""
+        uid = active(state)
+        if state.phase != "activation" or uid is None or not activation_done(state, uid):
+            return False
+        end_activation(state, events)
+        return True
 
 
-def apply_step(state: GameState, step: dict[str, Any], a: Action, events: list[Event]) -> None:
-    t = step["t"]
-    if t == "zone":
-        zone_chosen(state, step, int(a.option or 0), events)
-    elif t == "dest":
-        do_destination(state, step, a, events)
-    elif t == "react":
-        do_reaction(state, step, a, events)
-    elif t == "order":
-        combat.choose_order(state, step, a)
-    elif t == "wound":
-        combat.take_attack(state, step, str(a.model), events)
-    elif t == "leader":
-        set_unit(state, step["unit"], leader=str(a.model))
-        events.append(Note(f"{a.model} is now {step['unit']}'s coherency leader", f"{R}/coherency/new-leader"))
-    elif t == "shed":
-        prone = a.kind == "stay-prone"
-        set_unit(state, step["unit"], prone=prone)
-        events.append(StatusChanged(step["unit"], "prone", prone))
-    elif t == "pick":
-        deck = list(state.vars["deck"])
-        deck.remove(str(a.model))
-        state.vars["deck"] = deck
-        begin_activation(state, str(a.model), events)
+def activation_done(state: State, uid: str) -> bool:
+    """The activation ends: the unit ended it (or went on Overwatch), has no actions left, or is gone."""
+    return bool(state.vars.get("end_now")) or int(state.vars["left"]) <= 0 or not members(state, uid)
 
 
-def roll(state: GameState, values: tuple[int, ...]) -> list[Event]:
-    events: list[Event] = []
-    step = pop(state)
-    t = step["t"]
-    if t == "rolloff":
-        resolve_rolloff(state, values, events)
-    elif t == "draw":
-        card_drawn(state, values[0] - 1, events)
-    elif t == "hits":
-        combat.resolve_hits(state, step, values, events)
-    elif t == "saves":
-        combat.resolve_saves(state, step, values, events)
-    elif t == "msave":
-        combat.resolve_model_save(state, step, values, events)
-    elif t == "ld":
-        combat.resolve_leadership(state, step, values, events)
-    elif t == "rally":
-        resolve_rally(state, step, values, events)
-    elif t == "pintest":
-        resolve_pintest(state, step, values, events)
-    run_auto(state, events)
-    return events
+STEPS = (Rolloff, Zone, Draw, Pick, Rally, PinTest, StayProne, React, ShootGo, ShootEnd, ChargeGo)
+RULES = TTRules([*STEPS, FightGo, StrikeBack, FightEnd, DrawPins, Dest, *combat.STEPS])
 
 
-def result_score(state: GameState) -> tuple[int, int]:
+def result_score(state: State) -> tuple[int, int]:
     vp = state.vars.get("vp", [0, 0])
     return (int(vp[0]), int(vp[1]))
 

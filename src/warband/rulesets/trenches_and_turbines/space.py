@@ -18,9 +18,10 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from warband.kernel.events import Event, Moved
 from warband.kernel.geometry import TerrainPiece, Vec, circle_segment_hits, edge_distance
-from warband.kernel.state import GameState, Model
-from warband.rulesets.trenches_and_turbines.context import SIZE_RANK, Context
+from warband.kernel.state import Model
+from warband.rulesets.trenches_and_turbines.context import SIZE_RANK, Context, State
 
 Reason = tuple[str, str]
 R = "trenches-and-turbines"
@@ -29,17 +30,17 @@ _ANGLES = tuple((math.cos(k * math.pi / 8), math.sin(k * math.pi / 8)) for k in 
 
 
 # ------------------------------------------------------------------------------------------- units
-def unit_state(state: GameState, uid: str) -> dict[str, Any]:
+def unit_state(state: State, uid: str) -> dict[str, Any]:
     u: dict[str, Any] = state.vars["u"][uid]
     return u
 
 
-def members(state: GameState, uid: str) -> list[Model]:
+def members(state: State, uid: str) -> list[Model]:
     """The unit's models still on the table, in roster order (the original leader first)."""
     return [state.models[mid] for mid in state.ctx.units[uid]["models"] if state.models[mid].on_table]
 
 
-def leader_of(state: GameState, uid: str) -> Model | None:
+def leader_of(state: State, uid: str) -> Model | None:
     lid = unit_state(state, uid).get("leader")
     return state.models[lid] if lid and state.models[lid].on_table else None
 
@@ -48,7 +49,7 @@ def gap(a: Model, b: Model) -> float:
     return edge_distance((a.x, a.y), a.radius, (b.x, b.y), b.radius)
 
 
-def is_vehicle(state: GameState, uid: str) -> bool:
+def is_vehicle(state: State, uid: str) -> bool:
     return "VEHICLE" in state.ctx.units[uid]["keywords"]
 
 
@@ -56,15 +57,15 @@ def size_rank(m: Model) -> int:
     return SIZE_RANK[str(m.data["size"])]
 
 
-def enemies_of(state: GameState, side: int) -> list[Model]:
+def enemies_of(state: State, side: int) -> list[Model]:
     return [m for m in state.models.values() if m.on_table and m.side != side]
 
 
-def unit_gap(state: GameState, uid: str, other: str) -> float:
+def unit_gap(state: State, uid: str, other: str) -> float:
     return min((gap(a, b) for a in members(state, uid) for b in members(state, other)), default=math.inf)
 
 
-def engaged_units(state: GameState, uid: str) -> list[str]:
+def engaged_units(state: State, uid: str) -> list[str]:
     """Enemy units in base-to-base contact with ``uid`` (seed 002, Fight: engaged)."""
     tol = state.ctx.params["contact_tolerance"]
     mine = members(state, uid)
@@ -75,13 +76,13 @@ def engaged_units(state: GameState, uid: str) -> list[str]:
     return out
 
 
-def in_contact(state: GameState, m: Model, enemy_uid: str) -> bool:
+def in_contact(state: State, m: Model, enemy_uid: str) -> bool:
     tol = state.ctx.params["contact_tolerance"]
     return any(gap(m, e) <= tol for e in members(state, enemy_uid))
 
 
 # ------------------------------------------------------------------------------------------- coherency
-def out_of_coherency(state: GameState, uid: str, where: Placement | None = None) -> list[str]:
+def out_of_coherency(state: State, uid: str, where: Placement | None = None) -> list[str]:
     """Models of ``uid`` outside coherency: farther than the leader's command radius from the leader, or (digest
     §3.4, ``coherency_chain``) farther than the chain distance from every other model of the unit."""
     ms = members(state, uid)
@@ -106,7 +107,7 @@ def out_of_coherency(state: GameState, uid: str, where: Placement | None = None)
 
 
 # ------------------------------------------------------------------------------------------- movement
-def climbable(state: GameState, m: Model) -> bool:
+def climbable(state: State, m: Model) -> bool:
     """SCALABLE terrain: S/M models that are not VEHICLEs climb it (digest §3.10, §3.11)."""
     return size_rank(m) <= SIZE_RANK["M"] and "VEHICLE" not in m.data["keywords"]
 
@@ -144,7 +145,7 @@ def climbable_data(m: Model) -> bool:
 
 
 def spot_problems(
-    state: GameState,
+    state: State,
     m: Model,
     p: Vec,
     placed: Placement,
@@ -181,7 +182,7 @@ def spot_problems(
 
 
 def _fits(
-    state: GameState,
+    state: State,
     m: Model,
     p: Vec,
     allow: float,
@@ -198,7 +199,7 @@ def _fits(
 
 
 def _enemy_zones(
-    state: GameState, m: Model, egap: float, ignore_unit: str, within: float = math.inf
+    state: State, m: Model, egap: float, ignore_unit: str, within: float = math.inf
 ) -> list[tuple[Vec, float]]:
     """Circles the centre of ``m`` may not enter while moving: ``egap`` round every enemy base (seed 002, Move:
     'at least 1" away'), except round the enemies it already stands that close to, whose bases it may move away
@@ -217,7 +218,7 @@ def _enemy_zones(
 
 
 def move_cost(
-    state: GameState, m: Model, p: Vec, allow: float, egap: float, ignore_unit: str = "", route: bool = False
+    state: State, m: Model, p: Vec, allow: float, egap: float, ignore_unit: str = "", route: bool = False
 ) -> float | None:
     """What moving ``m`` to ``p`` costs, or None if it cannot: the straight leg when it is clear of impassable
     terrain and of enemies; otherwise, with ``route`` (and never for a VEHICLE), the cheapest way round (a cost
@@ -248,7 +249,7 @@ def _leg_weight(ctx: Context, m: Model) -> Callable[[Vec, Vec], float]:
 
 
 def _toward(
-    state: GameState,
+    state: State,
     m: Model,
     goal: Vec,
     allow: float,
@@ -277,9 +278,7 @@ def follower_slots(lead_at: Vec, lead_r: float, r: float, spacing: float) -> lis
     return out
 
 
-def plan_unit_move(
-    state: GameState, uid: str, dest: Vec, allow: float, shift: bool = False
-) -> Placement | list[Reason]:
+def plan_unit_move(state: State, uid: str, dest: Vec, allow: float, shift: bool = False) -> Placement | list[Reason]:
     """Where every model of ``uid`` ends when its leader goes to ``dest``: the others keep their place in the
     formation if they can, else the nearest free spot round the leader (:func:`_follower_spot`), else as far as
     they get toward it (seed 002, Move: every model moves; Unit Coherency: all models end within the leader's
@@ -315,7 +314,7 @@ def plan_unit_move(
 
 
 def _place_leader_and_followers(
-    state: GameState,
+    state: State,
     ms: list[Model],
     lead: Model,
     dest: Vec,
@@ -344,7 +343,7 @@ ROUTED_SLOTS = 8
 
 
 def _follower_spot(
-    state: GameState,
+    state: State,
     m: Model,
     lead: Model,
     dest: Vec,
@@ -392,7 +391,7 @@ def _walk(ctx: Context, m: Model, path: list[Vec], budget: float) -> Vec:
 
 
 def route(
-    state: GameState,
+    state: State,
     m: Model,
     goals: list[Vec],
     within: float,
@@ -419,7 +418,7 @@ def route(
 
 
 def _route_toward(
-    state: GameState,
+    state: State,
     m: Model,
     goal: Vec,
     allow: float,
@@ -434,7 +433,7 @@ def _route_toward(
 
 
 def _settle(
-    state: GameState,
+    state: State,
     m: Model,
     path: list[Vec],
     allow: float,
@@ -464,7 +463,7 @@ def _settle(
     return (m.x, m.y)
 
 
-def edge_goals(state: GameState, m: Model, edge_y: float) -> list[Vec]:
+def edge_goals(state: State, m: Model, edge_y: float) -> list[Vec]:
     """Places on the table edge at ``edge_y`` where ``m`` would touch it: straight ahead, and beside each
     impassable piece (the ways round it)."""
     ctx = state.ctx
@@ -478,7 +477,7 @@ def edge_goals(state: GameState, m: Model, edge_y: float) -> list[Vec]:
     return [(x, y) for x in dict.fromkeys(min(hi, max(lo, x)) for x in xs)]
 
 
-def ray_goal(state: GameState, m: Model, d: Vec) -> list[Vec]:
+def ray_goal(state: State, m: Model, d: Vec) -> list[Vec]:
     """The place on the table edge where ``m`` would touch it going straight along direction ``d``."""
     ctx = state.ctx
     r = m.radius + 1e-3
@@ -493,7 +492,7 @@ def ray_goal(state: GameState, m: Model, d: Vec) -> list[Vec]:
 
 
 def plan_flee(
-    state: GameState, uid: str, allow: float, goals_of: Callable[[Model], list[Vec]]
+    state: State, uid: str, allow: float, goals_of: Callable[[Model], list[Vec]]
 ) -> tuple[Placement, list[str]]:
     """A flee: one Move of ``allow`` inches toward the table edge (digest §3.7: a Routed unit that fails its Rally
     moves toward its own edge; §3.9: a unit that loses a Fight and fails Leadership makes a full Move away). It is
@@ -536,7 +535,7 @@ def plan_flee(
     return placed, leaving
 
 
-def _flee_spot(state: GameState, m: Model, goals: list[Vec], allow: float, placed: Placement, moving: list[str]) -> Vec:
+def _flee_spot(state: State, m: Model, goals: list[Vec], allow: float, placed: Placement, moving: list[str]) -> Vec:
     """Where ``m`` ends fleeing on its own: ``allow`` inches along its way to the edge (:func:`_settle`), or, with
     no way there, as far as it gets straight toward the nearest goal."""
     found = route(state, m, goals, allow)
@@ -547,7 +546,7 @@ def _flee_spot(state: GameState, m: Model, goals: list[Vec], allow: float, place
     return _toward(state, m, goal, allow, placed, moving, egap)
 
 
-def vehicle_problems(state: GameState, m: Model, dest: Vec, allow: float, face: float | None) -> list[Reason]:
+def vehicle_problems(state: State, m: Model, dest: Vec, allow: float, face: float | None) -> list[Reason]:
     """VEHICLE movement (seed 002): forward in a straight line with one pivot of at most 90 degrees. A
     destination off the line ahead means the pivot is made at the start (facing ends along the move); with
     ``face`` the vehicle goes straight ahead and pivots at the end."""
@@ -592,7 +591,7 @@ def piece_size(ctx: Context, piece: TerrainPiece) -> int:
     return size
 
 
-def _line(ctx: Context, state: GameState, a: Model, t: Model, pa: Vec, pt: Vec) -> int | None:
+def _line(ctx: Context, state: State, a: Model, t: Model, pa: Vec, pt: Vec) -> int | None:
     """None if the line is blocked, else 1 when a smaller feature or unit is in the way (Conceal), 0 if clear."""
     sa, st = size_rank(a), size_rank(t)
     big = max(sa, st)
@@ -626,11 +625,11 @@ def _line(ctx: Context, state: GameState, a: Model, t: Model, pa: Vec, pt: Vec) 
     return conceal
 
 
-def positions_key(state: GameState) -> tuple[Any, ...]:
+def positions_key(state: State) -> tuple[Any, ...]:
     return tuple((m.id, m.x, m.y, m.z) for m in state.models.values() if m.on_table)
 
 
-def sight(state: GameState, a: Model, t: Model, key: tuple[Any, ...] | None = None) -> int | None:
+def sight(state: State, a: Model, t: Model, key: tuple[Any, ...] | None = None) -> int | None:
     """Line of sight from ``a`` to ``t`` (seed 002, Check Line of Sight): any 1mm line from base to base; a
     feature or unit the same size or larger than both blocks, a smaller one gives Conceal (1). Returns None
     (no LoS) or the intervening Conceal (0 or 1: only the best single feature counts)."""
@@ -658,7 +657,7 @@ def sight(state: GameState, a: Model, t: Model, key: tuple[Any, ...] | None = No
 
 
 # ------------------------------------------------------------------------------------------- cover
-def model_cover(state: GameState, t: Model, shooter: Model | None) -> int:
+def model_cover(state: State, t: Model, shooter: Model | None) -> int:
     """Cover (X) of one model (digest §3.11): in a crater with cover, in or on a SCALABLE building with cover,
     or touching a linear obstacle that lies between it and the shooter."""
     ctx = state.ctx
@@ -680,7 +679,7 @@ def model_cover(state: GameState, t: Model, shooter: Model | None) -> int:
     return best
 
 
-def unit_cover(state: GameState, uid: str, shooter: Model | None) -> int:
+def unit_cover(state: State, uid: str, shooter: Model | None) -> int:
     """The Cover (X) the unit claims: the best X that at least ``cover_share`` of its models have."""
     ms = members(state, uid)
     if not ms:
@@ -691,12 +690,12 @@ def unit_cover(state: GameState, uid: str, shooter: Model | None) -> int:
 
 
 # ------------------------------------------------------------------------------------------- charges
-def contact_spots(state: GameState, m: Model, target: Model) -> list[Vec]:
+def contact_spots(state: State, m: Model, target: Model) -> list[Vec]:
     d = m.radius + target.radius + 0.001
     return [(target.x + d * ux, target.y + d * uy) for ux, uy in _ANGLES]
 
 
-def plan_charge(state: GameState, uid: str, tuid: str, allow: float) -> tuple[Placement, int]:
+def plan_charge(state: State, uid: str, tuid: str, allow: float) -> tuple[Placement, int]:
     """Charge placement (seed 002, Charge: "a special type of movement action"): the leader first, into base
     contact if it can be; then the rest so that as many models as possible reach base contact (each takes the
     cheapest free contact spot it can reach and still be in coherency, nearest models first). Each model moves as
@@ -737,7 +736,7 @@ def plan_charge(state: GameState, uid: str, tuid: str, allow: float) -> tuple[Pl
 
 
 def _charge_reach(
-    state: GameState,
+    state: State,
     m: Model,
     targets: list[Model],
     allow: float,
@@ -773,7 +772,7 @@ def _charge_reach(
 
 
 def _charge_short(
-    state: GameState, m: Model, targets: list[Model], allow: float, placed: Placement, moving: list[str], tuid: str
+    state: State, m: Model, targets: list[Model], allow: float, placed: Placement, moving: list[str], tuid: str
 ) -> Vec:
     """Where a charging leader that cannot reach base contact ends (seed 002, Charge: into contact "if it may
     be"; otherwise the charge move still takes it as close as its distance allows): ``allow`` inches along its
@@ -795,7 +794,7 @@ def _charge_short(
     return _toward(state, m, pivot_goal(state, m, (near.x, near.y)), allow, placed, moving, egap, tuid)
 
 
-def pivot_goal(state: GameState, m: Model, goal: Vec) -> Vec:
+def pivot_goal(state: State, m: Model, goal: Vec) -> Vec:
     """Where a model heads for ``goal``: the goal itself, or for a VEHICLE whose facing is more than its maximum
     pivot (``vehicle_max_pivot``) away from it, a point as far away along its facing turned by that maximum
     toward the goal (seed 002, Vehicle Keyword and Movement: one pivot of at most 90 degrees, then straight)."""
@@ -812,3 +811,48 @@ def pivot_goal(state: GameState, m: Model, goal: Vec) -> Vec:
         return goal
     heading = math.radians(facing + math.copysign(maxp, turn))
     return (m.x + dist * math.cos(heading), m.y + dist * math.sin(heading))
+
+
+# ------------------------------------------------------------------------------------------- moving a unit
+def place_unit(state: State, placed: Placement, events: list[Event]) -> None:
+    """Put the models where a plan placed them (a Moved event for each that went anywhere)."""
+    for mid, (x, y, z) in placed.items():
+        m = state.models[mid]
+        start = (m.x, m.y)
+        m.x, m.y, m.z = x, y, z
+        if math.hypot(x - start[0], y - start[1]) > 1e-9:
+            events.append(Moved(mid, start, (x, y), math.hypot(x - start[0], y - start[1])))
+
+
+def move_allow(state: State, uid: str, mult: float = 1.0) -> float:
+    """Inches per Move: the Move characteristic (seed 002, Move), 2" while prone (Go Prone)."""
+    if unit_state(state, uid)["prone"]:
+        return float(state.ctx.params["prone_move"])
+    ms = members(state, uid)
+    return min(float(m.data["move"]) for m in ms) * mult
+
+
+def own_edge_y(state: State, uid: str) -> float:
+    """The y of the table edge behind the unit's deployment zone (its own table edge, digest §3.2 / §3.7)."""
+    zone = state.ctx.zones[state.vars["zone_of"][state.ctx.units[uid]["side"]]]
+    return 0.0 if (zone.bbox[1] + zone.bbox[3]) / 2 < state.ctx.table.depth / 2 else state.ctx.table.depth
+
+
+def _centre(ms: list[Model]) -> tuple[float, float]:
+    return (sum(m.x for m in ms) / len(ms), sum(m.y for m in ms) / len(ms))
+
+
+def flee_goals(state: State, uid: str, away: str | None) -> Callable[[Model], list[tuple[float, float]]]:
+    """Where each model would touch the table edge fleeing: straight away from the centre of the ``away`` unit's
+    models (seen from the centre of the unit's own), else at its own edge."""
+    enemies = members(state, away) if away else []
+    if enemies:
+        ms = members(state, uid)
+        ex, ey = _centre(enemies)
+        ux, uy = _centre(ms)
+        d = math.hypot(ux - ex, uy - ey)
+        if d > 1e-6:
+            v = ((ux - ex) / d, (uy - ey) / d)
+            return lambda m: ray_goal(state, m, v)
+    edge = own_edge_y(state, uid)
+    return lambda m: edge_goals(state, m, edge)

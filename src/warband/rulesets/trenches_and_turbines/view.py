@@ -10,31 +10,35 @@ from typing import Any
 
 from warband.kernel.state import GameState, Model
 from warband.kernel.view import badge, generic_view, models_by_id
+from warband.rulesets.trenches_and_turbines.context import Context
 
 UNIT_FLAGS = ("prone", "routed", "overwatch", "activated", "leaderless")
 
 
-def unit_ids(state: GameState) -> list[str]:
+State = GameState[Context]
+
+
+def unit_ids(state: State) -> list[str]:
     return list(state.ctx.unit_order)
 
 
-def unit_spec(state: GameState, uid: str) -> dict[str, Any]:
+def unit_spec(state: State, uid: str) -> dict[str, Any]:
     spec: dict[str, Any] = state.ctx.units[uid]
     return spec
 
 
-def unit_status(state: GameState, uid: str) -> dict[str, Any]:
+def unit_status(state: State, uid: str) -> dict[str, Any]:
     u: dict[str, Any] = state.vars["u"][uid]
     return u
 
 
-def leader(state: GameState, uid: str) -> Model | None:
+def leader(state: State, uid: str) -> Model | None:
     lid = unit_status(state, uid).get("leader")
     m = state.models.get(lid) if isinstance(lid, str) else None
     return m if m is not None and m.on_table else None
 
 
-def out_of_coherency(state: GameState, uid: str) -> set[str]:
+def out_of_coherency(state: State, uid: str) -> set[str]:
     from warband.rulesets.trenches_and_turbines.space import out_of_coherency as rule
 
     return set(rule(state, uid))
@@ -44,22 +48,22 @@ def damage(m: Model) -> int:
     return m.token("damage")
 
 
-def markers(state: GameState) -> dict[str, dict[str, Any]]:
+def markers(state: State) -> dict[str, dict[str, Any]]:
     """Objective markers moved or claimed by scenario actions: ``{id: {"at": [x, y] | None, "owner": side}}``."""
     found: dict[str, dict[str, Any]] = state.vars.get("marks") or {}
     return found
 
 
-def victory_points(state: GameState) -> tuple[int, int]:
+def victory_points(state: State) -> tuple[int, int]:
     vp = state.vars.get("vp", [0, 0])
     return int(vp[0]), int(vp[1])
 
 
-def rounds(state: GameState) -> int:
-    return int(getattr(state.ctx, "rounds", 0))
+def rounds(state: State) -> int:
+    return state.ctx.rounds
 
 
-def cards_left(state: GameState) -> int:
+def cards_left(state: State) -> int:
     return len(state.vars.get("deck", []))
 
 
@@ -78,7 +82,7 @@ def _model_badges(m: Model, unit_marks: list[dict[str, str]], lead: Model | None
     return out
 
 
-def _unit_into(state: GameState, uid: str, v: dict[str, Any], by_id: dict[str, dict[str, Any]]) -> None:
+def _unit_into(state: State, uid: str, v: dict[str, Any], by_id: dict[str, dict[str, Any]]) -> None:
     spec, status, lead = unit_spec(state, uid), unit_status(state, uid), leader(state, uid)
     marks = unit_badges(status)
     loose = out_of_coherency(state, uid)
@@ -97,7 +101,7 @@ def _unit_into(state: GameState, uid: str, v: dict[str, Any], by_id: dict[str, d
             )
 
 
-def _markers_into(state: GameState, v: dict[str, Any]) -> None:
+def _markers_into(state: State, v: dict[str, Any]) -> None:
     moved = markers(state)
     kept = []
     for o in v["objectives"]:
@@ -110,7 +114,7 @@ def _markers_into(state: GameState, v: dict[str, Any]) -> None:
     v["objectives"] = kept
 
 
-def view(state: GameState) -> dict[str, Any]:
+def view(state: State) -> dict[str, Any]:
     v = generic_view("trenches-and-turbines", state)
     by_id = models_by_id(v)
     for uid in unit_ids(state):

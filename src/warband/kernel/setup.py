@@ -1,0 +1,193 @@
+"""Set-up every skirmish game shares: roll-offs, choosing deployment zones, alternating deployment.
+
+The steps here are bases a ruleset subclasses with its own consequences (what a roll-off decides, who deploys
+first, how a model or a unit is put on the table). The kernel keeps two conventions in ``state.vars``:
+``zone_of`` (the zone index of each side) and ``deployer`` (the side placing next).
+
+Deployment spots never run out while a legal spot exists: :func:`deploy_spots` offers a coarse grid over the
+zone, and when none of it is free it searches a fine grid, so a large base that fits nowhere on the coarse grid
+is still offered every region where it fits (a player may also name any point).
+"""
+
+from __future__ import annotations
+
+import abc
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from warband.kernel.actions import Action, DiceSpec
+from warband.kernel.errors import Reason
+from warband.kernel.events import DiceRolled, Event
+from warband.kernel.geometry import TerrainPiece, Vec, segment_point_distance
+from warband.kernel.steps import Chance, Choice, push
+
+if TYPE_CHECKING:
+    from warband.kernel.state import GameState
+
+S = TypeVar("S", bound="GameState[Any]")
+
+#: Spacing of the fine search for deployment spots, inches.
+FINE_STEP = 0.5
+#: How many spots the fine search offers at most (spread over the zone).
+FINE_SPOTS = 12
+
+
+def side_name(side: int) -> str:
+    return "AB"[side]
+
+
+# ------------------------------------------------------------------------------------------- roll-offs
+class RollOff(Chance[S]):
+    """A roll-off: each side rolls one die (A's first), the higher wins, a tie rolls again. Subclasses are
+    dataclasses with a ``why`` field naming what it decides, and say what winning means (:meth:`won`)."""
+
+    __slots__ = ()
+    kind = "rolloff"
+    prompt = "roll-off"
+    why: str
+
+    def sides(self, state: S) -> int:
+        """Faces of the dice (a d6 unless the game says otherwise)."""
+        return 6
+
+    def dice(self, state: S) -> DiceSpec:
+        return DiceSpec(2, self.sides(state), f"{self.why} roll-off")
+
+    def roll(self, state: S, values: tuple[int, ...], events: list[Event]) -> None:
+        a, b = values
+        outcome = "tie: roll again" if a == b else f"side {side_name(0 if a > b else 1)} wins"
+        events.append(DiceRolled(f"{self.why} roll-off (A, B)", values, outcome))
+        if a == b:
+            push(state, self)
+            return
+        self.won(state, 0 if a > b else 1, events)
+
+    @abc.abstractmethod
+    def won(self, state: S, winner: int, events: list[Event]) -> None:
+        """What the winner gets."""
+
+
+# ------------------------------------------------------------------------------------------- zones
+class ChooseZone(Choice[S]):
+    """The roll-off winner ``by`` picks one of the two deployment zones; the other side takes the other one
+    (``state.vars["zone_of"]``). Subclasses (dataclasses with a ``by`` field) say what follows (:meth:`chosen`)."""
+
+    __slots__ = ()
+    kind = "zone"
+    by: int
+
+    def options(self, state: S) -> list[Action]:
+        return [Action("zone", option=str(z)) for z in (0, 1)]
+
+    def apply(self, state: S, action: Action, events: list[Event]) -> None:
+        zone = int(action.option or 0)
+        state.vars["zone_of"] = [zone, 1 - zone] if self.by == 0 else [1 - zone, zone]
+        self.chosen(state, zone, events)
+
+    @abc.abstractmethod
+    def chosen(self, state: S, zone: int, events: list[Event]) -> None:
+        """After the choice: say so, and name the side that deploys first (``state.vars["deployer"]``)."""
+
+
+# ------------------------------------------------------------------------------------------- deployment
+class Deploy(Choice[S]):
+    """The standing decision of alternating deployment: side ``by`` puts one of its pieces (a model, or a unit
+    round its leader) on the table; then the other side, while it has pieces left, else the same side again;
+    when both are done, :meth:`all_deployed`. Subclasses are dataclasses with a ``by`` field."""
+
+    __slots__ = ()
+    kind = "deploy"
+    #: What a piece is called in messages ("model", "unit").
+    noun: ClassVar[str] = "model"
+    by: int
+
+    @abc.abstractmethod
+    def pieces(self, state: S, side: int) -> list[str]:
+        """The pieces of ``side`` still to deploy, in roster order."""
+
+    @abc.abstractmethod
+    def spots(self, state: S, piece: str) -> list[Vec]:
+        """Candidate points for ``piece`` (every one legal); empty only when no legal point exists."""
+
+    @abc.abstractmethod
+    def problems(self, state: S, piece: str, at: Vec) -> list[Reason]:
+        """Why ``piece`` cannot be deployed at ``at`` (empty when it can)."""
+
+    @abc.abstractmethod
+    def put(self, state: S, piece: str, at: Vec, events: list[Event]) -> None:
+        """Put ``piece`` on the table at ``at`` (already checked)."""
+
+    @abc.abstractmethod
+    def all_deployed(self, state: S, events: list[Event]) -> None:
+        """Both sides are on the table: start the first turn."""
+
+    def options(self, state: S) -> list[Action]:
+        return [Action("deploy", p, point=q) for p in self.pieces(state, self.by) for q in self.spots(state, p)]
+
+    def reasons(self, state: S, action: Action) -> list[Reason]:
+        if action.kind != "deploy" or action.model is None or action.point is None:
+            return [(f"{self.rules}/deploy/syntax", f"deploy a {self.noun}: 'deploy {self.noun.upper()} @x,y'")]
+        if action.model not in self.pieces(state, self.by):
+            why = f"{action.model} is not a {self.noun} of side {side_name(self.by)} still to deploy"
+            return [(f"{self.rules}/deploy/whose", why)]
+        return self.problems(state, action.model, action.point)
+
+    def apply(self, state: S, action: Action, events: list[Event]) -> None:
+        assert action.model is not None and action.point is not None
+        self.put(state, action.model, action.point, events)
+        nxt = next((s for s in (1 - self.by, self.by) if self.pieces(state, s)), None)
+        if nxt is None:
+            self.all_deployed(state, events)
+        else:
+            state.vars["deployer"] = nxt
+
+
+def inset(zone: TerrainPiece, p: Vec) -> float:
+    """Distance from a point inside ``zone`` to the zone's boundary (to its polygon, not its bounding box: a
+    base must fit inside a diagonal zone too)."""
+    poly = zone.polygon
+    return min(segment_point_distance(poly[i], poly[(i + 1) % len(poly)], p) for i in range(len(poly)))
+
+
+def wholly_inside(zone: TerrainPiece, p: Vec, radius: float) -> bool:
+    """Whether a base of ``radius`` centred at ``p`` lies wholly inside ``zone``."""
+    return zone.contains(p) and inset(zone, p) >= radius - 1e-9
+
+
+def zone_grid(zone: TerrainPiece, nx: int, ny: int) -> list[Vec]:
+    """An ``nx`` x ``ny`` grid of cell centres over the zone's bounding box (rounded to 0.01")."""
+    minx, miny, maxx, maxy = zone.bbox
+    return [
+        (round(minx + (i + 0.5) * (maxx - minx) / nx, 2), round(miny + (j + 0.5) * (maxy - miny) / ny, 2))
+        for j in range(ny)
+        for i in range(nx)
+    ]
+
+
+def deploy_spots(coarse: list[Vec], zone: TerrainPiece, fits: Callable[[Vec], bool]) -> list[Vec]:
+    """The coarse candidates where a piece ``fits``; if none does, up to :data:`FINE_SPOTS` points of a fine grid
+    (:data:`FINE_STEP`) over ``zone`` where it fits, spread apart (farthest-point order from the zone's first
+    corner). Empty only when no point of the fine grid fits."""
+    found = [p for p in coarse if fits(p)]
+    if found:
+        return found
+    minx, miny, maxx, maxy = zone.bbox
+    nx = max(1, math.floor((maxx - minx) / FINE_STEP))
+    ny = max(1, math.floor((maxy - miny) / FINE_STEP))
+    fine = [p for p in zone_grid(zone, nx, ny) if fits(p)]
+    return spread(fine, FINE_SPOTS)
+
+
+def spread(points: list[Vec], k: int) -> list[Vec]:
+    """Up to ``k`` of ``points``, each the farthest from those already kept (deterministic: the first point
+    first, ties to the earlier point)."""
+    if len(points) <= k:
+        return list(points)
+    kept = [points[0]]
+    near = [math.dist(p, points[0]) for p in points]
+    while len(kept) < k:
+        i = max(range(len(points)), key=lambda j: (near[j], -j))
+        kept.append(points[i])
+        near = [min(d, math.dist(p, points[i])) for d, p in zip(near, points, strict=True)]
+    return kept

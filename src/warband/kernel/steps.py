@@ -1,0 +1,351 @@
+"""Pending steps as typed records, and the one machine that runs them for every ruleset.
+
+A game is a stack of pending steps (DESIGN.md, "The kernel protocol"): a reaction, a roll, a choice of where to
+move are data in the state, never a suspended Python frame, so any moment can be cloned, saved and searched.
+Each kind of step is declared ONCE, as a frozen dataclass that carries its own behaviour:
+
+* a :class:`Choice` names the side that decides (:meth:`Choice.player`), lists its options
+  (:meth:`Choice.options`), says why any other action is refused (:meth:`Choice.reasons`) and applies the chosen
+  one (:meth:`Choice.apply`);
+* a :class:`Chance` names the dice (:meth:`Chance.dice`) and applies the values rolled (:meth:`Chance.roll`);
+* an :class:`Auto` step runs as soon as it is on top (:meth:`Auto.run`).
+
+:class:`SteppedRules` is the generic side of the kernel protocol (``decision``, ``legal_actions``,
+``why_illegal``, ``apply``, ``roll``, ``run_auto``) over those records. A ruleset subclasses it with its table of
+step kinds and three hooks: :meth:`SteppedRules.start_game` (the first steps), :meth:`SteppedRules.standing`
+(the decision a player faces when nothing is pending: deploy, activate, pick an action) and
+:meth:`SteppedRules.idle` (advance the turn when nothing is pending and nobody has a standing decision).
+
+Records are JSON-native by construction: fields are ``str``, ``int``, ``float``, ``bool``, ``None``, tuples of
+those, or nested frozen dataclasses (:class:`Record`). :func:`step_to_json` writes ``{"step": kind, field:
+value...}`` with the field names as declared, so a position file stays readable; :meth:`SteppedRules.decode_step`
+reads it back, checking every field.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from warband.kernel.actions import CHANCE, CHOICE, OVER, Action, Decision, DiceSpec
+from warband.kernel.errors import Reason
+from warband.kernel.events import Event
+
+if TYPE_CHECKING:
+    from warband.kernel.state import GameState
+
+S = TypeVar("S", bound="GameState[Any]")
+
+#: Automatic steps in a row before the machine gives up (a rules bug, never a game state).
+AUTO_LIMIT = 100_000
+
+
+class StepError(ValueError):
+    """A pending step in a position file that does not match its declaration (kind, field or type)."""
+
+
+class Record:
+    """Base of every typed record stored in the state (steps and the values inside them): frozen dataclasses
+    with JSON-native fields (see the module docstring)."""
+
+    __slots__ = ()
+
+
+class Step(Record):
+    """A pending step. Subclasses are ``@dataclass(frozen=True, slots=True)`` and set ``kind``."""
+
+    __slots__ = ()
+    #: The name of this kind of step in decisions, logs and position files (``"dest"``, ``"react"``...).
+    kind: ClassVar[str] = ""
+    #: The ruleset id that prefixes the rule ids of this step's refusals (``trench-crusade/decision/zone``).
+    rules: ClassVar[str] = "kernel"
+    #: The decision's prompt if it differs from ``kind``.
+    prompt: ClassVar[str] = ""
+
+
+class Choice(Step, Generic[S]):
+    """A step at which one side chooses an action. By default the side is the record's ``by`` field and the
+    model or unit the decision is about is the field named by ``about``; steps that work them out override
+    :meth:`player` / :meth:`subject`."""
+
+    __slots__ = ()
+    #: The field naming the model or unit the decision is about (``Decision.model``); "" for none.
+    about: ClassVar[str] = ""
+
+    def player(self, state: S) -> int:
+        """The side (0 or 1) that decides; for a reaction or an interrupt, the side that is not active."""
+        return int(getattr(self, "by"))  # noqa: B009 - the field every such record declares
+
+    def subject(self) -> str | None:
+        """The model or unit the decision is about (``Decision.model``), if any."""
+        value = getattr(self, self.about) if self.about else None
+        return None if value is None else str(value)
+
+    @abc.abstractmethod
+    def options(self, state: S) -> list[Action]:
+        """The legal choices in a deterministic order (destinations: a finite set of candidates)."""
+
+    def reasons(self, state: S, action: Action) -> list[Reason]:
+        """Every rule ``action`` breaks here; empty when legal. The default accepts exactly :meth:`options`;
+        steps that take any point on the table (destinations) override it."""
+        opts = self.options(state)
+        if action in opts:
+            return []
+        return [(f"{self.rules}/decision/{self.kind}", "expected one of: " + ", ".join(map(str, opts)))]
+
+    def tries(self, state: S) -> list[Action]:
+        """What a player might try here, legal or not (``warband legal --explain``). Defaults to the options."""
+        return self.options(state)
+
+    @abc.abstractmethod
+    def apply(self, state: S, action: Action, events: list[Event]) -> None:
+        """Carry out a legal choice (the step is already off the stack)."""
+
+
+class Chance(Step, Generic[S]):
+    """A step at which dice are rolled (chance is a player)."""
+
+    __slots__ = ()
+
+    @abc.abstractmethod
+    def dice(self, state: S) -> DiceSpec:
+        """The dice to roll."""
+
+    @abc.abstractmethod
+    def roll(self, state: S, values: tuple[int, ...], events: list[Event]) -> None:
+        """Apply the values rolled (the step is already off the stack)."""
+
+
+class Auto(Step, Generic[S]):
+    """A step that runs as soon as it is on top of the stack."""
+
+    __slots__ = ()
+
+    @abc.abstractmethod
+    def run(self, state: S, events: list[Event]) -> None:
+        """Do it (the step is already off the stack)."""
+
+
+# ------------------------------------------------------------------------------------------- the stack
+def push(state: GameState[Any], step: Step) -> None:
+    """Put ``step`` on top (the stack is replaced, never mutated: clones share it)."""
+    state.stack = [*state.stack, step]
+
+
+def pop(state: GameState[Any]) -> Step:
+    step = state.stack[-1]
+    state.stack = state.stack[:-1]
+    return step
+
+
+def top(state: GameState[Any]) -> Step | None:
+    return state.stack[-1] if state.stack else None
+
+
+def replace_top(state: GameState[Any], step: Step) -> None:
+    state.stack = [*state.stack[:-1], step]
+
+
+# ------------------------------------------------------------------------------------------- JSON
+def record_to_json(record: Record) -> dict[str, Any]:
+    """A record's fields by name, JSON-native (tuples become lists, nested records objects)."""
+    return {f.name: _encode(getattr(record, f.name)) for f in dataclasses.fields(record)}  # type: ignore[arg-type]
+
+
+def step_to_json(step: Step) -> dict[str, Any]:
+    return {"step": step.kind, **record_to_json(step)}
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Record):
+        return record_to_json(value)
+    if isinstance(value, tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+_HINTS: dict[type[Record], dict[str, Any]] = {}
+
+
+def _hints(cls: type[Record]) -> dict[str, Any]:
+    """The resolved field types of ``cls`` (kept per class: a pure function of the class)."""
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
+
+
+def decode_record(cls: type[Record], data: Any, where: str) -> Record:
+    """Build a ``cls`` record from its JSON, checking every field's presence and type; StepError names the
+    place (``stack[2].group.n``)."""
+    if not isinstance(data, Mapping):
+        raise StepError(f"{where}: expected an object, found {type(data).__name__}")
+    hints = _hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    extra = sorted(set(data) - names - {"step"})
+    if extra:
+        raise StepError(f"{where}: unknown field(s) {', '.join(extra)} for {cls.__name__}")
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        if f.name not in data:
+            if f.default is not dataclasses.MISSING:
+                continue
+            raise StepError(f"{where}.{f.name}: missing")
+        values[f.name] = _decode(hints[f.name], data[f.name], f"{where}.{f.name}")
+    return cls(**values)
+
+
+def _decode(tp: Any, value: Any, where: str) -> Any:
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        for arm in typing.get_args(tp):
+            try:
+                return _decode(arm, value, where)
+            except StepError:
+                continue
+        raise StepError(f"{where}: {value!r} is not a {tp}")
+    if origin is tuple:
+        if not isinstance(value, list | tuple):
+            raise StepError(f"{where}: expected a list, found {value!r}")
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(args[0], v, f"{where}[{i}]") for i, v in enumerate(value))
+        if len(args) != len(value):
+            raise StepError(f"{where}: expected {len(args)} values, found {len(value)}")
+        return tuple(_decode(a, v, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, value, strict=True)))
+    if isinstance(tp, type) and issubclass(tp, Record):
+        return decode_record(tp, value, where)
+    return _decode_scalar(tp, value, where)
+
+
+def _decode_scalar(tp: Any, value: Any, where: str) -> Any:
+    if tp is type(None):
+        if value is None:
+            return None
+    elif tp is bool:
+        if isinstance(value, bool):
+            return value
+    elif tp is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif tp is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value) if isinstance(value, int) else value
+    elif tp is str:
+        if isinstance(value, str):
+            return value
+    else:
+        raise StepError(f"{where}: a field of type {tp} cannot be stored in a step")
+    raise StepError(f"{where}: expected {getattr(tp, '__name__', tp)}, found {value!r}")
+
+
+# ------------------------------------------------------------------------------------------- the machine
+class SteppedRules(Generic[S]):
+    """The kernel protocol over a stack of typed steps; a ruleset gives its step kinds and its hooks."""
+
+    def __init__(self, kinds: Iterable[type[Step]]) -> None:
+        table: dict[str, type[Step]] = {}
+        for k in kinds:
+            if not k.kind or k.kind in table:
+                raise ValueError(f"step kind {k.kind!r} of {k.__name__} is empty or declared twice")
+            table[k.kind] = k
+        self.kinds: Mapping[str, type[Step]] = table
+
+    # --- hooks a ruleset provides -----------------------------------------------------------------
+    @abc.abstractmethod
+    def start_game(self, state: S, events: list[Event]) -> None:
+        """Put the game's first steps on the stack (the kernel then runs the automatic ones)."""
+
+    def standing(self, state: S) -> Choice[S] | None:
+        """The decision a player faces when nothing is pending and :meth:`idle` has nothing to advance (deploy
+        a model, activate one, pick an action), as a step that is not stored on the stack."""
+        return None
+
+    @abc.abstractmethod
+    def idle(self, state: S, events: list[Event]) -> bool:
+        """Nothing is pending: advance the game if it must move on (end an activation, start the next phase or
+        turn) and return True; return False when a player now faces the :meth:`standing` decision."""
+
+    def over(self, state: S) -> bool:
+        return state.phase == "over"
+
+    # --- the protocol -----------------------------------------------------------------------------
+    def current(self, state: S) -> Step | None:
+        """The step that decides now: the top of the stack, else the standing decision."""
+        return state.stack[-1] if state.stack else self.standing(state)
+
+    def decision(self, state: S) -> Decision:
+        if self.over(state):
+            return Decision(OVER, "over")
+        step = self.current(state)
+        if isinstance(step, Chance):
+            return Decision(CHANCE, step.prompt or step.kind, dice=step.dice(state))
+        if isinstance(step, Choice):
+            return Decision(CHOICE, step.prompt or step.kind, player=step.player(state), model=step.subject())
+        raise RuntimeError(f"no decision at state {state.state_id}: {step!r}")  # pragma: no cover - rules bug
+
+    def _choice(self, state: S) -> Choice[S]:
+        step = self.current(state)
+        if not isinstance(step, Choice):
+            raise RuntimeError(f"no choice is pending at state {state.state_id}")  # pragma: no cover
+        return step
+
+    def legal_actions(self, state: S) -> list[Action]:
+        return self._choice(state).options(state)
+
+    def all_actions(self, state: S) -> list[Action]:
+        return self._choice(state).tries(state)
+
+    def why_illegal(self, state: S, action: Action) -> list[Reason]:
+        return self._choice(state).reasons(state, action)
+
+    def apply(self, state: S, action: Action) -> list[Event]:
+        events: list[Event] = []
+        step = self._choice(state)
+        if state.stack and state.stack[-1] is step:
+            pop(state)
+        step.apply(state, action, events)
+        self.run_auto(state, events)
+        return events
+
+    def roll(self, state: S, values: tuple[int, ...]) -> list[Event]:
+        events: list[Event] = []
+        step = pop(state)
+        if not isinstance(step, Chance):
+            raise RuntimeError(f"no roll is pending at state {state.state_id}")  # pragma: no cover
+        step.roll(state, values, events)
+        self.run_auto(state, events)
+        return events
+
+    def run_auto(self, state: S, events: list[Event]) -> None:
+        """Run automatic steps and advance the game until a side or chance must decide, or it is over."""
+        for _ in range(AUTO_LIMIT):
+            if self.over(state):
+                state.stack = []
+                return
+            step = state.stack[-1] if state.stack else None
+            if step is None:
+                if not self.idle(state, events):
+                    return  # a standing decision waits
+                continue
+            if not isinstance(step, Auto):
+                return
+            pop(state)
+            step.run(state, events)
+        raise RuntimeError("automatic steps did not settle")  # pragma: no cover - a rules bug
+
+    # --- files ------------------------------------------------------------------------------------
+    def decode_step(self, data: Any, where: str = "stack") -> Step:
+        """A step from its JSON (``{"step": kind, ...fields}``); StepError names the place and the problem."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("step"), str):
+            raise StepError(f"{where}: expected an object with a 'step' kind")
+        cls = self.kinds.get(data["step"])
+        if cls is None:
+            raise StepError(f"{where}: unknown step kind {data['step']!r} (known: {', '.join(sorted(self.kinds))})")
+        record = decode_record(cls, data, where)
+        assert isinstance(record, Step)
+        return record

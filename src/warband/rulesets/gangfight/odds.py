@@ -1,0 +1,105 @@
+"""Exact Gangfight odds, as :class:`~warband.kernel.dice.Distribution` of exact Fractions.
+
+Every possible roll (a sorted multiset with its exact probability, from :mod:`warband.kernel.dice`) goes through
+the same functions the engine will use (:mod:`warband.rulesets.gangfight.dice`), so the odds cannot drift from the
+rules.
+
+* :func:`attack`: wounds that reach EN after armour, for an attack pool against a DEF and an armour roll against
+  a DAM (digest B1 Melee; TN above 6 drops dice, digest B2 Dice).
+* :func:`charge`: the Charge! distance for a MV on flat, light or dense terrain (seed 004, Charge!).
+* :func:`area_attack`: wounds on one model under an Area of Effect that Dodges (seed 004, Dodge).
+* :func:`initiative`: who wins the opposed IV test before deployment, ties rolled again (digest B1 Stages (1)).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+from warband.kernel.dice import Distribution, pool_map
+from warband.rulesets.gangfight import dice
+from warband.rulesets.gangfight.dice import DEFAULTS, DiceRules, Params, PoolTest
+from warband.rulesets.gangfight.terms import Density
+
+__all__ = ["area_attack", "attack", "charge", "initiative", "jump_climb", "pool_successes"]
+
+
+def pool_successes(test: PoolTest, rules: DiceRules) -> Distribution[int]:
+    """Successes of one pool test (dice already dropped, TN already clamped)."""
+    return pool_map(test.dice, rules.sides, lambda faces: dice.successes(faces, test.tn, rules))
+
+
+def attack(
+    dice_count: int,
+    tn: int,
+    armour: int,
+    dam: int,
+    wounds_per_hit: int = 1,
+    params: Params = DEFAULTS,
+) -> Distribution[int]:
+    """Wounds after armour: ``dice_count`` attack dice at TN ``tn`` (the target's DEF), each hit
+    ``wounds_per_hit`` wounds (the attacker's size in melee, 1 at range), then ``armour`` ARM dice at TN ``dam``,
+    each success negating one wound (digest B1 Melee). TNs above 6 drop dice, below 2 count as 2."""
+    rules = DiceRules.from_params(params)
+    hits = pool_successes(dice.attack_pool(dice_count, tn, params), rules)
+    saves = pool_successes(dice.armour_pool(armour, dam, params), rules)
+    out: dict[int, Fraction] = defaultdict(Fraction)
+    for h, ph in hits.items():
+        for s, ps in saves.items():
+            out[dice.wounds_after_armour(h * wounds_per_hit, s)] += ph * ps
+    return Distribution(out)
+
+
+def charge(mv: int, density: Density, params: Params = DEFAULTS) -> Distribution[int]:
+    """Inches a Charge! moves: MV + 1" per success of MV dice at 2+/4+/6+ by terrain (seed 004, Charge!)."""
+    rules = DiceRules.from_params(params)
+    rolled = pool_successes(dice.charge_pool(mv, density, params), rules)
+    return rolled.map(lambda s: dice.charge_distance(mv, s, params))
+
+
+def jump_climb(mov: int, params: Params = DEFAULTS) -> Distribution[int]:
+    """Inches a Jump/Climb check covers: 1" per success of MOV dice at TN 4 (seed 004, Jump/Climb)."""
+    rules = DiceRules.from_params(params)
+    rolled = pool_successes(dice.jump_climb_pool(mov, params), rules)
+    return rolled.map(lambda s: dice.jump_climb_distance(s, params))
+
+
+def area_attack(
+    dice_count: int,
+    tn: int,
+    armour: int,
+    dam: int,
+    iv: int,
+    params: Params = DEFAULTS,
+) -> Distribution[int]:
+    """Wounds on one model under an Area of Effect that Dodges: the attack's successes ``s`` against it (1 wound
+    each, ranged), then its Dodge, ``iv`` dice at TN ``s`` (seed 004, Dodge; no roll when ``s`` is 0), then
+    ``armour`` dice at TN ``dam``; armour and Dodge successes each negate a wound."""
+    rules = DiceRules.from_params(params)
+    hits = pool_successes(dice.attack_pool(dice_count, tn, params), rules)
+    saves = pool_successes(dice.armour_pool(armour, dam, params), rules)
+    out: dict[int, Fraction] = defaultdict(Fraction)
+    for h, ph in hits.items():
+        dodges = pool_successes(dice.dodge_pool(iv, h, params), rules) if h else Distribution.certain(0)
+        for d, pd in dodges.items():
+            for s, ps in saves.items():
+                out[dice.wounds_after_armour(dice.ranged_wounds(h), s, d)] += ph * pd * ps
+    return Distribution(out)
+
+
+def initiative(first_iv: int, second_iv: int, params: Params = DEFAULTS) -> Distribution[str]:
+    """Who wins the opposed IV test at ``initiative_tn`` (4): more successes wins, a tie is rolled again until it
+    is not (digest B1 Stages (1); digest B2 Turn). Outcomes ``"first"`` and ``"second"``; if neither side can
+    ever score (no dice), the test can never be won and this raises ValueError."""
+    rules = DiceRules.from_params(params)
+    tn = int(params["initiative_tn"])
+    a = pool_successes(dice.pool_test(first_iv, tn, rules), rules)
+    b = pool_successes(dice.pool_test(second_iv, tn, rules), rules)
+    wins: dict[str, Fraction] = defaultdict(Fraction)
+    for x, px in a.items():
+        for y, py in b.items():
+            wins[dice.opposed(x, y)] += px * py
+    decided = wins["first"] + wins["second"]
+    if decided == 0:
+        raise ValueError(f"an opposed test of {first_iv} against {second_iv} dice can never be decided")
+    return Distribution({"first": wins["first"] / decided, "second": wins["second"] / decided})

@@ -1,0 +1,71 @@
+"""What a Gangfight scenario says beyond the kernel's terrain kinds: density and ladders.
+
+The kernel's scenario format (``kernel/scenario.py``) has movement kinds but no terrain density and no ladders, so
+a Gangfight scenario states them as ruleset options in its ``rules`` mapping:
+
+* ``density.<terrain id>: light | dense`` -- the density that sets the Charge! TN (seed 004, Charge!: 2+ on flat,
+  4+ on light, 6+ on dense terrain); a piece not named is flat;
+* ``ladder.<platform id>: true`` -- the platform has a ladder or rope, so climbing it is a plain Move (seed 004,
+  Jump/Climb); a platform without one is a sheer surface that needs a Jump/Climb check.
+
+:func:`load_gangfight_scenario` loads a scenario with the kernel and checks these options, every problem at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from warband.kernel.errors import Problem, ScenarioError
+from warband.kernel.scenario import Scenario, load_scenario
+from warband.rulesets.gangfight.terms import DENSITIES, Density
+
+__all__ = ["DENSITY_PREFIX", "LADDER_PREFIX", "densest", "density_of", "has_ladder", "load_gangfight_scenario"]
+
+DENSITY_PREFIX = "density."
+LADDER_PREFIX = "ladder."
+
+
+def density_of(scenario: Scenario, piece_id: str) -> Density:
+    """The piece's density for Charge! (seed 004, Charge!); flat unless the scenario names it."""
+    value = scenario.rules.get(DENSITY_PREFIX + piece_id, "flat")
+    return value if value in ("flat", "light", "dense") else "flat"
+
+
+def has_ladder(scenario: Scenario, piece_id: str) -> bool:
+    """Whether a platform is climbed by ladder or rope, i.e. by a Move (seed 004, Jump/Climb)."""
+    return scenario.rules.get(LADDER_PREFIX + piece_id) is True
+
+
+def densest(densities: Iterable[Density]) -> Density:
+    """The densest of several densities (flat if none): the Charge! TN under ``charge_terrain = densest-on-path``
+    (PROPOSED; seed 004 names the densities but not which piece counts)."""
+    return max(densities, key=DENSITIES.index, default="flat")
+
+
+def _option_problems(file: str, scenario: Scenario, key: str) -> list[Problem]:
+    place, value = f"rules.{key}", scenario.rules[key]
+    kinds = {t.id: t.kind for t in scenario.terrain}
+    if key.startswith(DENSITY_PREFIX):
+        piece = key.removeprefix(DENSITY_PREFIX)
+        out = [] if piece in kinds else [Problem(file, place, f"expected a terrain id, found {piece!r}")]
+        if value not in ("light", "dense"):
+            out.append(Problem(file, place, f"expected light or dense (flat is the default), found {value!r}"))
+        return out
+    if key.startswith(LADDER_PREFIX):
+        piece = key.removeprefix(LADDER_PREFIX)
+        if kinds.get(piece) != "platform":
+            return [Problem(file, place, f"expected the id of a platform, found {piece!r}")]
+        return [] if isinstance(value, bool) else [Problem(file, place, f"expected true or false, found {value!r}")]
+    return [Problem(file, place, f"expected a key {DENSITY_PREFIX}<terrain id> or {LADDER_PREFIX}<platform id>")]
+
+
+def load_gangfight_scenario(path: str | Path) -> Scenario:
+    """Load a scenario with the kernel, then check its Gangfight options; raise ScenarioError listing them all."""
+    scenario = load_scenario(path)
+    problems = [p for key in scenario.rules for p in _option_problems(str(path), scenario, key)]
+    if scenario.ruleset != "gangfight":
+        problems.insert(0, Problem(str(path), "ruleset", f"expected 'gangfight', found {scenario.ruleset!r}"))
+    if problems:
+        raise ScenarioError(problems)
+    return scenario

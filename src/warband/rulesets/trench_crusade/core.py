@@ -1,0 +1,236 @@
+"""What every Trench Crusade rules module shares: the state type, the step bases, model helpers and the Success
+Roll (seed 000 §Success Rolls), which attacks, moves and morale all ask for.
+
+The modules form a one-way chain: ``core`` <- ``space`` <- ``morale`` <- ``attacks`` <- ``rules``; nothing
+imports upward. A Success Roll leaves what happens next to a continuation step stored beneath it on the stack
+(:class:`AfterSuccess`), so this module needs none of the rules that react to the result.
+"""
+
+from __future__ import annotations
+
+import abc
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+from warband.kernel.actions import Action, DiceSpec
+from warband.kernel.events import DiceRolled, Event, Moved, Note, TokensChanged
+from warband.kernel.state import GameState, Model
+from warband.kernel.steps import Auto, Chance, Choice, Step, pop, push, replace_top, top
+from warband.rulesets.trench_crusade import rolls as tcr
+from warband.rulesets.trench_crusade.context import Context
+
+R = "trench-crusade"
+State = GameState[Context]
+Vec = tuple[float, float]
+
+
+class TCChoice(Choice[State]):
+    __slots__ = ()
+    rules = R
+
+
+class TCChance(Chance[State]):
+    __slots__ = ()
+    rules = R
+
+
+class TCAuto(Auto[State]):
+    __slots__ = ()
+    rules = R
+
+
+# ------------------------------------------------------------------------------------------- models
+def side_name(side: int) -> str:
+    return "AB"[side]
+
+
+def has_kw(m: Model, kw: str) -> bool:
+    return kw in m.data["keywords"]
+
+
+def weapons(m: Model, mode: str) -> list[dict[str, Any]]:
+    return [w for w in m.data["weapons"] if mode in w["modes"]]
+
+
+def weapon_named(m: Model, name: str | None, mode: str) -> dict[str, Any] | None:
+    for w in weapons(m, mode):
+        if w["name"] == name:
+            return w
+    return None
+
+
+def the_weapon(m: Model, name: str | None, mode: str) -> dict[str, Any]:
+    """The weapon a step already checked exists (a KeyError here is a rules bug)."""
+    w = weapon_named(m, name, mode)
+    if w is None:
+        raise KeyError(f"{m.id} has no {mode} weapon {name!r}")
+    return w
+
+
+def wkw(w: dict[str, Any], kw: str) -> bool:
+    return kw in w["keywords"]
+
+
+def is_down(m: Model) -> bool:
+    return bool(m.flags.get("down", False))
+
+
+def set_flag(m: Model, key: str, value: Any) -> None:
+    m.flags[key] = value
+
+
+def heavy_applies(m: Model, w: dict[str, Any] | None = None) -> bool:
+    """HEAVY weapons (digest §9): no charge die, no shooting and moving in one activation; STRONG negates."""
+    if has_kw(m, "STRONG"):
+        return False
+    if w is not None:
+        return wkw(w, "HEAVY")
+    return any(wkw(x, "HEAVY") for x in m.data["weapons"])
+
+
+def movement(state: State, m: Model) -> float:
+    """The Movement characteristic, halved in the activation a Down model stands up (digest §6 Down)."""
+    mv = float(m.data["movement"])
+    return mv / 2 if m.flags.get("stood") else mv
+
+
+def can_activate(m: Model) -> bool:
+    return m.on_table and not m.flags.get("activated", False)
+
+
+def activatable(state: State, side: int) -> list[Model]:
+    """Models of ``side`` that may still activate this turn (seed 000: at most once per Turn)."""
+    return [m for m in state.models.values() if m.side == side and can_activate(m)]
+
+
+def active_model(state: State) -> Model | None:
+    mid = state.vars.get("active")
+    return state.models[mid] if mid else None
+
+
+def acts(state: State) -> list[str]:
+    return list(state.vars.get("acts", []))
+
+
+def add_act(state: State, kind: str) -> None:
+    state.vars["acts"] = [*acts(state), kind]
+
+
+def model_dice(state: State, m: Model) -> tuple[int, int]:
+    """(+DICE, -DICE) every Success Roll of ``m`` carries: -1 DICE while Down (digest §6)."""
+    return (0, -state.ctx.params["down_dice"] if is_down(m) else 0)
+
+
+def place(state: State, m: Model, p: Vec, z: float, events: list[Event], travelled: float | None = None) -> None:
+    start = (m.x, m.y)
+    m.x, m.y, m.z = p[0], p[1], z
+    dist = travelled if travelled is not None else math.hypot(p[0] - start[0], p[1] - start[1])
+    events.append(Moved(m.id, start, p, dist))
+
+
+def over(state: State) -> bool:
+    return state.phase == "over"
+
+
+# ------------------------------------------------------------------------------------------- success rolls
+class AfterSuccess(Step):
+    """What a Success Roll leads to: stored beneath the roll, taken off and told the result (``failure``,
+    ``success`` or ``critical``) when the dice fall."""
+
+    __slots__ = ()
+    rules = R
+
+    @abc.abstractmethod
+    def follow(self, state: State, roll: SuccessRoll, result: str, events: list[Event]) -> None:
+        """Carry on after ``roll`` gave ``result``."""
+
+
+@dataclass(frozen=True, slots=True)
+class SuccessRoll(TCChance):
+    """A Success Roll (seed 000 §Success Rolls): +DICE and -DICE cancel in pairs; two dice are kept."""
+
+    kind = "success"
+    purpose: str
+    model: str | None
+    plus: int
+    minus: int
+    risky: bool
+    own: bool
+    side: int
+
+    def dice(self, state: State) -> DiceSpec:
+        net = tcr.net_dice(self.plus, self.minus)
+        return DiceSpec(tcr.dice_count(net), 6, f"{self.purpose} success roll", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        net = tcr.net_dice(self.plus, self.minus)
+        total = tcr.kept_total(values, net)
+        result = tcr.success_result(total, state.ctx.params)
+        label = f"{self.purpose} ({'+' if net >= 0 else ''}{net} DICE{', risky' if self.risky else ''})"
+        events.append(DiceRolled(label, values, f"{total}: {result}", self.model))
+        if result == "failure" and self.risky:
+            who = self.model or side_name(self.side)
+            events.append(Note(f"{who} failed a Risky roll", f"{R}/success/risky"))
+            if self.own:
+                # seed 000: a failed Risky Success Roll ends the model's Activation at once.
+                state.vars["end_now"] = True
+        then = pop(state)
+        assert isinstance(then, AfterSuccess), then
+        then.follow(state, self, result, events)
+
+
+@dataclass(frozen=True, slots=True)
+class SpendHit(TCChoice):
+    """Before a Success Roll of a model with Blood markers, its opponent spends any of them for -1 DICE each
+    (digest §6 Blood markers)."""
+
+    kind = "spend-hit"
+    about = "model"
+    model: str
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        m = state.models[self.model]
+        return [Action("spend", m.id, option=str(k)) for k in range(m.token("blood") + 1)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        k = int(action.option or 0)
+        if k <= 0:
+            return
+        add_blood(state, state.models[self.model], -k, events)
+        roll = top(state)
+        assert isinstance(roll, SuccessRoll), roll
+        replace_top(state, replace(roll, minus=roll.minus + k))
+
+
+def push_success(
+    state: State,
+    model_id: str | None,
+    purpose: str,
+    plus: int,
+    minus: int,
+    risky: bool,
+    then: AfterSuccess,
+    own_activation: bool,
+    side: int = 0,
+) -> None:
+    """Queue a Success Roll and what follows it. If the rolling model carries Blood markers, its opponent first
+    decides how many to spend (digest §6). A Shaken warband's rolls are all Risky (digest §1). ``side`` names
+    the rolling side when no model rolls (a Morale check)."""
+    side = state.models[model_id].side if model_id else side
+    if state.sides[side].flags.get("shaken"):
+        risky = True
+    push(state, then)
+    push(state, SuccessRoll(purpose, model_id, plus, minus, risky, own_activation, side))
+    if model_id is not None and state.models[model_id].token("blood") > 0:
+        push(state, SpendHit(model_id, 1 - side))
+
+
+def add_blood(state: State, m: Model, delta: int, events: list[Event]) -> None:
+    """Blood markers: at most ``blood_max`` per model (digest §6)."""
+    before = m.token("blood")
+    after = max(0, min(int(state.ctx.params["blood_max"]), before + delta))
+    if after != before:
+        m.tokens["blood"] = after
+        events.append(TokensChanged(m.id, "Blood", after - before, after))

@@ -1,0 +1,72 @@
+"""Exact Wyrdcry odds: attack damage and the initiative roll.
+
+Every possible roll (a sorted multiset with its exact probability, :func:`warband.kernel.dice.pool_map`) is
+pushed through the same pure rules the engine uses (:mod:`.attacks`, :mod:`.dice`), so the odds cannot drift
+from the rules. Lives in the ruleset's folder (DESIGN: a ruleset's odds live with it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+from warband.kernel.dice import Distribution, pool_map
+from warband.rulesets.wyrdcry.attacks import DEFAULT_TABLE, HitTable, attack_damage
+from warband.rulesets.wyrdcry.dice import DIE_FACES, GroupCounts, LargeSet, group_counts, group_roll
+
+__all__ = [
+    "count_distribution",
+    "damage_distribution",
+    "initiative_distribution",
+    "p_win_initiative",
+    "reaction_dice_distribution",
+]
+
+
+def damage_distribution(
+    attacks: int,
+    skill: int,
+    defense: int,
+    damage: tuple[int, int],
+    *,
+    unreliable: bool = False,
+    bonus_per_hit: int = 0,
+    table: HitTable = DEFAULT_TABLE,
+) -> Distribution[int]:
+    """Damage dealt by one attack action of ``attacks`` hit rolls with Fight/Shoot ``skill`` against
+    ``defense``, dealing ``damage`` = (per hit, per crit) (digest §A5; see :func:`.attacks.attack_damage`)."""
+    return pool_map(
+        attacks,
+        DIE_FACES,
+        lambda rolls: attack_damage(
+            rolls, skill, defense, damage, unreliable=unreliable, bonus_per_hit=bonus_per_hit, table=table
+        ),
+    )
+
+
+def initiative_distribution(dice: int, large_set: LargeSet = "quad") -> Distribution[GroupCounts]:
+    """Joint distribution of (singles, doubles, triples, quads) of an initiative roll of ``dice`` D6
+    (digest §A2.1-2), before any wyrd die."""
+    return pool_map(dice, DIE_FACES, lambda faces: group_counts(group_roll(faces, large_set)))
+
+
+def count_distribution(
+    dice: int, which: Callable[[GroupCounts], int], large_set: LargeSet = "quad"
+) -> Distribution[int]:
+    """One marginal of :func:`initiative_distribution`, e.g. ``lambda c: c.doubles``."""
+    return initiative_distribution(dice, large_set).map(which)
+
+
+def reaction_dice_distribution(dice: int, large_set: LargeSet = "quad") -> Distribution[int]:
+    """Reaction dice left by the roll when no wyrd die is spent: its singles (digest §A2.6)."""
+    return count_distribution(dice, lambda c: c.singles, large_set)
+
+
+def p_win_initiative(dice: int, opponent_dice: int, large_set: LargeSet = "quad") -> Fraction:
+    """Chance to win initiative with ``dice`` against ``opponent_dice``: more singles wins, a tie goes to a
+    roll-off won half the time (digest §A2.1). No wyrd dice."""
+    mine = reaction_dice_distribution(dice, large_set)
+    theirs = reaction_dice_distribution(opponent_dice, large_set)
+    win = sum((pa * pb for a, pa in mine.items() for b, pb in theirs.items() if a > b), Fraction(0))
+    tie = sum((pa * theirs.p(a) for a, pa in mine.items()), Fraction(0))
+    return win + tie / 2

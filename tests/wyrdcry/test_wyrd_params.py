@@ -1,0 +1,86 @@
+"""params.toml loads with the kernel's ParamTable, covers every number the brief names, and agrees with the
+defaults written into the pure modules (which the engine will replace by resolved parameters)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from warband.kernel.errors import ParameterError
+from warband.kernel.params import ParamTable
+from warband.rulesets.wyrdcry.activation import Limits
+from warband.rulesets.wyrdcry.attacks import DEFAULT_TABLE, table_from_params
+
+PARAMS = Path(__file__).resolve().parents[2] / "src" / "warband" / "rulesets" / "wyrdcry" / "params.toml"
+
+
+def table() -> ParamTable:
+    return ParamTable.load(PARAMS)
+
+
+def test_loads_and_every_entry_is_documented_with_a_source() -> None:
+    specs = table().specs
+    assert len(specs) >= 60
+    for spec in specs.values():
+        assert spec.doc.strip() and spec.source.strip(), spec.name
+        assert "seed 003" in spec.source or "digest" in spec.source or "data" in spec.source, spec.name
+
+
+def test_the_numbers_the_rules_need_are_there() -> None:
+    names = set(table().specs)
+    wanted = {"battle_rounds", "initiative_dice", "large_set", "wyrd_dice_per_round", "channel_wyrd_dice",
+              "actions_per_activation", "move_actions_per_activation", "same_action_limit", "rush_move_bonus",
+              "hit_equal", "crit_equal", "cover_bonus", "flanked_penalty", "morale_out_fraction", "reaction_cost",
+              "counter_damage", "points_limit"}  # fmt: skip
+    assert wanted <= names
+
+
+def test_proposed_flags_mark_the_digest_p_defaults() -> None:
+    proposed = {n for n, s in table().specs.items() if s.proposed}
+    # The digest's [P] items: 5-6 alike, leftover dice, reaction cost, morale pass mark, simulated battle length.
+    assert {"large_set", "leftover_dice_discarded", "reaction_cost", "morale_test_dice", "battle_rounds"} <= proposed
+    assert "initiative_dice" not in proposed  # confirmed in N2
+    assert "actions_per_activation" not in proposed  # the seed
+
+
+def test_module_defaults_match_params() -> None:
+    values = table().defaults()
+    assert table_from_params(values) == DEFAULT_TABLE
+    limits = Limits()
+    assert (limits.actions, limits.moves, limits.same_action, limits.abilities) == (
+        values["actions_per_activation"],
+        values["move_actions_per_activation"],
+        values["same_action_limit"],
+        values["abilities_per_activation"],
+    )
+
+
+def test_overrides_are_checked() -> None:
+    assert table().resolve({"cost_respite": "double"})["cost_respite"] == "double"
+    assert table().resolve({"initiative_dice": "7"})["initiative_dice"] == 7
+    with pytest.raises(ParameterError, match="not one of"):
+        table().resolve({"large_set": "pair"})
+
+
+def test_function_defaults_match_params() -> None:
+    import inspect
+
+    from warband.rulesets.wyrdcry import attacks, dice
+
+    def default(f: object, arg: str) -> object:
+        return inspect.signature(f).parameters[arg].default  # type: ignore[arg-type]
+
+    v = table().defaults()
+    pairs = [
+        (default(attacks.counter_damage, "miss"), v["counter_damage"]),
+        (default(attacks.counter_damage, "on_one"), v["counter_damage_on_one"]),
+        (default(attacks.take_cover, "save_from"), v["take_cover_save"]),
+        (default(attacks.strike_them_down, "strike_from"), v["strike_them_down_from"]),
+        (default(attacks.fall_dice, "inches_per_die"), v["fall_inches_per_die"]),
+        (default(attacks.attack_skill, "floor"), v["min_characteristic"]),
+        (default(attacks.target_defense, "floor"), v["min_characteristic"]),
+        (default(dice.channel, "fail_face"), v["channel_fail_face"]),
+        (default(dice.group_roll, "large_set"), v["large_set"]),
+    ]
+    assert [a for a, _ in pairs] == [b for _, b in pairs]
