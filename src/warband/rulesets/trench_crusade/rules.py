@@ -11,7 +11,6 @@ seed sentence to them.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -27,7 +26,7 @@ from warband.kernel.events import (
     PhaseStarted,
     StatusChanged,
 )
-from warband.kernel.space import gap
+from warband.kernel.space import gap, overlapping
 from warband.kernel.state import Model
 from warband.kernel.steps import Choice, SteppedRules, pop, push, top
 from warband.rulesets.trench_crusade import attacks, morale
@@ -205,10 +204,8 @@ def deploy_problems(state: State, m: Model, p: Vec) -> list[Reason]:
 
 
 def _overlap_problems(state: State, m: Model, p: Vec) -> list[Reason]:
-    for o in state.models.values():
-        if o.on_table and math.hypot(p[0] - o.x, p[1] - o.y) < m.radius + o.radius - 1e-6:
-            return [(f"{R}/deploy/overlap", f"{m.id} would overlap {o.id}")]
-    return []
+    o = overlapping(state.models.values(), p, m.radius)
+    return [(f"{R}/deploy/overlap", f"{m.id} would overlap {o.id}")] if o is not None else []
 
 
 def _zone_terrain_problems(state: State, m: Model, p: Vec) -> list[Reason]:

@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from warband.kernel.errors import Reason
 from warband.kernel.geometry import Table, TerrainPiece, Vec
 from warband.kernel.space import (
     clear_of_circles,
@@ -26,7 +27,6 @@ from warband.kernel.state import Model
 from warband.rulesets.trench_crusade.context import Context
 from warband.rulesets.trench_crusade.core import State
 
-Reason = tuple[str, str]
 R = "trench-crusade"
 _SOLID = frozenset(("impassable", "blocking"))
 

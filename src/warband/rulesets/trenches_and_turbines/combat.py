@@ -18,6 +18,7 @@ from typing import Any
 
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, Note, Removed, StatusChanged, TokensChanged
+from warband.kernel.space import gap
 from warband.kernel.state import Model
 from warband.kernel.steps import Record, push
 from warband.rulesets.trenches_and_turbines.context import State
@@ -33,7 +34,6 @@ from warband.rulesets.trenches_and_turbines.core import (
 )
 from warband.rulesets.trenches_and_turbines.space import (
     flee_goals,
-    gap,
     in_contact,
     is_vehicle,
     leader_of,

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from warband.kernel.actions import Action
+from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
 from warband.kernel.geometry import Vec
 from warband.rulesets.trenches_and_turbines.context import Context, Objective, State
@@ -46,7 +47,6 @@ from warband.rulesets.trenches_and_turbines.space import (
     unit_gap,
 )
 
-Reason = tuple[str, str]
 KIND = "mission"
 STATUSES = ("pinned", "routed", "prone", "engaged", "leaderless", "overwatch")
 _EPS = 1e-9

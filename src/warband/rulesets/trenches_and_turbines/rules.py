@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from warband.kernel import battlefield, setup
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import (
@@ -27,8 +28,9 @@ from warband.kernel.events import (
     StatusChanged,
     TokensChanged,
 )
+from warband.kernel.geometry import Vec
 from warband.kernel.state import Model
-from warband.kernel.steps import SteppedRules, push
+from warband.kernel.steps import Choice, SteppedRules, push
 from warband.rulesets.trenches_and_turbines import combat, missions
 from warband.rulesets.trenches_and_turbines.combat import Checks, Flee, d10s
 from warband.rulesets.trenches_and_turbines.context import State
@@ -97,36 +99,30 @@ def start_game(state: State, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Rolloff(TTChance):
+class Rolloff(setup.RollOff[State]):
     """The set-up roll-off (digest §3.2): a d10 each, the higher picks a deployment zone; a tie rolls again."""
 
-    kind = "rolloff"
+    rules = R
+    why: str = "set-up"
 
-    def dice(self, state: State) -> DiceSpec:
-        return d10s(state, 2, "set-up roll-off", None)
+    def sides(self, state: State) -> int:
+        return int(state.ctx.params["die_sides"])
 
-    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
-        a, b = values
-        outcome = "tie: again" if a == b else f"side {side_name(0 if a > b else 1)} wins"
-        events.append(DiceRolled("set-up roll-off (A, B)", values, outcome))
-        push(state, Rolloff() if a == b else Zone(0 if a > b else 1))
+    def won(self, state: State, winner: int, events: list[Event]) -> None:
+        push(state, Zone(winner))
 
 
 @dataclass(frozen=True, slots=True)
-class Zone(TTChoice):
+class Zone(setup.ChooseZone[State]):
     """The winner of the roll-off (``by``) takes a deployment zone and deploys first."""
 
-    kind = "zone"
+    rules = R
     by: int
 
-    def options(self, state: State) -> list[Action]:
-        return [Action("zone", option=str(z)) for z in (0, 1)]
-
-    def apply(self, state: State, action: Action, events: list[Event]) -> None:
-        w, zone = self.by, int(action.option or 0)
-        state.vars["zone_of"] = [zone, 1 - zone] if w == 0 else [1 - zone, zone]
-        state.vars["deployer"] = w
-        events.append(Note(f"side {side_name(w)} takes deployment zone {zone} and deploys first", f"{R}/setup/edge"))
+    def chosen(self, state: State, zone: int, events: list[Event]) -> None:
+        state.vars["deployer"] = self.by
+        note = f"side {side_name(self.by)} takes deployment zone {zone} and deploys first"
+        events.append(Note(note, f"{R}/setup/edge"))
 
 
 def undeployed(state: State, side: int) -> list[str]:
@@ -139,8 +135,8 @@ def undeployed(state: State, side: int) -> list[str]:
     ]
 
 
-def deploy_plan(state: State, uid: str, p: tuple[float, float]) -> Placement | list[Reason]:
-    """The unit in formation round its leader at ``p``, wholly inside its zone."""
+def deploy_plan(state: State, uid: str, p: Vec) -> Placement | list[Reason]:
+    """The unit in formation round its leader at ``p``, every base wholly inside its zone."""
     zone = state.ctx.zones[state.vars["zone_of"][state.ctx.units[uid]["side"]]]
     ids = state.ctx.units[uid]["models"]
     placed: Placement = {}
@@ -149,8 +145,7 @@ def deploy_plan(state: State, uid: str, p: tuple[float, float]) -> Placement | l
     for mid in ids:
         m = state.models[mid]
         for s in slots:
-            inside = zone.contains(s) and zone.distance_to(s) == 0 and _inset(zone, s) >= m.radius - 1e-9
-            if inside and not spot_problems(state, m, s, placed, ids, 0.0):
+            if setup.wholly_inside(zone, s, m.radius) and not spot_problems(state, m, s, placed, ids, 0.0):
                 placed[mid] = (s[0], s[1], state.ctx.table.surface_height(s))
                 break
         else:
@@ -158,60 +153,40 @@ def deploy_plan(state: State, uid: str, p: tuple[float, float]) -> Placement | l
     return placed
 
 
-def _inset(zone: Any, p: tuple[float, float]) -> float:
-    x0, y0, x1, y1 = zone.bbox
-    return float(min(p[0] - x0, x1 - p[0], p[1] - y0, y1 - p[1]))
-
-
-def deploy_points(state: State, uid: str) -> list[tuple[float, float]]:
-    zone = state.ctx.zones[state.vars["zone_of"][state.ctx.units[uid]["side"]]]
-    x0, y0, x1, y1 = zone.bbox
-    pts = [
-        (round(x0 + (i + 0.5) * (x1 - x0) / 8, 2), round(y0 + (j + 0.5) * (y1 - y0) / 2, 2))
-        for j in range(2)
-        for i in range(8)
-    ]
-    return [q for q in pts if isinstance(deploy_plan(state, uid, q), dict)]
-
-
-def deploy(state: State, uid: str, p: tuple[float, float], events: list[Event]) -> None:
-    plan = deploy_plan(state, uid, p)
-    assert isinstance(plan, dict)
-    side = state.ctx.units[uid]["side"]
-    cy = state.ctx.table.depth / 2
-    for mid in plan:
-        m = state.models[mid]
-        m.on_table = True
-        if is_vehicle(state, uid):
-            m.flags = {**m.flags, "facing": 90.0 if plan[mid][1] < cy else 270.0}
-    place_unit(state, plan, events)
-    nxt = [s for s in (1 - side, side) if undeployed(state, s)]
-    if nxt:
-        state.vars["deployer"] = nxt[0]
-    else:
-        start_round(state, events)
-
-
 @dataclass(frozen=True, slots=True)
-class Deploy(TTChoice):
-    """The standing decision of the set-up (never stored): side ``by`` deploys one of its units (digest §3.2)."""
+class Deploy(setup.Deploy[State]):
+    """The standing decision of the set-up (never stored): side ``by`` deploys one of its units round its leader,
+    then the sides alternate (digest §3.2)."""
 
-    kind = "deploy"
+    rules = R
+    noun = "unit"
     by: int
 
-    def options(self, state: State) -> list[Action]:
-        return [Action("deploy", u, point=q) for u in undeployed(state, self.by) for q in deploy_points(state, u)]
+    def pieces(self, state: State, side: int) -> list[str]:
+        return undeployed(state, side)
 
-    def reasons(self, state: State, action: Action) -> list[Reason]:
-        side = self.by
-        if action.kind != "deploy" or action.model not in undeployed(state, side) or action.point is None:
-            return [(f"{R}/setup/deploy", f"side {side_name(side)} deploys one of its units: 'deploy UNIT @x,y'")]
-        plan = deploy_plan(state, action.model, action.point)
+    def spots(self, state: State, piece: str) -> list[Vec]:
+        zone = state.ctx.zones[state.vars["zone_of"][state.ctx.units[piece]["side"]]]
+        coarse = setup.zone_grid(zone, 8, 2)
+        return setup.deploy_spots(coarse, zone, lambda q: isinstance(deploy_plan(state, piece, q), dict))
+
+    def problems(self, state: State, piece: str, at: Vec) -> list[Reason]:
+        plan = deploy_plan(state, piece, at)
         return plan if isinstance(plan, list) else []
 
-    def apply(self, state: State, action: Action, events: list[Event]) -> None:
-        assert action.model is not None and action.point is not None
-        deploy(state, action.model, action.point, events)
+    def put(self, state: State, piece: str, at: Vec, events: list[Event]) -> None:
+        plan = deploy_plan(state, piece, at)
+        assert isinstance(plan, dict)
+        cy = state.ctx.table.depth / 2
+        for mid in plan:
+            m = state.models[mid]
+            m.on_table = True
+            if is_vehicle(state, piece):
+                m.flags = {**m.flags, "facing": 90.0 if plan[mid][1] < cy else 270.0}
+        place_unit(state, plan, events)
+
+    def all_deployed(self, state: State, events: list[Event]) -> None:
+        start_round(state, events)
 
 
 # ------------------------------------------------------------------------------------------- rounds
@@ -397,18 +372,16 @@ def end_round(state: State, events: list[Event]) -> None:
         start_round(state, events)
 
 
-def objective_holder(state: State, at: tuple[float, float], radius: float) -> int | None:
+def objective_holder(state: State, at: Vec, radius: float) -> int | None:
     """Control (digest §3.3): more models of non-Routed units within the radius (size L+ counts double)."""
-    p = state.ctx.params
-    count = [0, 0]
-    for m in state.models.values():
-        if not m.on_table or ustate(state, str(m.unit))["routed"]:
-            continue
-        if math.hypot(m.x - at[0], m.y - at[1]) - m.radius <= radius:
-            count[m.side] += int(p["objective_large_weight"]) if m.data["size"] in ("L", "XL") else 1
-    if count[0] == count[1]:
-        return None
-    return 0 if count[0] > count[1] else 1
+    large = int(state.ctx.params["objective_large_weight"])
+
+    def weight(m: Model) -> int:
+        if ustate(state, str(m.unit))["routed"]:
+            return 0
+        return large if m.data["size"] in ("L", "XL") else 1
+
+    return battlefield.controller(state.models.values(), at, radius, weight)
 
 
 def finish(state: State, events: list[Event]) -> None:
@@ -421,8 +394,7 @@ def finish(state: State, events: list[Event]) -> None:
     state.vars["vp"] = vp
     state.phase = "over"
     state.stack = []
-    winner = None if vp[0] == vp[1] else (0 if vp[0] > vp[1] else 1)
-    events.append(GameEnded(winner, "victory points", (vp[0], vp[1])))
+    events.append(GameEnded(battlefield.vp_winner(vp), "victory points", (vp[0], vp[1])))
 
 
 # ------------------------------------------------------------------------------------------- the action menu
@@ -1125,7 +1097,7 @@ class TTRules(SteppedRules[State]):
     def start_game(self, state: State, events: list[Event]) -> None:
         start_game(state, events)
 
-    def standing(self, state: State) -> TTChoice | None:
+    def standing(self, state: State) -> Choice[State] | None:
         """Nothing pending and nothing to advance: a side deploys a unit, or the active unit picks an action."""
         if state.phase == "deploy":
             return Deploy(int(state.vars["deployer"]))

@@ -13,17 +13,17 @@ move (:func:`plan_charge`, seed 002: a charge is "a special type of movement act
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Moved
 from warband.kernel.geometry import TerrainPiece, Vec, circle_segment_hits, edge_distance
+from warband.kernel.space import gap, walk_path
 from warband.kernel.state import Model
 from warband.rulesets.trenches_and_turbines.context import SIZE_RANK, Context, State
 
-Reason = tuple[str, str]
 R = "trenches-and-turbines"
 Placement = dict[str, tuple[float, float, float]]
 _ANGLES = tuple((math.cos(k * math.pi / 8), math.sin(k * math.pi / 8)) for k in range(16))
@@ -43,10 +43,6 @@ def members(state: State, uid: str) -> list[Model]:
 def leader_of(state: State, uid: str) -> Model | None:
     lid = unit_state(state, uid).get("leader")
     return state.models[lid] if lid and state.models[lid].on_table else None
-
-
-def gap(a: Model, b: Model) -> float:
-    return edge_distance((a.x, a.y), a.radius, (b.x, b.y), b.radius)
 
 
 def is_vehicle(state: State, uid: str) -> bool:
@@ -373,21 +369,13 @@ def _follower_spot(
 
 
 def _walk(ctx: Context, m: Model, path: list[Vec], budget: float) -> Vec:
-    """The point ``budget`` inches of movement along ``path`` from ``m`` (legs priced by :func:`leg_cost`)."""
-    left = budget
-    for a, b in itertools.pairwise(path):
-        z = m.z if a == path[0] else ctx.table.surface_height(a)
-        c = leg_cost(ctx, m, a, b, z)
-        if c is not None and c <= left + 1e-9:
-            left -= c
-            continue
-        lo, hi = 0.0, 1.0
-        for _ in range(30):
-            mid = (lo + hi) / 2
-            cq = leg_cost(ctx, m, a, (a[0] + (b[0] - a[0]) * mid, a[1] + (b[1] - a[1]) * mid), z)
-            lo, hi = (mid, hi) if cq is not None and cq <= left else (lo, mid)
-        return (a[0] + (b[0] - a[0]) * lo, a[1] + (b[1] - a[1]) * lo)
-    return path[-1]
+    """The point ``budget`` inches of movement along ``path`` from ``m`` (legs priced by :func:`leg_cost`, the
+    first from the height ``m`` stands at)."""
+
+    def cost(a: Vec, b: Vec) -> float | None:
+        return leg_cost(ctx, m, a, b, m.z if a == path[0] else ctx.table.surface_height(a))
+
+    return walk_path(path, budget, cost)
 
 
 def route(
