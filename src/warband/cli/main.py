@@ -10,7 +10,16 @@ import sys
 
 import typer
 
-from warband.cli import compare_cmd, info_cmd, legal_cmd, play_cmd, replay_cmd, report_cmd, simulate_cmd
+from warband.cli import (
+    compare_cmd,
+    info_cmd,
+    legal_cmd,
+    play_cmd,
+    replay_cmd,
+    report_cmd,
+    serve_cmd,
+    simulate_cmd,
+)
 from warband.cli.odds_cmd import odds_app
 from warband.kernel.errors import WarbandError
 
@@ -22,7 +31,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(odds_app, name="odds")
-for module in (info_cmd, play_cmd, simulate_cmd, replay_cmd, legal_cmd, report_cmd, compare_cmd):
+for module in (info_cmd, play_cmd, simulate_cmd, replay_cmd, legal_cmd, report_cmd, compare_cmd, serve_cmd):
     module.register(app)
 
 

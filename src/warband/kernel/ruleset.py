@@ -156,6 +156,13 @@ class Ruleset(abc.ABC):
         """A text picture of the table for the terminal."""
         return f"turn {state.turn}, {state.phase}"
 
+    def view(self, state: GameState[Any]) -> dict[str, Any]:
+        """The drawable view of ``state`` (``docs/view.md``): shapes, labels, badges and tooltips that the web
+        table and the terminal map draw. The default is the kernel's generic view; a ruleset enriches it."""
+        from warband.kernel.view import generic_view
+
+        return generic_view(self.id, state)
+
     def explain(self, state: GameState[Any], action: Action) -> str:
         """What choosing ``action`` risks: the odds of the rolls it starts (empty if none)."""
         return ""

@@ -31,6 +31,8 @@ from warband.lab.store import GameRow, RunInfo, Store, StoreError
 SIDES = ("a", "b")
 COLOURS = {"a": "#2b6cb0", "b": "#c05621", None: "#8a8a8a"}
 LOPSIDED = 3
+#: where ``warband serve`` listens by default; its replay view opens lab games as ``lab-<run>-<index>``
+WEB_TABLE = "http://127.0.0.1:8000"
 
 
 # --- numbers ---------------------------------------------------------------------------------------
@@ -467,6 +469,10 @@ def _lopsided_section(a: Analysis, games: Sequence[Lopsided]) -> str:
                 f"<a href='games/{_e(item.log.name)}'>{_e(item.log.name)}</a><br><code>warband replay "
                 f"{_e(item.log)} --verify</code>"
             )
+        )
+        log += (
+            f"<br><a href='{WEB_TABLE}/replay/lab-{a.run.id}-{g.index}'>open in the web table</a> "
+            "(with <code>warband serve --db</code> this database running)"
         )
         rows.append(
             f"<tr><td>game {g.index}</td><td>{_e(winner)}</td><td>{g.score[0]}–{g.score[1]}</td>"

@@ -101,6 +101,11 @@ class TrenchCrusade(SteppedRuleset):
 
         return evaluate(state, side)
 
+    def view(self, state: GameState[Any]) -> dict[str, Any]:
+        from warband.rulesets.trench_crusade.view import view
+
+        return view(state)
+
     def render(self, state: GameState[Any]) -> str:
         return render_table(state)
 

@@ -108,10 +108,16 @@ class TrenchesAndTurbines(SteppedRuleset):
     def describe_action(self, state: GameState[Any], action: Action) -> str:
         return missions.describe(state, action)
 
+    def view(self, state: GameState[Any]) -> dict[str, Any]:
+        from warband.rulesets.trenches_and_turbines.view import view
+
+        return view(state)
+
     def render(self, state: GameState[Any]) -> str:
+        from warband.kernel.view_text import render_view
         from warband.rulesets.trenches_and_turbines.render import render_table
 
-        return render_table(state)
+        return render_view(self.view(state)) + "\n" + render_table(state)
 
     def explain(self, state: GameState[Any], action: Action) -> str:
         from warband.rulesets.trenches_and_turbines.render import explain_action

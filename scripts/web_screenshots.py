@@ -1,0 +1,92 @@
+"""The README's pictures of the web table: for each ruleset, a game played by the API to the middle of its
+first turn (seat A by random choices, seat B the random agent), then one model selected in headless Chromium.
+
+    python scripts/web_screenshots.py --out docs/images
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
+from conftest import CHROMIUM_ARGS, LiveServer, chromium_path
+
+GAMES = {"trench-crusade": 40, "trenches-and-turbines": 40}
+
+
+def advance(url: str, game: dict[str, Any], choices: int, rng: random.Random) -> None:
+    """Seat A answers ``choices`` of its decisions with random legal actions."""
+    token = game["links"]["A"].split("token=")[1]
+    done = 0
+    while done < choices:
+        snap = httpx.get(f"{url}/api/games/{game['id']}", params={"token": token}).json()
+        if not snap["your_turn"]:
+            time.sleep(0.05)
+            continue
+        actions = httpx.get(f"{url}/api/games/{game['id']}/legal", params={"token": token}).json()["actions"]
+        a = rng.choice(actions)
+        action = {k: a[k] for k in ("kind", "model", "target", "point", "option") if k in a}
+        body = {"version": snap["version"], "action": action}
+        httpx.post(f"{url}/api/games/{game['id']}/act", json=body, headers={"X-Token": token})
+        done += 1
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", type=Path, default=Path("docs/images"))
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        live = LiveServer(Path(tmp) / "shots.db")
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+                for ruleset_id, choices in GAMES.items():
+                    shoot(browser, live.url, ruleset_id, choices, args.out)
+                browser.close()
+        finally:
+            live.stop()
+
+
+def shoot(browser: Any, url: str, ruleset_id: str, choices: int, out: Path) -> None:
+    meta = httpx.get(f"{url}/api/meta").json()
+    bands = next(r for r in meta["rulesets"] if r["id"] == ruleset_id)["warbands"]
+    body = {
+        "ruleset": ruleset_id,
+        "a": {"sample": bands[0]["id"]},
+        "b": {"sample": bands[1]["id"]},
+        "seats": ["human", "random"],
+        "seed": 11,
+    }
+    game = httpx.post(f"{url}/api/games", json=body).json()
+    advance(url, game, choices, random.Random(5))
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(url + game["links"]["A"])
+    page.wait_for_selector("[data-testid=your-turn]")
+    with_model = page.locator("[data-testid^=action-][data-model]:not([data-model=''])")
+    if with_model.count():
+        model = with_model.first.get_attribute("data-model")
+        base = page.locator(f"[data-testid='model-{model}'], [data-testid^=model-][data-unit='{model}']")
+        base.first.locator("circle.base").click(force=True)
+        page.wait_for_selector("[data-testid=show-all]")
+        pick = page.locator("[data-testid^=action-]", has_text="pick a spot")
+        if pick.count():
+            pick.first.click()
+    page.mouse.move(0, 0)
+    page.screenshot(path=str(out / f"web-table-{ruleset_id}.png"))
+    page.close()
+    print(out / f"web-table-{ruleset_id}.png")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,126 @@
+"""What a browser reads about a table: the snapshot (decision, view, log), the legal actions with their odds,
+the seat checks of an action, and the ruler."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warband.kernel.actions import Decision
+from warband.kernel.battlefield import Battlefield
+from warband.kernel.engine import Game
+from warband.kernel.geometry import distance, edge_distance
+from warband.web.errors import ApiError
+from warband.web.schemas import MeasureBody, Spot
+from warband.web.tables import Role, Table, step_text
+
+EYE_HEIGHT = 1.0
+
+
+def decision_json(game: Game, d: Decision) -> dict[str, Any]:
+    return {
+        "kind": d.kind,
+        "prompt": d.prompt,
+        "player": d.player,
+        "model": d.model,
+        "text": d.text,
+        "dice": None if d.dice is None else {"n": d.dice.n, "sides": d.dice.sides, "label": d.dice.label},
+    }
+
+
+def log_lines(table: Table, since: int) -> list[str]:
+    out = []
+    for step in table.steps[since:]:
+        said = "; ".join(step["ev"])
+        out.append(step_text(table.game, step["e"]) + (f" — {said}" if said else ""))
+    return out
+
+
+def snapshot(table: Table, role: Role, since: int) -> dict[str, Any]:
+    game = table.game
+    decider = table.decider()
+    result = game.result()
+    return {
+        "id": table.id,
+        "ruleset": game.ruleset.id,
+        "title": game.ruleset.title,
+        "version": table.version,
+        "role": role,
+        "seats": table.seats,
+        "dice": table.dice,
+        "decision": decision_json(game, game.decision),
+        "decider": decider,
+        "your_turn": decider is not None and decider == role and not table.is_agent(decider),
+        "view": game.ruleset.view(game.state),
+        "log_from": since,
+        "log": log_lines(table, since),
+        "result": None if result is None else result.to_json(),
+        "fault": table.fault,
+    }
+
+
+def legal_json(table: Table, model: str | None) -> list[dict[str, Any]]:
+    """The legal actions (cached per state version); with ``model``, that model's with their odds."""
+    if table.legal_cache is None or table.legal_cache[0] != table.version:
+        game = table.game
+        items = [
+            {"i": i, "text": str(a), **a.to_json(), "note": game.ruleset.describe_action(game.state, a)}
+            for i, a in enumerate(game.legal_actions())
+        ]
+        table.legal_cache = (table.version, items)
+    items = table.legal_cache[1]
+    if model is None:
+        return items
+    game = table.game
+    actions = game.legal_actions()
+    return [
+        {**it, "odds": game.ruleset.explain(game.state, actions[it["i"]])} for it in items if it.get("model") == model
+    ]
+
+
+def role_or_403(table: Table, token: str | None) -> Role:
+    role = table.role_of(token)
+    if role is None:
+        raise ApiError(403, "this link is not a seat or spectator link of this game")
+    return role
+
+
+def deciding_seat(table: Table, token: str | None, version: int) -> int:
+    """The seat of ``token`` if it must answer now at ``version``: 403 for a spectator or the wrong seat, 409
+    for a stale version."""
+    role = role_or_403(table, token)
+    if not isinstance(role, int):
+        raise ApiError(403, "spectators watch; they do not act")
+    if version != table.version:
+        raise ApiError(409, f"stale state: the game is at version {table.version}", expected=table.version, got=version)
+    decider = table.decider()
+    if decider != role or table.is_agent(role):
+        who = "the server" if decider is None else f"side {'AB'[decider]}"
+        raise ApiError(403, f"not your decision: {who} decides now", decider=decider)
+    return role
+
+
+def reasons_json(reasons: list[tuple[str, str]]) -> list[dict[str, str]]:
+    return [{"rule": rule, "text": text} for rule, text in reasons]
+
+
+def _eye(table: Table, bf: Battlefield, spot: Spot) -> tuple[tuple[float, float], float, float]:
+    """(centre, eye height, base radius) of a model or a point."""
+    if spot.model is not None:
+        m = table.game.state.models.get(spot.model)
+        if m is None or not m.on_table:
+            raise ApiError(422, f"no model {spot.model!r} on the table")
+        return (m.x, m.y), m.z + m.height, m.radius
+    if spot.point is None:
+        raise ApiError(422, "give a point or a model")
+    p = (float(spot.point[0]), float(spot.point[1]))
+    return p, bf.table.surface_height(p) + EYE_HEIGHT, 0.0
+
+
+def measure(table: Table, bf: Battlefield, body: MeasureBody) -> dict[str, Any]:
+    (a, za, ra), (b, zb, rb) = _eye(table, bf, body.a), _eye(table, bf, body.b)
+    return {
+        "centre": round(distance(a, b), 2),
+        "edge": round(edge_distance(a, ra, b, rb), 2),
+        "line_of_sight": bf.table.line_of_sight(a, za, b, zb),
+        "note": "a plain check of terrain between eye heights; the rules add cover, size and models",
+    }

@@ -1,0 +1,373 @@
+"""The web table's HTTP and WebSocket API and its static page.
+
+Every route that touches a table is ``async``: it runs in the event loop thread, so steps never interleave
+(see :mod:`warband.web.tables`). Errors are JSON (``{"error": ..., ...}``), never a traceback: 403 for the
+wrong seat or a spectator, 409 for a stale state version (naming the one expected), 413 for an oversized body
+or upload, 422 for a malformed body, an invalid file (every problem with its place) or an illegal action (every
+rule that forbids it)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from warband.agents.base import available as agent_names
+from warband.kernel import ruleset as registry
+from warband.kernel.actions import Action
+from warband.kernel.battlefield import Battlefield, battlefield
+from warband.kernel.engine import Game
+from warband.kernel.errors import IllegalActionError, WarbandError
+from warband.kernel.params import parse_assignments
+from warband.web.answers import deciding_seat, legal_json, measure, reasons_json, role_or_403, snapshot
+from warband.web.documents import get_ruleset, load_doc
+from warband.web.errors import ApiError
+from warband.web.replays import ReplayShelf
+from warband.web.schemas import (
+    BODY_LIMIT,
+    UPLOAD_LIMIT,
+    ActBody,
+    DocChoice,
+    MeasureBody,
+    NewGameBody,
+    RollBody,
+    ValidateBody,
+    WhyBody,
+)
+from warband.web.store import TableStore
+from warband.web.tables import HUMAN, Table, open_table, restore_table
+
+STATIC = Path(__file__).parent / "static"
+
+
+@dataclass
+class Server:
+    """What the app serves: the table store, the open tables, the replays, the agents' delay."""
+
+    store: TableStore
+    shelf: ReplayShelf
+    ai_delay: float = 0.4
+    tables: dict[str, Table] = field(default_factory=dict)
+    fields: dict[str, Battlefield] = field(default_factory=dict)
+
+    def table(self, table_id: str) -> Table:
+        """The table (loaded from the store after a restart, its agents set going again); 404 if unknown."""
+        table = self.tables.get(table_id)
+        if table is None:
+            stored = self.store.load(table_id) if len(table_id) <= 64 else None
+            if stored is None:
+                raise ApiError(404, f"no game {table_id!r}")
+            table = self.tables[table_id] = restore_table(self.store, stored)
+        table.kick(self.ai_delay)
+        return table
+
+    def battlefield(self, table: Table) -> Battlefield:
+        if table.id not in self.fields:
+            self.fields[table.id] = battlefield(table.game.header["scenario"])
+        return self.fields[table.id]
+
+
+# --- the app -----------------------------------------------------------------------------------------
+ASGIApp = Callable[[MutableMapping[str, Any], Any, Any], Awaitable[None]]
+
+
+class BodyLimit:
+    """Refuse a request body over ``limit`` bytes with a JSON 413, by its length header or as it streams."""
+
+    def __init__(self, app: ASGIApp, limit: int = BODY_LIMIT) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers", [])).get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.limit:
+            await _too_large(self.limit)(scope, receive, send)
+            return
+        seen = 0
+
+        async def counted() -> Any:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise ApiError(413, f"request body over {self.limit} bytes")
+            return message
+
+        await self.app(scope, counted, send)
+
+
+def fast_json(content: dict[str, Any]) -> JSONResponse:
+    """A response of JSON-native data, serialised directly (FastAPI's generic encoder walks every value of a
+    view again, which costs more than building it)."""
+    return JSONResponse(content)
+
+
+def _too_large(limit: int) -> JSONResponse:
+    return JSONResponse({"error": f"request body over {limit} bytes"}, status_code=413)
+
+
+def create_app(server: Server) -> FastAPI:
+    app = FastAPI(title="warband table", docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.server = server
+    _errors(app)
+    _pages(app)
+    _meta_routes(app, server)
+    _game_routes(app, server)
+    _replay_routes(app, server)
+    app.add_middleware(BodyLimit)
+    return app
+
+
+def _errors(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_body(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = [{"place": ".".join(str(x) for x in e["loc"]), "message": e["msg"]} for e in exc.errors()]
+        return JSONResponse({"error": "malformed request", "problems": problems}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+
+    @app.exception_handler(WarbandError)
+    async def warband_error(request: Request, exc: WarbandError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"error": f"internal error ({type(exc).__name__})"}, status_code=500)
+
+
+def _pages(app: FastAPI) -> None:
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    page = STATIC / "index.html"
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> FileResponse:
+        return FileResponse(page)
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(page)
+
+    @app.get("/replay/{replay_id}", include_in_schema=False)
+    async def replay_page(replay_id: str) -> FileResponse:
+        return FileResponse(page)
+
+
+def _meta_routes(app: FastAPI, server: Server) -> None:
+    @app.get("/api/meta")
+    async def meta() -> dict[str, Any]:
+        rulesets = []
+        for rid in registry.available():
+            rs = registry.get(rid)
+            samples = rs.samples()
+            rulesets.append(
+                {
+                    "id": rid,
+                    "title": rs.title,
+                    "warbands": [{"id": Path(s["path"]).stem, "name": s["name"]} for s in samples["warbands"]],
+                    "scenarios": [{"id": Path(s["path"]).stem, "name": s["name"]} for s in samples["scenarios"]],
+                }
+            )
+        return {"rulesets": rulesets, "agents": agent_names(), "upload_limit": UPLOAD_LIMIT}
+
+    @app.post("/api/validate")
+    async def validate(body: ValidateBody) -> dict[str, Any]:
+        rs = get_ruleset(body.ruleset)
+        doc = load_doc(rs, body.kind, body.doc, body.kind)
+        summary = str(doc.get("name", body.kind))
+        points = rs.roster_points(doc) if body.kind == "warband" else None
+        return {"ok": True, "summary": summary + (f", {points} points" if points is not None else "")}
+
+    @app.post("/api/games")
+    async def new_game(body: NewGameBody) -> dict[str, Any]:
+        rs = get_ruleset(body.ruleset)
+        rosters = [load_doc(rs, "warband", body.a, "side A"), load_doc(rs, "warband", body.b, "side B")]
+        scen_choice = body.scenario or DocChoice(sample=rs.default_scenario().stem)
+        scenario = load_doc(rs, "scenario", scen_choice, "scenario")
+        seats = [s.strip() for s in body.seats]
+        for spec in seats:
+            if spec != HUMAN:
+                _check_agent(spec)
+        params = parse_assignments(f"{k}={v}" for k, v in body.params.items())
+        game = Game.new(rs, rosters, scenario, body.seed, params)
+        table_id = secrets.token_urlsafe(9)
+        table = server.tables[table_id] = open_table(server.store, table_id, game, seats, body.dice)
+        table.kick(server.ai_delay)
+        links = {key: f"/table/{table_id}?token={tok}" for key, tok in table.tokens.items()}
+        return {"id": table_id, "links": {"A": links["0"], "B": links["1"], "spectator": links["spectator"]}}
+
+
+def _check_agent(spec: str) -> None:
+    from warband.agents.base import make_agent
+
+    if len(spec) > 120:
+        raise ApiError(422, "agent spec too long")
+    make_agent(spec, 0)
+
+
+def _game_routes(app: FastAPI, server: Server) -> None:
+    @app.get("/api/games/{table_id}")
+    async def state(table_id: str, token: str = "", since: int = 0) -> JSONResponse:
+        table = server.table(table_id)
+        return fast_json(snapshot(table, role_or_403(table, token), max(0, since)))
+
+    @app.get("/api/games/{table_id}/legal")
+    async def legal(table_id: str, token: str = "", model: str | None = None) -> JSONResponse:
+        started = time.perf_counter()
+        table = server.table(table_id)
+        role_or_403(table, token)
+        response = fast_json({"version": table.version, "actions": legal_json(table, model)})
+        response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
+        return response
+
+    @app.post("/api/games/{table_id}/act")
+    async def act(table_id: str, body: ActBody, x_token: str | None = Header(default=None)) -> dict[str, Any]:
+        table = server.table(table_id)
+        deciding_seat(table, x_token, body.version)
+        action = Action.from_json(body.action.model_dump(exclude_none=True))
+        try:
+            table.apply(action)
+        except IllegalActionError as exc:
+            raise ApiError(422, f"illegal: {action}", reasons=reasons_json(exc.reasons)) from None
+        table.kick(server.ai_delay)
+        return {"version": table.version}
+
+    @app.post("/api/games/{table_id}/why")
+    async def why(table_id: str, body: WhyBody, x_token: str | None = Header(default=None)) -> dict[str, Any]:
+        table = server.table(table_id)
+        role_or_403(table, x_token)
+        action = Action.from_json(body.action.model_dump(exclude_none=True))
+        return {"action": str(action), "reasons": reasons_json(table.game.why_illegal(action))}
+
+    @app.post("/api/games/{table_id}/roll")
+    async def roll(table_id: str, body: RollBody, x_token: str | None = Header(default=None)) -> dict[str, Any]:
+        table = server.table(table_id)
+        deciding_seat(table, x_token, body.version)
+        try:
+            table.roll(body.values)
+        except IllegalActionError as exc:
+            raise ApiError(422, "those dice do not fit the roll", reasons=reasons_json(exc.reasons)) from None
+        table.kick(server.ai_delay)
+        return {"version": table.version}
+
+    @app.post("/api/games/{table_id}/measure")
+    async def measure_route(table_id: str, body: MeasureBody, token: str = "") -> dict[str, Any]:
+        table = server.table(table_id)
+        role_or_403(table, token)
+        return measure(table, server.battlefield(table), body)
+
+    @app.websocket("/api/games/{table_id}/ws")
+    async def live(websocket: WebSocket, table_id: str, token: str = "") -> None:
+        await websocket.accept()
+        try:
+            table = server.table(table_id)
+        except ApiError as exc:
+            await websocket.close(code=4404, reason=exc.message)
+            return
+        if table.role_of(token) is None:
+            await websocket.close(code=4403, reason="not a link of this game")
+            return
+        await _listen(websocket, table)
+
+
+async def _listen(websocket: WebSocket, table: Table) -> None:
+    """Send the state version whenever it changes, until the browser goes away or the server shuts down."""
+    queue: asyncio.Queue[int] = asyncio.Queue(maxsize=64)
+    table.listeners.add(queue)
+    closed = asyncio.create_task(_until_closed(websocket))
+    try:
+        await websocket.send_json({"version": table.version})
+        while True:
+            getter = asyncio.create_task(queue.get())
+            done, _ = await asyncio.wait({getter, closed}, return_when=asyncio.FIRST_COMPLETED)
+            if getter not in done:
+                getter.cancel()
+                return
+            version = getter.result()
+            while not queue.empty():
+                version = queue.get_nowait()
+            await websocket.send_json({"version": version})
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        closed.cancel()
+        table.listeners.discard(queue)
+
+
+async def _until_closed(websocket: WebSocket) -> None:
+    """Return when the browser closes the connection (what it sends is ignored)."""
+    while (await websocket.receive())["type"] != "websocket.disconnect":
+        pass
+
+
+def _replay_routes(app: FastAPI, server: Server) -> None:
+    @app.get("/api/replays")
+    async def replays() -> dict[str, Any]:
+        _shelve_finished(server)
+        return {"replays": server.shelf.listing()}
+
+    @app.get("/api/replays/{replay_id}")
+    async def replay_info(replay_id: str) -> dict[str, Any]:
+        rep = _replay(server, replay_id)
+        return {
+            "id": rep.id,
+            "title": rep.title,
+            "ruleset": rep.game.ruleset.id,
+            "lines": rep.lines,
+            "result": rep.result,
+        }
+
+    @app.get("/api/replays/{replay_id}/view")
+    async def replay_view(replay_id: str, step: int = 0) -> dict[str, Any]:
+        rep = _replay(server, replay_id)
+        k = max(0, min(step, len(rep.states) - 1))
+        return {"step": k, "steps": len(rep.states) - 1, "view": rep.game.ruleset.view(rep.states[k])}
+
+
+def _replay(server: Server, replay_id: str) -> Any:
+    _shelve_finished(server)
+    try:
+        rep = server.shelf.get(replay_id)
+    except WarbandError as exc:
+        raise ApiError(422, f"cannot replay {replay_id}: {exc}") from None
+    if rep is None:
+        raise ApiError(404, f"no replay {replay_id!r}")
+    return rep
+
+
+def _shelve_finished(server: Server) -> None:
+    """Offer every finished game of the store as a replay ``game-<id>``."""
+    from warband.kernel.log import parse_log
+
+    for table_id, ruleset_id in server.store.finished():
+        replay_id = f"game-{table_id}"
+        if replay_id in server.shelf.sources:
+            continue
+
+        def load(tid: str = table_id) -> Any:
+            stored = server.store.load(tid)
+            assert stored is not None
+            import json
+
+            lines = [json.dumps(stored.game["header"]), *(json.dumps(s["e"]) for s in stored.log)]
+            return parse_log(lines, f"game {tid}")
+
+        server.shelf.add(replay_id, f"{ruleset_id} game {table_id}", load)

@@ -1,0 +1,53 @@
+"""Warband and scenario documents for a new game: a bundled sample named by its id (never a path) or an
+uploaded file's content, validated by the ruleset; every problem is answered with its place."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from warband.kernel import ruleset as registry
+from warband.kernel.errors import FileProblemsError, WarbandError
+from warband.kernel.ruleset import Ruleset
+from warband.web.errors import ApiError
+from warband.web.schemas import UPLOAD_LIMIT, DocChoice
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    try:
+        return registry.get(ruleset_id)
+    except WarbandError as exc:
+        raise ApiError(422, str(exc)) from None
+
+
+def sample_path(rs: Ruleset, kind: str, sample: str) -> Path:
+    """The bundled sample with this id (file stem); the browser never names a path."""
+    for item in rs.samples()[kind + "s"]:
+        if Path(item["path"]).stem == sample:
+            return Path(item["path"])
+    raise ApiError(422, f"no sample {kind} {sample!r} in {rs.id}")
+
+
+def load_doc(rs: Ruleset, kind: str, choice: DocChoice, label: str) -> dict[str, Any]:
+    """A validated warband or scenario document from a sample or an upload; every problem with its place."""
+    if choice.sample is not None:
+        return _read(rs, kind, sample_path(rs, kind, choice.sample), label)
+    if choice.text is None:
+        raise ApiError(422, f"{label}: choose a sample or upload a file")
+    if len(choice.text) > UPLOAD_LIMIT:
+        raise ApiError(413, f"{label}: the upload has {len(choice.text)} characters; the limit is {UPLOAD_LIMIT}")
+    with tempfile.TemporaryDirectory(prefix="warband-upload-") as tmp:
+        path = Path(tmp) / "upload.yaml"
+        path.write_text(choice.text, encoding="utf-8")
+        return _read(rs, kind, path, label)
+
+
+def _read(rs: Ruleset, kind: str, path: Path, label: str) -> dict[str, Any]:
+    try:
+        return rs.load_roster(path) if kind == "warband" else rs.load_scenario(path)
+    except FileProblemsError as exc:
+        problems = [{"file": label, "place": p.place, "message": p.message} for p in exc.problems]
+        raise ApiError(422, f"{label}: {len(problems)} problem(s)", problems=problems) from None
+    except WarbandError as exc:
+        raise ApiError(422, f"{label}: {exc}") from None

@@ -1,0 +1,200 @@
+"""A table in play: a game, its two seats (a person or an agent each), the secret links, the dice mode and
+the browsers listening for changes.
+
+Every change to a game happens in the server's event loop thread between two awaits, so requests and agent
+turns never interleave inside a step; an agent thinks in a worker thread on a clone of the game and its
+choice is applied only if the game has not moved meanwhile."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from warband.agents.base import Agent, make_agent
+from warband.kernel.actions import Action, Decision
+from warband.kernel.engine import Game
+from warband.kernel.events import Event
+from warband.web.store import StoredTable, TableStore
+
+HUMAN = "human"
+SPECTATOR = "spectator"
+DIGITAL = "digital"
+PHYSICAL = "physical"
+SEAT_KEYS = ("0", "1", SPECTATOR)
+
+Role = int | str  # 0, 1 or "spectator"
+
+
+def new_tokens() -> dict[str, str]:
+    """A secret link token for each seat and one for spectators."""
+    return {key: secrets.token_urlsafe(18) for key in SEAT_KEYS}
+
+
+def step_text(game: Game, entry: dict[str, Any]) -> str:
+    """One log entry as a line: the decision key's side and the action, or the dice and where they came from."""
+    n = entry.get("n", "?")
+    if "a" in entry:
+        who = str(entry.get("d", "")).split(":")
+        side = "AB"[int(who[1])] if len(who) > 1 and who[1] in ("0", "1") else "?"
+        return f"{n}. {side}: {Action.from_json(entry['a'])}"
+    label = str(entry.get("d", "")).split(":", 2)[-1]
+    return f"{n}. dice {label}: {entry.get('r')} ({entry.get('src', 'auto')})"
+
+
+@dataclass
+class Table:
+    """One game at the web table (see the module docstring)."""
+
+    id: str
+    game: Game
+    seats: list[str]
+    tokens: dict[str, str]
+    dice: str
+    store: TableStore
+    agents: dict[int, Agent] = field(default_factory=dict)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    listeners: set[asyncio.Queue[int]] = field(default_factory=set)
+    runner: asyncio.Task[None] | None = None
+    legal_cache: tuple[int, list[dict[str, Any]]] | None = None
+    saved: int = 0
+    fault: str | None = None
+
+    # --- who is who ------------------------------------------------------------------------------
+    def role_of(self, token: str | None) -> Role | None:
+        """The seat (0, 1) or ``spectator`` whose secret link carries ``token``; None for an unknown token."""
+        if not token:
+            return None
+        for key, secret in self.tokens.items():
+            if secrets.compare_digest(secret.encode(), token.encode()):
+                return int(key) if key in ("0", "1") else SPECTATOR
+        return None
+
+    def is_agent(self, side: int) -> bool:
+        return self.seats[side] != HUMAN
+
+    def dice_owner(self, d: Decision) -> int | None:
+        """The seat that types physical dice for a chance decision: the rolling model's side, else the first
+        person at the table. None: the server rolls (digital dice, or the dice of an agent's model)."""
+        if self.dice != PHYSICAL or d.dice is None:
+            return None
+        humans = [s for s in (0, 1) if not self.is_agent(s)]
+        model = self.game.state.models.get(d.dice.model or "")
+        if model is not None:
+            return model.side if model.side in humans else None
+        return humans[0] if humans else None
+
+    def decider(self) -> int | None:
+        """The seat that must answer now (a choice or physical dice), or None when the server acts or it is over."""
+        d = self.game.decision
+        if d.kind == "choice":
+            return d.player
+        if d.kind == "chance":
+            return self.dice_owner(d)
+        return None
+
+    def waits_for_server(self) -> bool:
+        """Whether the next step is the server's: digital dice, or a decision of an agent seat."""
+        d = self.game.decision
+        if d.kind == "over":
+            return False
+        who = self.decider()
+        return who is None or self.is_agent(who)
+
+    # --- steps -----------------------------------------------------------------------------------
+    def record(self, events: list[Event]) -> None:
+        """Keep the new log entry with what it caused, save, and wake every listener."""
+        log = self.game.log or []
+        for idx in range(len(self.steps), len(log)):
+            self.steps.append({"e": log[idx], "ev": [e.describe() for e in events]})
+        self.persist()
+        self.notify()
+
+    def persist(self) -> None:
+        new = [(i, self.steps[i]) for i in range(self.saved, len(self.steps))]
+        self.store.save(self.id, self.game.to_json(), self.version, self.game.over, new)
+        self.saved = len(self.steps)
+
+    def notify(self) -> None:
+        for q in list(self.listeners):
+            with contextlib.suppress(asyncio.QueueFull):
+                q.put_nowait(self.version)
+
+    @property
+    def version(self) -> int:
+        return self.game.state.state_id
+
+    def apply(self, action: Action) -> None:
+        self.record(self.game.apply(action))
+
+    def roll(self, values: list[int] | None) -> None:
+        self.record(self.game.roll(values))
+
+    def server_step(self) -> bool:
+        """Roll digital dice (or an agent's dice) now; True if a step was taken."""
+        d = self.game.decision
+        if d.kind == "chance" and self.dice_owner(d) is None:
+            self.roll(None)
+            return True
+        return False
+
+    async def agent_step(self, delay: float) -> None:
+        """Let the agent of the deciding seat choose (after ``delay``, in a worker thread, on a clone) and apply
+        its choice if the game is still where it was."""
+        d = self.game.decision
+        assert d.player is not None
+        agent = self.agents[d.player]
+        before = self.version
+        await asyncio.sleep(delay)
+        action = await asyncio.to_thread(agent.choose, self.game.clone())
+        if self.version == before:
+            self.apply(action)
+
+    async def run(self, delay: float) -> None:
+        """Play every server step (dice, agent seats) until a person must answer or the game is over. An agent
+        that fails stops the runner and its message is shown to every seat (the next request tries again)."""
+        try:
+            while self.waits_for_server():
+                if not self.server_step():
+                    await self.agent_step(delay)
+                await asyncio.sleep(0)
+            self.fault = None
+        except Exception as exc:  # an agent plug-in's bug must not kill the server nor go unseen
+            self.fault = f"the server could not play this step: {type(exc).__name__}: {exc}"
+            self.notify()
+
+    def kick(self, delay: float) -> None:
+        """Start the runner if the server has something to do and none is running."""
+        if self.runner is not None and not self.runner.done():
+            return
+        if self.waits_for_server():
+            self.runner = asyncio.get_running_loop().create_task(self.run(delay))
+
+
+def build_agents(seats: list[str], seed: int) -> dict[int, Agent]:
+    """An agent for every seat that is not a person, seeded from the game's seed as the CLI does."""
+    return {side: make_agent(spec, seed * 2 + side) for side, spec in enumerate(seats) if spec != HUMAN}
+
+
+def open_table(store: TableStore, table_id: str, game: Game, seats: list[str], dice: str) -> Table:
+    """A new table, stored at once."""
+    tokens = new_tokens()
+    stored = StoredTable(table_id, game.ruleset.id, seats, tokens, dice, game.to_json(), [])
+    store.create(stored, time.time())
+    agents = build_agents(seats, int(game.header["seed"]))
+    table = Table(table_id, game, seats, tokens, dice, store, agents)
+    table.record([])
+    return table
+
+
+def restore_table(store: TableStore, stored: StoredTable) -> Table:
+    """A table as it was saved: the same game state, log, seats and links."""
+    game = Game.from_json(stored.game, record=True)
+    game.log = [s["e"] for s in stored.log]
+    agents = build_agents(stored.seats, int(game.header["seed"]))
+    table = Table(stored.id, game, stored.seats, stored.tokens, stored.dice, store, agents, list(stored.log))
+    table.saved = len(stored.log)
+    return table
