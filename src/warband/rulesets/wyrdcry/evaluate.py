@@ -2,8 +2,9 @@
 
 Fighters standing and their health left weigh most; dice in hand count too (docs: the heuristic "values dice
 in hand"): a group is an ability the side may still use, a reaction die a Counter or Take Cover, a banked wyrd
-die a better roll later. A small pull of the evaluated side's own fighters toward the enemy keeps it from idling out of reach (it is not
-subtracted for the opponent: the two sides' distances would cancel and even reward running away).
+die a better roll later. A small pull of the evaluated side's own fighters toward the enemy keeps it from
+idling out of reach (it is not subtracted for the opponent: the two sides' distances would cancel and even
+reward running away).
 """
 
 from __future__ import annotations
