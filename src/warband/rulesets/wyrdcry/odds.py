@@ -97,8 +97,9 @@ def initiative_odds(dice: int = 6, large_set: LargeSet = "quad") -> dict[str, ob
     """``odds wyrdcry initiative --dice N``: singles (= reaction dice) and each group count's distribution, and
     the chance to win initiative against a player rolling 6 dice."""
     out: dict[str, object] = {}
+    joint = initiative_distribution(dice, large_set)
     for name in ("singles", "doubles", "triples", "quads"):
-        dist = count_distribution(dice, lambda c, n=name: int(getattr(c, n)), large_set)
+        dist = joint.map(lambda c, n=name: int(getattr(c, n)))  # type: ignore[misc]
         out[name] = {str(k): str(p) for k, p in sorted(dist.items())}
     out["p_win_vs_6"] = str(p_win_initiative(dice, 6, large_set))
     return out
