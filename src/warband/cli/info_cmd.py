@@ -47,7 +47,7 @@ def samples(ruleset: Annotated[str, typer.Argument(help="Ruleset id.")], as_json
 
 
 #: Top-level keys of a warband file: a list of models (one model per entry, Trench Crusade) or of units.
-ROSTER_KEYS = ("models", "units")
+ROSTER_KEYS = ("models", "units", "fighters")
 
 
 def file_kind(doc: dict[str, Any]) -> str | None:
@@ -105,7 +105,7 @@ def check_file(path: Path, ruleset: str | None) -> tuple[str, dict[str, Any]]:
                 Problem(
                     file,
                     "",
-                    "expected a warband (with 'models' or 'units') or a scenario (with 'terrain' or 'table'), "
+                    "expected a warband (with 'models', 'units' or 'fighters') or a scenario (with 'terrain' or 'table'), "
                     "found neither",
                 )
             ]
