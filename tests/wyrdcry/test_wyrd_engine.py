@@ -443,3 +443,44 @@ def test_strike_them_down_is_asked_when_an_engaged_enemy_retreats() -> None:
     game.apply(Action("retreat", "a4"))
     assert game.decision.prompt == "reaction" and game.decision.player == 1
     assert Action("react", "b3", "a4", option="strike-them-down") in game.legal_actions()
+
+
+# ------------------------------------------------------------------------------------------- morale phase
+def test_a_wavering_warband_takes_panic_tests_and_panic_costs_fight() -> None:
+    from warband.rulesets.wyrdcry.rules import attack_numbers
+
+    game = new_game()
+    to_combat(game)
+    clear_table(game, ("a1", "a4", "b1", "b3"))
+    put(game, "a1", 4, 4)
+    put(game, "a4", 30, 4)
+    put(game, "b1", 4, 30)
+    put(game, "b3", 30, 30)
+    game.state.sides[0].flags["wavering"] = True
+    for _ in range(60):  # the combat phase: every fighter moves nowhere twice, then the morale phase
+        d = game.decision
+        if game.state.phase != "combat" or d.is_chance:
+            break
+        legal = game.legal_actions()
+        if d.prompt == "activate":
+            game.apply(legal[0])
+        elif d.prompt == "destination":
+            game.apply(Action("move", d.model, option="stay"))
+        else:
+            game.apply(next((a for a in legal if a.kind == "end"), None) or next(a for a in legal if a.kind == "move"))
+    labels = []
+    while game.decision.is_chance and game.state.turn == 1:
+        spec = game.decision.dice
+        assert spec is not None
+        labels.append((spec.label, spec.model))
+        game.roll((1 if spec.label == "panic test" else 6,) * spec.n)  # morale passes, panic fails
+    assert ("panic test", "a1") in labels and ("panic test", "a4") in labels
+    assert not any(lbl == "panic test" and m and m.startswith("b") for lbl, m in labels)
+    a4, b3 = game.state.models["a4"], game.state.models["b3"]
+    assert int(a4.flags["panicked"]) == 2
+    w = a4.data["attacks"][0]
+    put(game, "a4", 30, 28.5)
+    game.state.turn = 2
+    skill = attack_numbers(game.state, a4, b3, w)[0]
+    a4.flags.pop("panicked")
+    assert attack_numbers(game.state, a4, b3, w)[0] == skill + 1

@@ -820,7 +820,8 @@ def attack_numbers(state: State, a: Model, t: Model, w: dict[str, Any]) -> tuple
     melee = w["type"] == "melee"
     floor = int(p["min_characteristic"])
     base = int(a.data["fight"] if melee else a.data["shoot"])
-    skill = max(floor, base + mighty(w) - (int(p["panicked_penalty"]) if a.flags.get("panicked") else 0))
+    panicked = int(a.flags.get("panicked", 0)) >= state.turn
+    skill = max(floor, base + mighty(w) - (int(p["panicked_penalty"]) if panicked else 0))
     d = int(t.data["defense"])
     if melee and any(has_rule(x, "Parry") for x in weapons(t, "melee")):
         d += int(p["parry_bonus"])
@@ -1035,6 +1036,7 @@ def start_morale(state: State, events: list[Event]) -> None:
     events.append(PhaseStarted(state.turn, "Morale"))
     holder = int(state.vars.get("initiative", 0))
     push(state, RoundEnd())
+    push(state, PanicTurn(holder))
     for s in (1 - holder, holder):
         if needs_morale(state, s):
             push(state, MoraleTest(s))
@@ -1091,6 +1093,65 @@ class MoraleTest(WChance):
             state.sides[self.side].flags["wavering"] = True
 
 
+def must_test_panic(state: State, m: Model) -> bool:
+    """D §A8: fighters of a wavering warband, and those within ``fear_range`` of a TERRIFYING enemy."""
+    if state.sides[m.side].flags.get("wavering"):
+        return True
+    r = float(state.ctx.params["fear_range"])
+    return any(has_kw(e, "TERRIFYING") and gap(m, e) <= r + 1e-9 for e in enemies_of(state, m))
+
+
+def panic_bravery(state: State, m: Model) -> int:
+    """A fighter's Bravery for a panic test, or its LEADER's within ``leader_bravery_range`` (data §3 LEADER)."""
+    best = int(m.data["bravery"])
+    r = float(state.ctx.params["leader_bravery_range"])
+    for f in standing(state, m.side):
+        if has_kw(f, "LEADER") and f.id != m.id and gap(m, f) <= r + 1e-9:
+            best = min(best, int(f.data["bravery"]))
+    return best
+
+
+@dataclass(frozen=True, slots=True)
+class PanicTurn(WAuto):
+    """D §A8: panic tests, initiative player first, one fighter after another."""
+
+    kind = "panic-turn"
+    first: int
+
+    def run(self, state: State, events: list[Event]) -> None:
+        if state.phase == "over":
+            return
+        tested = set(state.vars.get("panic_tested", []))
+        for s in (self.first, 1 - self.first):
+            for m in standing(state, s):
+                if m.id not in tested and must_test_panic(state, m):
+                    state.vars["panic_tested"] = [*tested, m.id]
+                    push(state, PanicTurn(self.first))
+                    push(state, PanicTest(m.id))
+                    return
+        state.vars["panic_tested"] = []
+
+
+@dataclass(frozen=True, slots=True)
+class PanicTest(WChance):
+    """D §A8 [P]: a D6 at or above Bravery passes; a fail panics the fighter (-1 Fight and Shoot) until the end
+    of the next battle round (the test is taken at the end of this one)."""
+
+    kind = "panic-test"
+    model: str
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(1, 6, "panic test", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        m = state.models[self.model]
+        passed = atk.bravery_test(values[0], panic_bravery(state, m))
+        events.append(DiceRolled("panic test", values, "passed" if passed else "panicked", m.id))
+        if not passed:
+            m.flags["panicked"] = state.turn + 1
+            events.append(StatusChanged(m.id, "Panicked", True))
+
+
 @dataclass(frozen=True, slots=True)
 class RoundEnd(WAuto):
     """End of the round: leftover dice discarded [P]; Rampage's -1 Defense ends; then the next round, the
@@ -1105,8 +1166,10 @@ class RoundEnd(WAuto):
                 set_pool(state, s, wd.AbilityDice((), ()))
                 state.sides[s].flags["reaction_dice"] = 0
         for m in state.models.values():
-            for k in ("rampaged", "panicked", "spellbook_blocked"):
+            for k in ("rampaged", "spellbook_blocked"):
                 m.flags.pop(k, None)
+            if int(m.flags.get("panicked", 0)) <= state.turn:
+                m.flags.pop("panicked", None)
         last = int(p["battle_rounds"])
         if state.turn < last or state.vars.get("extra_round"):
             if state.turn < last:
@@ -1219,6 +1282,8 @@ ALL_STEP_KINDS = (
     ReactWindow,
     StrikeRoll,
     MoraleTest,
+    PanicTurn,
+    PanicTest,
     RoundEnd,
     ExtraRound,
 )
