@@ -22,7 +22,7 @@ WYRD_DIE_VALUE = 0.1
 #: An unspent Onslaught or Rampage bonus of a fighter with an enemy in reach (the attack it will make).
 PENDING_ATTACK_BONUS = 0.25
 #: Per inch between a fighter and its nearest enemy.
-DISTANCE_WEIGHT = 0.004
+DISTANCE_WEIGHT = 0.02
 
 
 def side_value(state: GameState[Any], side: int) -> float:

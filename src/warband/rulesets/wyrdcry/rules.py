@@ -148,7 +148,9 @@ class Deploy(setup.Deploy[State]):
     def put(self, state: State, piece: str, at: Vec, events: list[Event]) -> None:
         m = state.models[piece]
         m.on_table = True
-        place(m, at, events, state)
+        m.x, m.y = at
+        m.z = state.ctx.table.surface_height(at)
+        events.append(Note(f"{m.id} deployed at ({at[0]:g}, {at[1]:g})", f"{R}/setup/deploy"))
 
     def all_deployed(self, state: State, events: list[Event]) -> None:
         start_round(state, events)
