@@ -105,8 +105,8 @@ def check_file(path: Path, ruleset: str | None) -> tuple[str, dict[str, Any]]:
                 Problem(
                     file,
                     "",
-                    "expected a warband (with 'models', 'units' or 'fighters') or a scenario (with 'terrain' or 'table'), "
-                    "found neither",
+                    "expected a warband (with 'models', 'units' or 'fighters') or a scenario "
+                    "(with 'terrain' or 'table'), found neither",
                 )
             ]
         )
