@@ -210,3 +210,26 @@ def test_default_table_is_the_digest_table() -> None:
         "lower": (5, 6),
         "half": (5, 7),
     }
+
+
+def test_odds_commands_data_agree_with_brute_force() -> None:
+    import itertools
+    from fractions import Fraction
+
+    from warband.rulesets.wyrdcry.attacks import attack_damage
+    from warband.rulesets.wyrdcry.dice import group_counts, group_roll
+    from warband.rulesets.wyrdcry.odds import attack_odds, initiative_odds
+
+    got = attack_odds(3, 4, 3, (2, 3))
+    brute: dict[int, Fraction] = {}
+    for rolls in itertools.product(range(1, 7), repeat=3):
+        v = attack_damage(rolls, 4, 3, (2, 3))
+        brute[v] = brute.get(v, Fraction(0)) + Fraction(1, 216)
+    assert got["damage"] == {str(k): str(p) for k, p in sorted(brute.items())}
+    assert Fraction(str(got["mean"])) == sum(p * v for v, p in brute.items())
+    singles: dict[int, Fraction] = {}
+    for faces in itertools.product(range(1, 7), repeat=4):
+        k = group_counts(group_roll(faces)).singles
+        singles[k] = singles.get(k, Fraction(0)) + Fraction(1, 6**4)
+    assert initiative_odds(4)["singles"] == {str(k): str(p) for k, p in sorted(singles.items())}
+    assert initiative_odds(6)["p_win_vs_6"] == "1/2"

@@ -45,7 +45,7 @@ def test_code_named_in_the_matrix_and_the_steps_plan_exists() -> None:
 
     steps = ROOT / "docs" / "design" / "wyrdcry-steps.md"
     text = MATRIX.read_text() + steps.read_text()
-    refs = set(re.findall(r"`(dice|activation|attacks|odds|roster)\.(\w+)", text))
+    refs = set(re.findall(r"`(dice|activation|attacks|odds|roster|rules)\.(\w+)", text))
     assert len(refs) >= 25
     missing = [
         f"{m}.{n}"

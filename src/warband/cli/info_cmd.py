@@ -64,7 +64,7 @@ def _about(rs: Ruleset, path: Path) -> str:
 
 
 #: Top-level keys that make a file a warband (its ruleset then says what it holds: ``describe_roster``).
-ROSTER_KEYS = ("models", "units")
+ROSTER_KEYS = ("models", "units", "fighters")
 
 
 def file_kind(doc: dict[str, Any]) -> str | None:
@@ -103,8 +103,8 @@ def check_file(path: Path, ruleset: str | None) -> tuple[str, dict[str, Any]]:
                 Problem(
                     file,
                     "",
-                    "expected a warband (with 'models' or 'units') or a scenario (with 'terrain' or 'table'), "
-                    "found neither",
+                    "expected a warband (with 'models', 'units' or 'fighters') or a scenario "
+                    "(with 'terrain' or 'table'), found neither",
                 )
             ]
         )

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from warband.cli.legal_cmd import load_position
+from warband.kernel.position import load_position
 from warband.kernel.view_text import render_view
 
 

@@ -1,7 +1,104 @@
-"""Wyrdcry (seed 003): groundwork only, not yet a registered ruleset.
+"""The ``wyrdcry`` ruleset: Wyrdcry's battle round (seed 003 combat phase, digest initiative and morale).
 
-Pure, tested modules the engine will stand on: :mod:`.dice` (the initiative and ability-dice economy),
-:mod:`.attacks` (hit table, damage, modifiers), :mod:`.odds` (exact distributions), :mod:`.activation`
-(the seed's action limits), :mod:`.roster` (warband files) and ``data/`` (factions, samples, scenarios).
-The engine and the ``Ruleset`` class come with the kernel's step skeleton; see docs/design/wyrdcry-steps.md.
+Where things are:
+
+* ``rules.py``      set-up, the initiative phase, activations, actions, abilities, reactions, morale, victory
+* ``core.py``       the context, the state type, step bases and fighter helpers
+* ``dice.py``       the initiative and ability-dice economy (pure); ``activation.py`` the seed's action limits
+* ``attacks.py``    hit table, damage and the universal reactions' arithmetic (pure); ``odds.py`` exact odds
+* ``evaluate.py``   the heuristic's evaluation; ``render.py`` the terminal picture
+* ``roster.py``     warband files; ``data/`` factions, sample warbands and scenarios; ``params.toml`` numbers
 """
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from warband.kernel.actions import Action
+from warband.kernel.params import ParamTable
+from warband.kernel.rng import Rng
+from warband.kernel.ruleset import GameResult, SteppedRuleset
+from warband.kernel.state import GameState, Model, SideState
+from warband.kernel.steps import SteppedRules
+from warband.rulesets.wyrdcry.rules import RULES
+
+_HERE = Path(__file__).parent
+
+
+class Wyrdcry(SteppedRuleset):
+    """Wyrdcry behind the kernel protocol."""
+
+    id: ClassVar[str] = "wyrdcry"
+    version: ClassVar[str] = "0.1.0"
+    title: ClassVar[str] = "Wyrdcry (seed 003 combat phase, Notion initiative and morale)"
+    params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
+
+    rules: ClassVar[SteppedRules[Any]] = RULES
+
+    def data_dir(self) -> Path:
+        return _HERE / "data"
+
+    def load_roster(self, path: Path) -> dict[str, Any]:
+        from warband.rulesets.wyrdcry.roster import load_warband
+
+        return load_warband(path).model_dump(mode="json", exclude_none=True)
+
+    def roster_points(self, roster: dict[str, Any]) -> int | None:
+        from warband.rulesets.wyrdcry.roster import Warband, warband_points
+
+        return warband_points(Warband.model_validate(roster))
+
+    def blank(
+        self,
+        params: Mapping[str, Any],
+        rosters: tuple[dict[str, Any], dict[str, Any]],
+        scenario: dict[str, Any],
+        seed: int,
+    ) -> GameState[Any]:
+        from warband.rulesets.wyrdcry.core import build_context
+
+        ctx, cards = build_context(params, rosters, scenario, seed)
+        radius, height = float(params["base_radius"]), float(params["model_height"])
+        models: dict[str, Model] = {}
+        for side in (0, 1):
+            for mid, card in zip(ctx.order[side], cards[side], strict=True):
+                models[mid] = Model(mid, side, card["name"], card["type"], radius, height, card)
+        sides = [SideState(str(rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
+        return GameState(ctx, models, sides, Rng(seed))
+
+    def result(self, state: GameState[Any]) -> GameResult | None:
+        if state.phase != "over":
+            return None
+        from warband.rulesets.wyrdcry.rules import score
+
+        models = {
+            m.id: {
+                "side": m.side,
+                "type": m.kind,
+                "name": m.name,
+                "out": m.flags.get("status") == "out",
+                "damage": m.token("damage"),
+            }
+            for m in state.models.values()
+        }
+        return GameResult(state.vars.get("winner"), str(state.vars.get("reason", "")), score(state), state.turn, models)
+
+    def evaluate(self, state: GameState[Any], side: int) -> float:
+        from warband.rulesets.wyrdcry.evaluate import evaluate
+
+        return evaluate(state, side)
+
+    def render(self, state: GameState[Any]) -> str:
+        from warband.rulesets.wyrdcry.render import render
+
+        return render(state)
+
+    def explain(self, state: GameState[Any], action: Action) -> str:
+        from warband.rulesets.wyrdcry.render import explain
+
+        return explain(state, action)
+
+
+__all__ = ["Wyrdcry"]

@@ -70,3 +70,36 @@ def p_win_initiative(dice: int, opponent_dice: int, large_set: LargeSet = "quad"
     win = sum((pa * pb for a, pa in mine.items() for b, pb in theirs.items() if a > b), Fraction(0))
     tie = sum((pa * theirs.p(a) for a, pa in mine.items()), Fraction(0))
     return win + tie / 2
+
+
+# ------------------------------------------------------------------------------------------ odds commands
+# What `warband odds wyrdcry attack|initiative` prints, as JSON-native data, ready for the kernel's declared
+# odds commands (not on this branch yet: the CLI has no Wyrdcry sub-command until they land).
+
+
+def attack_odds(
+    attacks: int, skill: int, defense: int, damage: tuple[int, int], table: HitTable = DEFAULT_TABLE
+) -> dict[str, object]:
+    """``odds wyrdcry attack --attacks N --skill F --defense D --damage H/C``: the exact damage distribution of
+    one attack action, its mean and P(at least k damage) for every k."""
+    dist = damage_distribution(attacks, skill, defense, damage, table=table)
+    values = sorted(dist.items())
+    at_least = {v: sum((p for w, p in values if w >= v), Fraction(0)) for v, _ in values}
+    mean = sum((p * v for v, p in values), Fraction(0))
+    return {
+        "damage": {str(v): str(p) for v, p in values},
+        "at_least": {str(v): str(p) for v, p in at_least.items()},
+        "mean": str(mean),
+    }
+
+
+def initiative_odds(dice: int = 6, large_set: LargeSet = "quad") -> dict[str, object]:
+    """``odds wyrdcry initiative --dice N``: singles (= reaction dice) and each group count's distribution, and
+    the chance to win initiative against a player rolling 6 dice."""
+    out: dict[str, object] = {}
+    joint = initiative_distribution(dice, large_set)
+    for name in ("singles", "doubles", "triples", "quads"):
+        dist = joint.map(lambda c, n=name: int(getattr(c, n)))  # type: ignore[misc]
+        out[name] = {str(k): str(p) for k, p in sorted(dist.items())}
+    out["p_win_vs_6"] = str(p_win_initiative(dice, 6, large_set))
+    return out

@@ -1,0 +1,54 @@
+"""The heuristic's evaluation of a Wyrdcry position for one side (agents see only this number).
+
+Fighters standing and their health left weigh most; dice in hand count too (docs: the heuristic "values dice
+in hand"): a group is an ability the side may still use, a reaction die a Counter or Take Cover, a banked wyrd
+die a better roll later. A small pull of the evaluated side's own fighters toward the enemy keeps it from
+idling out of reach (it is not subtracted for the opponent: the two sides' distances would cancel and even
+reward running away).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warband.kernel.space import gap
+from warband.kernel.state import GameState
+from warband.rulesets.wyrdcry.core import pool, reaction_dice, standing, wyrd_bank
+
+#: Value of dice in hand, in units of one fighter standing.
+GROUP_VALUE = {2: 0.12, 3: 0.2, 4: 0.3}
+REACTION_DIE_VALUE = 0.08
+WYRD_DIE_VALUE = 0.1
+#: An unspent Onslaught or Rampage bonus of a fighter with an enemy in reach (the attack it will make).
+PENDING_ATTACK_BONUS = 0.25
+#: Per inch between a fighter and its nearest enemy.
+DISTANCE_WEIGHT = 0.02
+
+
+def side_value(state: GameState[Any], side: int) -> float:
+    value = 0.0
+    for m in standing(state, side):
+        health = int(m.data["health"])
+        value += 1.0 + (health - m.token("damage")) / health
+        if m.flags.get("status") == "active" and within_reach(state, m):
+            attacked = any(a == "attack" and not b for a, b in m.flags.get("taken", []))
+            bonus = int(m.flags.get("bonus_attacks", 0)) + (0 if attacked else int(m.flags.get("melee_bonus", 0)))
+            value += PENDING_ATTACK_BONUS * bonus
+    value += sum(GROUP_VALUE[g.size] for g in pool(state, side).groups)
+    value += REACTION_DIE_VALUE * reaction_dice(state, side) + WYRD_DIE_VALUE * wyrd_bank(state, side)
+    return value
+
+
+def within_reach(state: GameState[Any], m: Any) -> bool:
+    reach = max((float(w["range"][1]) for w in m.data["attacks"] if w["type"] == "melee"), default=0.0)
+    return any(gap(m, e) <= reach + 1e-9 for e in standing(state, 1 - m.side))
+
+
+def evaluate(state: GameState[Any], side: int) -> float:
+    if state.phase == "over":
+        winner = state.vars.get("winner")
+        if winner is not None:
+            return 1000.0 if winner == side else -1000.0
+    foes = standing(state, 1 - side)
+    pull = sum(min(gap(m, e) for e in foes) for m in standing(state, side)) if foes else 0.0
+    return side_value(state, side) - side_value(state, 1 - side) - DISTANCE_WEIGHT * pull

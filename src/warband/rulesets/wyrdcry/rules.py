@@ -1,0 +1,1293 @@
+"""Wyrdcry: set-up, the battle round (initiative, combat, morale phases), activations, actions, abilities and
+reactions of seed 003, on the kernel's step machine (docs/design/wyrdcry-steps.md is the plan).
+
+Rule ids are ``wyrdcry/<area>/<rule>``; the clause matrix ``docs/rules/wyrdcry.md`` maps every seed sentence
+to them. Every number comes from ``state.ctx.params``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+from warband.kernel import setup
+from warband.kernel.actions import Action, DiceSpec
+from warband.kernel.errors import Reason
+from warband.kernel.events import (
+    ActionTaken,
+    Activated,
+    DiceRolled,
+    Event,
+    GameEnded,
+    Note,
+    PhaseStarted,
+    StatusChanged,
+    TokensChanged,
+)
+from warband.kernel.space import gap, gap_at, overlapping
+from warband.kernel.state import Model
+from warband.kernel.steps import Choice, SteppedRules, push, replace_top, top
+from warband.rulesets.wyrdcry import activation as act
+from warband.rulesets.wyrdcry import attacks as atk
+from warband.rulesets.wyrdcry import dice as wd
+from warband.rulesets.wyrdcry.core import (
+    R,
+    State,
+    Vec,
+    WAuto,
+    WChance,
+    WChoice,
+    active_model,
+    add_taken,
+    add_wyrd,
+    damage,
+    deal_damage,
+    enemies_of,
+    eng_range,
+    engaged,
+    fighters,
+    has_kw,
+    has_rule,
+    hit_table,
+    is_out,
+    large_set,
+    limits,
+    mighty,
+    place,
+    pool,
+    reaction_dice,
+    set_pool,
+    show_pool,
+    side_name,
+    standing,
+    status,
+    taken,
+    to_activate,
+    visible,
+    wyrd_bank,
+)
+
+UNIVERSAL_ABILITIES = ("rush", "onslaught", "respite", "command", "rampage")
+
+
+# =========================================================================================== set-up
+def start_game(state: State, events: list[Event]) -> None:
+    state.phase = "setup"
+    state.vars.update({"zone_of": [0, 1], "active": None, "command_next": None, "action_seq": 0, "to_act": 0})
+    for m in state.models.values():
+        m.flags["status"] = "ready"
+    push(state, RollOff("deployment"))
+
+
+@dataclass(frozen=True, slots=True)
+class RollOff(setup.RollOff[State]):
+    """A roll-off (D §A9 set-up; D §A2.1 initiative tie; D §A2.5 a tie after wyrd dice)."""
+
+    rules = R
+    why: str
+
+    def won(self, state: State, winner: int, events: list[Event]) -> None:
+        if self.why == "deployment":
+            push(state, ChooseZone(winner))
+        elif self.why == "initiative":
+            initiative_won(state, winner, events)
+        else:
+            initiative_settled(state, winner, events)
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseZone(setup.ChooseZone[State]):
+    """The roll-off winner picks its edge (D §A9); [P] the other side deploys first."""
+
+    rules = R
+    by: int
+
+    def chosen(self, state: State, zone: int, events: list[Event]) -> None:
+        events.append(Note(f"side {side_name(self.by)} takes deployment zone {zone}", f"{R}/setup/zone"))
+        state.vars["deployer"] = 1 - self.by
+
+
+@dataclass(frozen=True, slots=True)
+class Deploy(setup.Deploy[State]):
+    """Standing decision of deployment: alternate placing fighters wholly inside the own zone (within 3" of
+    the own edge, D §A9), clear of terrain and other bases."""
+
+    rules = R
+    by: int
+
+    def pieces(self, state: State, side: int) -> list[str]:
+        return [m.id for m in fighters(state, side) if not m.on_table and not is_out(m)]
+
+    def spots(self, state: State, piece: str) -> list[Vec]:
+        m = state.models[piece]
+        zone = state.ctx.zones[state.vars["zone_of"][m.side]]
+        grid = setup.zone_grid(zone, 12, 2)
+        return setup.deploy_spots(grid, zone, lambda p: not self.problems(state, piece, p))
+
+    def options(self, state: State) -> list[Action]:
+        left = self.pieces(state, self.by)
+        if not left:
+            return []
+        first = left[0]  # fighters deploy in roster order [P]; the spot is the choice
+        return [Action("deploy", first, point=p) for p in self.spots(state, first)]
+
+    def problems(self, state: State, piece: str, at: Vec) -> list[Reason]:
+        m = state.models[piece]
+        zone = state.ctx.zones[state.vars["zone_of"][m.side]]
+        if not setup.wholly_inside(zone, at, m.radius):
+            return [(f"{R}/setup/zone", f"{m.id} must be placed wholly inside its deployment zone")]
+        for t in state.ctx.table.terrain:
+            if t.kind != "open" and t.circle_overlaps(at, m.radius):
+                return [(f"{R}/setup/terrain", f"{m.id} cannot be placed on {t.kind} terrain {t.id}")]
+        o = overlapping(state.models.values(), at, m.radius, lambda x: x.id == m.id)
+        if o is not None:
+            return [(f"{R}/setup/overlap", f"{m.id} would overlap {o.id}")]
+        return []
+
+    def put(self, state: State, piece: str, at: Vec, events: list[Event]) -> None:
+        m = state.models[piece]
+        m.on_table = True
+        m.x, m.y = at
+        m.z = state.ctx.table.surface_height(at)
+        events.append(Note(f"{m.id} deployed at ({at[0]:g}, {at[1]:g})", f"{R}/setup/deploy"))
+
+    def all_deployed(self, state: State, events: list[Event]) -> None:
+        start_round(state, events)
+
+
+# =========================================================================================== initiative phase
+def start_round(state: State, events: list[Event]) -> None:
+    """D §A1: a battle round is the initiative, combat and morale phases."""
+    state.turn += 1
+    state.phase = "initiative"
+    state.vars.update({"active": None, "command_next": None})
+    events.append(PhaseStarted(state.turn, "Initiative"))
+    for m in state.models.values():
+        if not is_out(m):
+            m.flags.update({"status": "ready", "taken": [], "abilities_used": 0})
+    push(state, DecideInitiative())
+    push(state, InitiativeRoll(1))
+    push(state, InitiativeRoll(0))
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeRoll(WChance):
+    """D §A2.1: each player rolls the initiative dice (6 D6, or a faction option's count); they sort into
+    singles and [double]/[triple]/[quad] groups (D §A2.2, param ``large_set`` for 5-6 alike)."""
+
+    kind = "initiative-dice"
+    side: int
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(state.ctx.initiative_dice[self.side], 6, f"initiative dice of side {side_name(self.side)}")
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        p = wd.group_roll(values, large_set(state))
+        set_pool(state, self.side, p)
+        events.append(DiceRolled(f"side {side_name(self.side)} initiative dice", values, show_pool(p)))
+
+
+@dataclass(frozen=True, slots=True)
+class DecideInitiative(WAuto):
+    """D §A2.1: most singles takes the initiative; a tie is a roll-off."""
+
+    kind = "decide-initiative"
+
+    def run(self, state: State, events: list[Event]) -> None:
+        singles = [len(pool(state, s).singles) for s in (0, 1)]
+        winner = wd.initiative_winner(*singles)
+        if winner is None:
+            events.append(Note(f"both sides have {singles[0]} singles: roll-off", f"{R}/initiative/tie"))
+            push(state, RollOff("initiative"))
+        else:
+            initiative_won(state, winner, events)
+
+
+def initiative_won(state: State, holder: int, events: list[Event]) -> None:
+    """D §A2.3-2.5: wyrd dice (initiative player first), Channeling, spending wyrd dice, then re-deciding."""
+    state.vars["initiative"] = holder
+    events.append(Note(f"side {side_name(holder)} has the initiative", f"{R}/initiative/most-singles"))
+    n = int(state.ctx.params["wyrd_dice_per_round"])
+    for s in (holder, 1 - holder):
+        add_wyrd(state, s, n)
+    state.vars["singles_before"] = [len(pool(state, s).singles) for s in (0, 1)]
+    push(state, Redecide())
+    push(state, WyrdTurn(1 - holder))
+    push(state, WyrdTurn(holder))
+    push(state, ChannelTurn(1 - holder))
+    push(state, ChannelTurn(holder))
+
+
+def channelers(state: State, side: int) -> list[Model]:
+    return [m for m in standing(state, side) if has_kw(m, "WIZARD") or has_kw(m, "PRIEST")]
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelTurn(WAuto):
+    """D §A2.4: a warband with a Wizard or Priest may channel (asked only when it has one)."""
+
+    kind = "channel-turn"
+    side: int
+
+    def run(self, state: State, events: list[Event]) -> None:
+        if channelers(state, self.side):
+            push(state, ChannelChoice(self.side))
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelChoice(WChoice):
+    """D §A2.4: the player picks a Wizard or Priest to roll the Channeling die, or skips."""
+
+    kind = "channel"
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("channel", m.id) for m in channelers(state, self.by)] + [Action("channel", option="skip")]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.model is not None:
+            push(state, ChannelRoll(action.model))
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelRoll(WChance):
+    """D §A2.4: above the round number banks a wyrd die; a 1 bars that fighter's spell-book abilities."""
+
+    kind = "channel-roll"
+    model: str
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(1, 6, "channeling", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        p = state.ctx.params
+        m = state.models[self.model]
+        c = wd.channel(values[0], state.turn, int(p["channel_fail_face"]))
+        gained = int(p["channel_wyrd_dice"]) if c.wyrd_dice else 0
+        add_wyrd(state, m.side, gained)
+        if c.spellbook_blocked:
+            m.flags["spellbook_blocked"] = True
+        outcome = f"+{gained} wyrd" if gained else "no wyrd die"
+        events.append(
+            DiceRolled("channeling", values, outcome + (", spell-book barred" if c.spellbook_blocked else ""), m.id)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class WyrdTurn(WAuto):
+    """D §A2.3: a player with banked wyrd dice decides how to spend them (asked only when it has some)."""
+
+    kind = "wyrd-turn"
+    side: int
+
+    def run(self, state: State, events: list[Event]) -> None:
+        if wyrd_bank(state, self.side) > 0 and wd.wyrd_options(pool(state, self.side)):
+            push(state, SpendWyrd(self.side))
+
+
+@dataclass(frozen=True, slots=True)
+class SpendWyrd(WChoice):
+    """D §A2.3: a wyrd die adds a single or upgrades a single or group one step; bankable, so ``done`` keeps
+    the rest for later rounds."""
+
+    kind = "wyrd"
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        out = []
+        for use in wd.wyrd_options(pool(state, self.by)):
+            word = "add" if isinstance(use, wd.AddSingle) else "upgrade"
+            out.append(Action("wyrd", option=f"{word} {use.face}"))
+        return [*out, Action("wyrd", option="done")]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.option == "done":
+            return
+        word, face = str(action.option).split()
+        use: wd.WyrdUse = wd.AddSingle(int(face)) if word == "add" else wd.Upgrade(int(face))
+        p = wd.apply_wyrd(pool(state, self.by), use)
+        set_pool(state, self.by, p)
+        state.sides[self.by].flags["wyrd"] = wyrd_bank(state, self.by) - 1
+        events.append(
+            Note(
+                f"side {side_name(self.by)} spends a wyrd die ({action.option}): {show_pool(p)}", f"{R}/initiative/wyrd"
+            )
+        )
+        push(state, WyrdTurn(self.by))
+
+
+@dataclass(frozen=True, slots=True)
+class Redecide(WAuto):
+    """D §A2.5: when singles changed, initiative is decided afresh (a tie: roll-off)."""
+
+    kind = "redecide"
+
+    def run(self, state: State, events: list[Event]) -> None:
+        before = state.vars.get("singles_before", [0, 0])
+        after = [len(pool(state, s).singles) for s in (0, 1)]
+        holder = wd.redecide_initiative(int(state.vars["initiative"]), (before[0], before[1]), (after[0], after[1]))
+        if holder is None:
+            events.append(Note("singles changed and are level: roll-off", f"{R}/initiative/redecide"))
+            push(state, RollOff("redecide"))
+        else:
+            initiative_settled(state, holder, events)
+
+
+def initiative_settled(state: State, holder: int, events: list[Event]) -> None:
+    """D §A2.6: leftover singles become reaction dice; the initiative holder picks who activates first (S 2)."""
+    if holder != state.vars.get("initiative"):
+        events.append(Note(f"side {side_name(holder)} now has the initiative", f"{R}/initiative/redecide"))
+    state.vars["initiative"] = holder
+    for s in (0, 1):
+        p = pool(state, s)
+        state.sides[s].flags["reaction_dice"] = wd.reaction_dice(p)
+        set_pool(state, s, wd.AbilityDice((), p.groups))
+    push(state, FirstActivation(holder))
+
+
+@dataclass(frozen=True, slots=True)
+class FirstActivation(WChoice):
+    """S 2: the player with initiative decides which player makes the first activation."""
+
+    kind = "first"
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("first", option="me"), Action("first", option="opponent")]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        first = self.by if action.option == "me" else 1 - self.by
+        state.vars["to_act"] = first
+        state.phase = "combat"
+        events.append(PhaseStarted(state.turn, "Combat"))
+        events.append(Note(f"side {side_name(first)} activates first", f"{R}/combat/first"))
+
+
+# =========================================================================================== combat phase
+@dataclass(frozen=True, slots=True)
+class Activate(WChoice):
+    """S 1: the players take turns activating fighters (a waiting fighter activates again, S 15)."""
+
+    kind = "activate"
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("activate", m.id) for m in to_activate(state, self.by)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        begin_activation(state, state.models[action.model or ""], events)
+
+
+def begin_activation(state: State, m: Model, events: list[Event]) -> None:
+    """An activation starts: a waiting fighter keeps its first action (the Wait) and may use an ability afresh
+    (S 15); a ready one starts with no action taken."""
+    if status(m) != "waiting":
+        m.flags["taken"] = []
+    m.flags.update({"status": "active", "abilities_used": 0, "move_bonus": 0, "melee_bonus": 0, "bonus_attacks": 0})
+    state.vars["active"] = m.id
+    state.vars["to_act"] = m.side
+    events.append(Activated(m.id, m.side))
+
+
+def end_activation(state: State, events: list[Event]) -> None:
+    m = active_model(state)
+    state.vars["active"] = None
+    if m is None:
+        return
+    side = m.side
+    if not is_out(m):
+        waiting = bool(m.flags.pop("wait_first", False))
+        m.flags["status"] = "waiting" if waiting else "done"
+        if not waiting:
+            m.flags["taken"] = []
+    for k in ("move_bonus", "melee_bonus", "bonus_attacks", "next_ranged_bonus"):
+        m.flags.pop(k, None)
+    events.append(Note(f"{m.id}'s activation ends", f"{R}/activation/end"))
+    nxt = state.vars.get("command_next")
+    state.vars["command_next"] = None
+    if nxt and status(state.models[nxt]) == "ready" and state.models[nxt].on_table:
+        push(state, CommandActivation(side, nxt))
+        return
+    state.vars["to_act"] = 1 - side
+
+
+@dataclass(frozen=True, slots=True)
+class CommandActivation(WChoice):
+    """S 23 (Command): the picked fighter may activate immediately after this activation ends."""
+
+    kind = "command-activation"
+    about = "model"
+    by: int
+    model: str
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("activate", self.model), Action("decline", self.model)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.kind == "activate":
+            begin_activation(state, state.models[self.model], events)
+        else:
+            state.vars["to_act"] = 1 - self.by
+
+
+def complete(state: State, m: Model) -> bool:
+    return act.activation_complete(taken(m), limits(state))
+
+
+@dataclass(frozen=True, slots=True)
+class ActivationStep(WChoice):
+    """The active fighter's choices: an action (S 4-6), an ability (S 7-13), a bonus action (S 6 aside), or
+    ending the activation once both actions are taken."""
+
+    kind = "action"
+    about = "model"
+    by: int
+    model: str
+
+    def options(self, state: State) -> list[Action]:
+        return menu(state, state.models[self.model])
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        m = state.models[self.model]
+        if action.model != m.id:
+            return [(f"{R}/activation/who", f"{m.id} is the active fighter: name it in the action")]
+        return action_reasons(state, m, action)
+
+    def tries(self, state: State) -> list[Action]:
+        return menu(state, state.models[self.model], only_legal=False)
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        do_action(state, state.models[self.model], action, events)
+
+
+def allowance(state: State, m: Model) -> float:
+    return float(m.data["move"]) + float(m.flags.get("move_bonus", 0))
+
+
+def weapons(m: Model, kind: str | None = None) -> list[dict[str, Any]]:
+    return [w for w in m.data["attacks"] if kind is None or w["type"] == kind]
+
+
+def weapon_named(m: Model, name: str | None) -> dict[str, Any] | None:
+    return next((w for w in m.data["attacks"] if w["weapon"] == name), None)
+
+
+def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
+    tries: list[Action] = []
+    for kind in ("move", "retreat", "wait"):
+        tries.append(Action(kind, m.id))
+    for w in weapons(m):
+        for e in enemies_of(state, m):
+            tries.append(Action("attack", m.id, e.id, option=w["weapon"]))
+            tries.append(Action("bonus-attack", m.id, e.id, option=w["weapon"]))
+    pl = pool(state, m.side)
+    for name in UNIVERSAL_ABILITIES:
+        cost = ability_cost(state, name)
+        for g in wd.payers(pl, cost) if only_legal else pl.groups:
+            if name == "command":
+                for f in standing(state, m.side):
+                    if f.id != m.id:
+                        tries.append(Action("ability", m.id, f.id, option=f"{name} {g.face}"))
+            else:
+                tries.append(Action("ability", m.id, option=f"{name} {g.face}"))
+    if not only_legal:
+        return [*tries, Action("end", m.id)]
+    legal = [a for a in tries if not action_reasons(state, m, a)]
+    if complete(state, m) or not any(a.kind in ("move", "retreat", "wait", "attack") for a in legal):
+        legal.append(Action("end", m.id))
+    return legal
+
+
+def ability_cost(state: State, name: str) -> wd.Cost:
+    cost = str(state.ctx.params[f"cost_{name}"])
+    assert cost in wd.COST_SIZES
+    return cost  # type: ignore[return-value]
+
+
+def action_reasons(state: State, m: Model, a: Action) -> list[Reason]:
+    lim = limits(state)
+    done = taken(m)
+    if a.kind == "end":
+        if complete(state, m):
+            return []
+        if any(x.kind in ("move", "retreat", "wait", "attack") for x in menu(state, m)):
+            return [
+                (f"{R}/activation/two-actions", f"{m.id} must take {lim.actions} actions before its activation ends")
+            ]
+        return []
+    if a.kind == "ability":
+        return ability_reasons(state, m, a)
+    bonus = a.kind == "bonus-attack"
+    name = "attack" if bonus else a.kind
+    if name not in act.ACTIONS or name == "channel":
+        return [(f"{R}/activation/unknown", f"{a.kind!r} is not an action of this game (move, attack, retreat, wait)")]
+    if bonus and int(m.flags.get("bonus_attacks", 0)) <= 0:
+        return [(f"{R}/activation/bonus", f"{m.id} has no bonus attack action to take (Rampage gives one)")]
+    why = act.action_problem(done, name, bonus, lim)
+    if why is not None:
+        rule = "same-action" if bonus else ("once-each" if "at most" in why else "two-actions")
+        return [(f"{R}/activation/{rule}", why)]
+    if name == "move":
+        if engaged(state, m):
+            return [(f"{R}/move/engaged", f'{m.id} is within {eng_range(state):g}" of an enemy: it cannot Move')]
+        return []
+    if name == "retreat":
+        if not engaged(state, m):
+            return [(f"{R}/retreat/not-engaged", f'{m.id} is not within {eng_range(state):g}" of an enemy')]
+        return []
+    if name == "wait":
+        return []
+    return attack_reasons(state, m, a)
+
+
+def attack_reasons(state: State, m: Model, a: Action) -> list[Reason]:
+    """D §A5 targets: a visible enemy within the weapon's range; an enemy within 1" must be chosen; a ranged
+    attack cannot target an enemy within 1" of a friendly fighter; Reload and One-use weapons."""
+    w = weapon_named(m, a.option)
+    if w is None:
+        return [(f"{R}/attack/weapon", f"{m.id} has no weapon {a.option!r}")]
+    t = state.models.get(a.target or "")
+    if t is None or t.side == m.side or not t.on_table or is_out(t):
+        return [(f"{R}/attack/target", f"{a.target} is not an enemy fighter on the table")]
+    out: list[Reason] = []
+    if w["weapon"] in m.flags.get("empty", []):
+        out.append((f"{R}/weapon/reload", f"{w['weapon']} is empty: a Wait action reloads it"))
+    if w["weapon"] in m.flags.get("used_one_use", []):
+        out.append((f"{R}/weapon/one-use", f"{w['weapon']} is One-use and was used this battle"))
+    lo, hi = float(w["range"][0]), float(w["range"][1])
+    d = gap(m, t)
+    if d > hi + 1e-9 or d < lo - 1e-9:
+        out.append((f"{R}/attack/range", f'{t.id} is {d:.1f}" away: {w["weapon"]} reaches {lo:g}-{hi:g}"'))
+        return out
+    near = engaged(state, m)
+    if near and t not in near:
+        out.append(
+            (f"{R}/attack/engaged-target", f'an enemy is within {eng_range(state):g}" of {m.id}: it must be the target')
+        )
+    if w["type"] == "ranged" and any(
+        gap(t, f) <= eng_range(state) + 1e-9 for f in standing(state, m.side) if f.id != m.id
+    ):
+        out.append((f"{R}/attack/ranged-friendly", f'{t.id} is within {eng_range(state):g}" of a friendly fighter'))
+    if not visible(state, m, t):
+        out.append((f"{R}/attack/visible", f"{t.id} is not visible to {m.id}"))
+    return out
+
+
+def ability_reasons(state: State, m: Model, a: Action) -> list[Reason]:
+    """S 7-13 and the universal abilities' own conditions (S 19-25)."""
+    try:
+        name, face_text = str(a.option).split()
+        face = int(face_text)
+    except ValueError:
+        return [(f"{R}/ability/syntax", "use an ability as 'ability FIGHTER [TARGET] [name face]'")]
+    if name not in UNIVERSAL_ABILITIES:
+        return [(f"{R}/ability/unknown", f"{name!r} is not an ability {m.id} can use")]
+    why = act.ability_problem(int(m.flags.get("abilities_used", 0)), limits(state))
+    if why is not None:
+        return [(f"{R}/ability/one-per-activation", why)]
+    cost = ability_cost(state, name)
+    g = pool(state, m.side).group_at(face)
+    if g is None:
+        return [(f"{R}/ability/dice", f"side {side_name(m.side)} has no group of {face}s to discard")]
+    if not wd.can_pay(g, cost):
+        return [(f"{R}/ability/cost", f"{name} needs a [{cost}] (or higher), found a [{g.name}] of {face}s")]
+    p = state.ctx.params
+    if name == "respite" and any(gap(m, e) <= float(p["respite_enemy_range"]) + 1e-9 for e in enemies_of(state, m)):
+        return [(f"{R}/ability/respite", f'Respite cannot be used within {p["respite_enemy_range"]:g}" of an enemy')]
+    if name == "command":
+        f = state.models.get(a.target or "")
+        if f is None or f.side != m.side or f.id == m.id or is_out(f) or not f.on_table:
+            return [(f"{R}/ability/command", "Command picks another friendly fighter on the table")]
+        if status(f) != "ready":
+            return [(f"{R}/ability/command", f"{f.id} has already activated this battle round")]
+        if gap(m, f) > float(p["command_range"]) + 1e-9:
+            return [(f"{R}/ability/command", f'{f.id} is not within {p["command_range"]:g}" of {m.id}')]
+        if not visible(state, m, f):
+            return [(f"{R}/ability/command", f"{f.id} is not visible to {m.id}")]
+    elif a.target is not None:
+        return [(f"{R}/ability/syntax", f"{name} names no target")]
+    return []
+
+
+def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
+    events.append(ActionTaken(m.id, str(a), m.side))
+    if a.kind == "end":
+        end_activation(state, events)
+        return
+    if a.kind == "ability":
+        use_ability(state, m, a, events)
+        return
+    bonus = a.kind == "bonus-attack"
+    name = "attack" if bonus else a.kind
+    state.vars["action_seq"] = int(state.vars.get("action_seq", 0)) + 1
+    first = not [t for t in taken(m) if not t.bonus]
+    add_taken(m, name, bonus)
+    if bonus:
+        m.flags["bonus_attacks"] = int(m.flags.get("bonus_attacks", 0)) - 1
+    if name == "move":
+        push(state, MoveTo(m.side, m.id, "move", allowance(state, m)))
+    elif name == "retreat":
+        push(state, MoveTo(m.side, m.id, "retreat", float(state.ctx.params["retreat_distance"])))
+        push_window(state, ReactWindow(1 - m.side, "retreat", m.id, "", int(state.vars["action_seq"])))
+    elif name == "wait":
+        empty = list(m.flags.get("empty", []))
+        if empty:
+            m.flags["empty"] = empty[1:]
+            events.append(Note(f"{m.id} reloads {empty[0]}", f"{R}/weapon/reload"))
+        if first:
+            m.flags["wait_first"] = True  # S 14-16: it activates again later in this phase
+        end_activation(state, events)
+    else:
+        begin_attack(state, m, state.models[a.target or ""], a.option or "", events)
+
+
+# ------------------------------------------------------------------------------------------- abilities
+def use_ability(state: State, m: Model, a: Action, events: list[Event]) -> None:
+    """S 7-13: discard the dice (a higher group pays a lower cost, discarded whole); value = the face."""
+    p = state.ctx.params
+    name, face_text = str(a.option).split()
+    newpool, value = wd.pay(pool(state, m.side), ability_cost(state, name), int(face_text))
+    set_pool(state, m.side, newpool)
+    m.flags["abilities_used"] = int(m.flags.get("abilities_used", 0)) + 1
+    events.append(Note(f"{m.id} uses {name.title()} (value {value})", f"{R}/ability/{name}"))
+    if name == "rush":
+        m.flags["move_bonus"] = int(m.flags.get("move_bonus", 0)) + int(p["rush_move_bonus"])
+    elif name == "onslaught":
+        m.flags["melee_bonus"] = int(m.flags.get("melee_bonus", 0)) + int(p["onslaught_attacks_bonus"])
+    elif name == "respite":
+        before = damage(m)
+        after = atk.remove_damage(before, value)
+        m.tokens["damage"] = after
+        events.append(TokensChanged(m.id, "damage", after - before, after))
+    elif name == "command":
+        state.vars["command_next"] = a.target
+    elif name == "rampage":
+        m.flags["bonus_attacks"] = int(m.flags.get("bonus_attacks", 0)) + int(p["rampage_bonus_attacks"])
+        m.flags["rampaged"] = True
+        events.append(StatusChanged(m.id, "Rampage (-Defense)", True))
+
+
+# ------------------------------------------------------------------------------------------- movement
+def solids(state: State) -> list[Any]:
+    key = "solids"
+    found = state.ctx.memo.get(key)
+    if found is None:
+        found = state.ctx.memo[key] = [t for t in state.ctx.table.terrain if t.kind != "open"]
+    return list(found)
+
+
+def leg_cost(state: State) -> Any:
+    step = float(state.ctx.params["move_leg_rounding"])
+
+    def cost(p: Vec, q: Vec) -> float:
+        d = math.hypot(q[0] - p[0], q[1] - p[1])
+        return math.ceil(d / step - 1e-9) * step if step > 0 else d
+
+    return cost
+
+
+def move_problems(state: State, m: Model, dest: Vec, mode: str, allow: float) -> list[Reason]:
+    """D §A4: straight legs rounded up; not through terrain (bar open ground) or enemy bases; never overlapping
+    another base; a Retreat ends more than 1" from every enemy."""
+    rule = f"{R}/{mode}"
+    table = state.ctx.table
+    if not table.on_table(dest, m.radius):
+        return [(f"{rule}/table", "the destination is off the table")]
+    for t in solids(state):
+        if t.circle_overlaps(dest, m.radius):
+            return [(f"{rule}/terrain", f"{m.id} cannot end on {t.kind} terrain {t.id} (climbing is not modelled)")]
+    o = overlapping(state.models.values(), dest, m.radius, lambda x: x.id == m.id or is_out(x))
+    if o is not None:
+        return [(f"{rule}/overlap", f"{m.id} would overlap {o.id}")]
+    if mode == "retreat":
+        r = eng_range(state)
+        if any(gap_at(dest, m.radius, e) <= r + 1e-9 for e in enemies_of(state, m)):
+            return [(f"{rule}/end-clear", f'a Retreat must end more than {r:g}" from every enemy')]
+    circles = [((e.x, e.y), e.radius + m.radius) for e in enemies_of(state, m)]
+    if mode == "retreat":
+        circles = []  # a retreat leaves the enemy it is engaged with
+    path = table.shortest_path((m.x, m.y), dest, m.radius, solids(state), circles, leg_cost(state), allow + 1e-9, True)
+    if path is None:
+        return [(f"{rule}/distance", f'{m.id} cannot reach that point with {allow:g}" of movement')]
+    return []
+
+
+def move_candidates(state: State, m: Model, mode: str, allow: float) -> list[Vec]:
+    out: list[Vec] = []
+    reach = math.floor(allow)
+    if mode == "move":
+        for e in sorted(enemies_of(state, m), key=lambda e: gap(m, e))[:4]:
+            d = math.hypot(e.x - m.x, e.y - m.y)
+            stop = m.radius + e.radius + 0.5
+            go = min(reach, d - stop)
+            if go > 0.5 and d > 0:
+                out.append((m.x + (e.x - m.x) * go / d, m.y + (e.y - m.y) * go / d))
+    for k in range(8):
+        ang = k * math.pi / 4
+        for dist in (reach, reach / 2):
+            out.append((m.x + dist * math.cos(ang), m.y + dist * math.sin(ang)))
+    cx, cy = state.ctx.table.width / 2, state.ctx.table.depth / 2
+    d = math.hypot(cx - m.x, cy - m.y)
+    if d > 0.5:
+        go = min(reach, d)
+        out.append((m.x + (cx - m.x) * go / d, m.y + (cy - m.y) * go / d))
+    seen: set[Vec] = set()
+    good: list[Vec] = []
+    for p in out:
+        q = (round(p[0], 2), round(p[1], 2))
+        if q not in seen:
+            seen.add(q)
+            if not move_problems(state, m, q, mode, allow):
+                good.append(q)
+    return good
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTo(WChoice):
+    """Where a moving or retreating fighter goes: the candidates, or any legal point of the table."""
+
+    kind = "destination"
+    about = "model"
+    by: int
+    model: str
+    mode: str
+    allow: float
+
+    def options(self, state: State) -> list[Action]:
+        m = state.models[self.model]
+        spots = move_candidates(state, m, self.mode, self.allow)
+        out = [Action(self.mode, m.id, point=p) for p in spots]
+        if self.mode == "move" or not out:
+            out.append(Action(self.mode, m.id, option="stay"))
+        return out
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        if action.kind != self.mode or action.model != self.model:
+            return [(f"{R}/{self.mode}/syntax", f"give the destination: '{self.mode} {self.model} @x,y' or '[stay]'")]
+        if action.option == "stay":
+            if self.mode == "retreat" and any(o.point is not None for o in self.options(state)):
+                return [(f"{R}/retreat/end-clear", "a Retreat must end clear of every enemy: pick a point")]
+            return []
+        if action.point is None:
+            return [(f"{R}/{self.mode}/syntax", f"give the destination: '{self.mode} {self.model} @x,y'")]
+        return move_problems(state, state.models[self.model], action.point, self.mode, self.allow)
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.point is not None:
+            place(state.models[self.model], action.point, events, state)
+
+
+# ------------------------------------------------------------------------------------------- attacks
+def in_cover(state: State, a: Model, t: Model) -> bool:
+    """D §A5: the line between the bases crosses a cover obstacle not within 1/2" of the attacker, or the
+    target is on a platform 2"+ above the shooter."""
+    p = state.ctx.params
+    if t.z - a.z >= float(p["cover_platform_height"]) - 1e-9:
+        return True
+    near = float(p["cover_obstacle_distance"])
+    for c in state.ctx.table.trace((a.x, a.y), (t.x, t.y)).crossings:
+        piece = c.piece
+        if (
+            piece.id in state.ctx.cover_ids
+            and piece.kind != "platform"
+            and piece.distance_to((a.x, a.y)) > a.radius + near
+        ):
+            return True
+    return False
+
+
+def flanked(state: State, a: Model, t: Model) -> bool:
+    """D §A5: a friendly of the attacker other than the attacker is within 1" of the target."""
+    r = eng_range(state)
+    return any(f.id != a.id and gap(f, t) <= r + 1e-9 for f in standing(state, a.side))
+
+
+def begin_attack(state: State, m: Model, t: Model, wname: str, events: list[Event]) -> None:
+    w = weapon_named(m, wname)
+    assert w is not None
+    melee = w["type"] == "melee"
+    n = int(w["attacks"]) + (int(m.flags.get("melee_bonus", 0)) if melee else 0)
+    if has_rule(w, "Reload"):
+        m.flags["empty"] = [*m.flags.get("empty", []), wname]
+    if has_rule(w, "One-use"):
+        m.flags["used_one_use"] = [*m.flags.get("used_one_use", []), wname]
+    seq = int(state.vars["action_seq"])
+    push(state, HitRolls(m.id, t.id, wname, n, False, False, seq))
+    push_window(state, ReactWindow(t.side, "melee" if melee else "ranged", m.id, t.id, seq))
+
+
+def attack_numbers(state: State, a: Model, t: Model, w: dict[str, Any]) -> tuple[int, int]:
+    p = state.ctx.params
+    melee = w["type"] == "melee"
+    floor = int(p["min_characteristic"])
+    base = int(a.data["fight"] if melee else a.data["shoot"])
+    panicked = int(a.flags.get("panicked", 0)) >= state.turn
+    skill = max(floor, base + mighty(w) - (int(p["panicked_penalty"]) if panicked else 0))
+    d = int(t.data["defense"])
+    if melee and any(has_rule(x, "Parry") for x in weapons(t, "melee")):
+        d += int(p["parry_bonus"])
+    if (not melee or p["cover_vs_melee"]) and in_cover(state, a, t):
+        d += int(p["cover_bonus"])
+    if melee and flanked(state, a, t):
+        d -= int(p["flanked_penalty"])
+    if t.flags.get("rampaged"):
+        d -= int(p["rampage_defense_penalty"])
+    return skill, max(floor, d)
+
+
+@dataclass(frozen=True, slots=True)
+class HitRolls(WChance):
+    """D §A5: one D6 per Attack read on the hit table (Fight/Shoot against Defense); hits and crits deal the
+    weapon's Damage values. A declared Counter or Take Cover is resolved here (D §A7)."""
+
+    kind = "hit-rolls"
+    attacker: str
+    target: str
+    weapon: str
+    n: int
+    counter: bool
+    take_cover: bool
+    seq: int
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(self.n, 6, f"hit rolls ({self.weapon})", self.attacker)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        a, t = state.models[self.attacker], state.models[self.target]
+        w = weapon_named(a, self.weapon)
+        assert w is not None
+        skill, defense = attack_numbers(state, a, t, w)
+        band = atk.hit_band(skill, defense)
+        tally = atk.tally(values, band, hit_table(state))
+        hits, crits = tally.hits, tally.crits
+        if has_rule(w, "Unreliable") and 1 in values:
+            hits = crits = 0
+        events.append(
+            DiceRolled(
+                f"hit rolls {skill} vs Defense {defense} ({band})", values, f"{hits} hit(s), {crits} crit(s)", a.id
+            )
+        )
+        if self.take_cover and crits:
+            push(state, TakeCoverRoll(self.attacker, self.target, self.weapon, hits, crits, self.counter, values))
+            return
+        resolve_hits(state, a, t, w, hits, crits, self.counter, values, events)
+
+
+@dataclass(frozen=True, slots=True)
+class TakeCoverRoll(WChance):
+    """Take Cover (D §A7): one D6 per critical hit; on 4+ it becomes a normal hit."""
+
+    kind = "take-cover-roll"
+    attacker: str
+    target: str
+    weapon: str
+    hits: int
+    crits: int
+    counter: bool
+    rolls: tuple[int, ...]
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(self.crits, 6, "take cover", self.target)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        saved = atk.take_cover(self.crits, values, int(state.ctx.params["take_cover_save"]))
+        events.append(DiceRolled("take cover", values, f"{saved} crit(s) become hits", self.target))
+        a, t = state.models[self.attacker], state.models[self.target]
+        w = weapon_named(a, self.weapon)
+        assert w is not None
+        resolve_hits(state, a, t, w, self.hits + saved, self.crits - saved, self.counter, self.rolls, events)
+
+
+def resolve_hits(
+    state: State,
+    a: Model,
+    t: Model,
+    w: dict[str, Any],
+    hits: int,
+    crits: int,
+    counter: bool,
+    rolls: tuple[int, ...],
+    events: list[Event],
+) -> None:
+    dmg = hits * int(w["damage"][0]) + crits * int(w["damage"][1])
+    deal_damage(state, t, dmg, f"{a.id}'s {w['weapon']}", events)
+    if counter:
+        p = state.ctx.params
+        skill, defense = attack_numbers(state, a, t, w) if not is_out(t) else (1, 1)
+        band = atk.hit_band(skill, defense)
+        back = atk.counter_damage(
+            rolls, band, hit_table(state), int(p["counter_damage"]), int(p["counter_damage_on_one"])
+        )
+        if back:
+            events.append(Note(f"{t.id}'s Counter deals {back} damage to {a.id}", f"{R}/reaction/counter"))
+            deal_damage(state, a, back, f"{t.id}'s Counter", events)
+
+
+# ------------------------------------------------------------------------------------------- reactions
+def can_react(state: State, f: Model, seq: int) -> bool:
+    limit = int(state.ctx.params["reactions_per_enemy_action"])
+    seen = f.flags.get("reacted", [0, 0])
+    used = int(seen[1]) if int(seen[0]) == seq else 0
+    return used < limit and reaction_dice(state, f.side) >= int(state.ctx.params["reaction_cost"])
+
+
+@dataclass(frozen=True, slots=True)
+class ReactWindow(WChoice):
+    """S 26-32: at the moment a reaction names, the non-active player may declare one, paying reaction dice;
+    at most one reaction per fighter for each enemy action. Asked again until it declines or none is left."""
+
+    kind = "react"
+    prompt = "reaction"
+    by: int
+    timing: str
+    actor: str
+    target: str
+    seq: int
+
+    def eligible(self, state: State) -> list[Action]:
+        actor = state.models[self.actor]
+        out: list[Action] = []
+        if is_out(actor):
+            return out
+        if self.timing in ("melee", "ranged"):
+            t = state.models[self.target]
+            if is_out(t) or not can_react(state, t, self.seq):
+                return out
+            beneath = pending_hits(state)
+            if beneath is None:
+                return out
+            w = weapon_named(actor, beneath.weapon)
+            if self.timing == "melee" and not beneath.counter and w is not None and not has_rule(w, "Whipcrack"):
+                out.append(Action("react", t.id, actor.id, option="counter"))
+            if self.timing == "ranged" and not beneath.take_cover and in_cover(state, actor, t):
+                out.append(Action("react", t.id, actor.id, option="take-cover"))
+        elif self.timing == "retreat":
+            for e in engaged(state, actor):
+                if can_react(state, e, self.seq) and visible(state, e, actor):
+                    out.append(Action("react", e.id, actor.id, option="strike-them-down"))
+        return out
+
+    def options(self, state: State) -> list[Action]:
+        return [*self.eligible(state), Action("no-reaction")]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.kind != "react":
+            return
+        f = state.models[action.model or ""]
+        p = state.ctx.params
+        state.sides[f.side].flags["reaction_dice"] = reaction_dice(state, f.side) - int(p["reaction_cost"])
+        seen = f.flags.get("reacted", [0, 0])
+        used = int(seen[1]) if int(seen[0]) == self.seq else 0
+        f.flags["reacted"] = [self.seq, used + 1]
+        events.append(Note(f"{f.id} reacts: {action.option}", f"{R}/reaction/{action.option}"))
+        if action.option in ("counter", "take-cover"):
+            beneath = top(state)
+            assert isinstance(beneath, HitRolls), beneath
+            if action.option == "counter":
+                replace_top(state, replace(beneath, counter=True))
+            else:
+                replace_top(state, replace(beneath, take_cover=True))
+            push_window(state, self)
+        else:
+            push_window(state, self)
+            push(state, StrikeRoll(f.id, self.actor))
+
+
+def pending_hits(state: State) -> HitRolls | None:
+    """The attack whose hit rolls a reaction window comes before."""
+    return next((s for s in reversed(state.stack) if isinstance(s, HitRolls)), None)
+
+
+def push_window(state: State, w: ReactWindow) -> None:
+    """Ask the reacting player only when some fighter of theirs may react now."""
+    if w.eligible(state):
+        push(state, w)
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeRoll(WChance):
+    """Strike Them Down (D §A7): a D6 of 4+ deals D6 damage to the retreating enemy (two dice: the test and
+    the damage); a retreater taken out of action does not move."""
+
+    kind = "strike-roll"
+    striker: str
+    target: str
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(2, 6, "strike them down (test, damage)", self.striker)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        dmg = atk.strike_them_down(values[0], values[1], int(state.ctx.params["strike_them_down_from"]))
+        events.append(DiceRolled("strike them down", values, f"{dmg} damage", self.striker))
+        t = state.models[self.target]
+        if deal_damage(state, t, dmg, f"{self.striker}'s Strike Them Down", events):
+            state.stack = [
+                s
+                for s in state.stack
+                if not (
+                    isinstance(s, (MoveTo, ReactWindow))
+                    and self.target in (getattr(s, "model", ""), getattr(s, "actor", ""))
+                )
+            ]
+
+
+# =========================================================================================== morale and round end
+def start_morale(state: State, events: list[Event]) -> None:
+    state.phase = "morale"
+    events.append(PhaseStarted(state.turn, "Morale"))
+    holder = int(state.vars.get("initiative", 0))
+    push(state, RoundEnd())
+    push(state, PanicTurn(holder))
+    for s in (1 - holder, holder):
+        if needs_morale(state, s):
+            push(state, MoraleTest(s))
+
+
+def warband_size(state: State, side: int) -> tuple[int, int]:
+    """(fighters, out of action), hired swords not counted (D §A8)."""
+    mine = [m for m in fighters(state, side) if not m.data.get("hired")]
+    return len(mine), sum(1 for m in mine if is_out(m))
+
+
+def needs_morale(state: State, side: int) -> bool:
+    n, out = warband_size(state, side)
+    return (
+        bool(n)
+        and out >= n * float(state.ctx.params["morale_out_fraction"]) - 1e-9
+        and not state.sides[side].flags.get("wavering")
+    )
+
+
+def tester(state: State, side: int) -> Model | None:
+    alive = standing(state, side)
+    leader = next((m for m in alive if has_kw(m, "LEADER")), None)
+    if leader is not None:
+        return leader
+    heroes = sorted((m for m in alive if has_kw(m, "HERO")), key=lambda m: (int(m.data["bravery"]), m.id))
+    return heroes[0] if heroes else None
+
+
+@dataclass(frozen=True, slots=True)
+class MoraleTest(WChance):
+    """D §A8: once half the warband is out of action, a D6 against the leader's Bravery (else the bravest
+    hero's; none fails). Failing with half (rounded up) out withdraws the warband: the opponent wins."""
+
+    kind = "morale-test"
+    side: int
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(int(state.ctx.params["morale_test_dice"]), 6, f"morale test of side {side_name(self.side)}")
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        who = tester(state, self.side)
+        passed = who is not None and atk.bravery_test(max(values), int(who.data["bravery"]))
+        events.append(DiceRolled(f"morale ({who.id if who else 'no hero'})", values, "passed" if passed else "failed"))
+        if passed:
+            return
+        n, out = warband_size(state, self.side)
+        if out >= math.ceil(n * float(state.ctx.params["withdraw_out_fraction"]) - 1e-9):
+            state.sides[self.side].flags["withdrawn"] = True
+            for m in standing(state, self.side):
+                m.on_table = False
+            finish(state, 1 - self.side, f"side {side_name(self.side)} withdrew", events)
+        else:
+            state.sides[self.side].flags["wavering"] = True
+
+
+def must_test_panic(state: State, m: Model) -> bool:
+    """D §A8: fighters of a wavering warband, and those within ``fear_range`` of a TERRIFYING enemy."""
+    if state.sides[m.side].flags.get("wavering"):
+        return True
+    r = float(state.ctx.params["fear_range"])
+    return any(has_kw(e, "TERRIFYING") and gap(m, e) <= r + 1e-9 for e in enemies_of(state, m))
+
+
+def panic_bravery(state: State, m: Model) -> int:
+    """A fighter's Bravery for a panic test, or its LEADER's within ``leader_bravery_range`` (data §3 LEADER)."""
+    best = int(m.data["bravery"])
+    r = float(state.ctx.params["leader_bravery_range"])
+    for f in standing(state, m.side):
+        if has_kw(f, "LEADER") and f.id != m.id and gap(m, f) <= r + 1e-9:
+            best = min(best, int(f.data["bravery"]))
+    return best
+
+
+@dataclass(frozen=True, slots=True)
+class PanicTurn(WAuto):
+    """D §A8: panic tests, initiative player first, one fighter after another."""
+
+    kind = "panic-turn"
+    first: int
+
+    def run(self, state: State, events: list[Event]) -> None:
+        if state.phase == "over":
+            return
+        tested = set(state.vars.get("panic_tested", []))
+        for s in (self.first, 1 - self.first):
+            for m in standing(state, s):
+                if m.id not in tested and must_test_panic(state, m):
+                    state.vars["panic_tested"] = [*tested, m.id]
+                    push(state, PanicTurn(self.first))
+                    push(state, PanicTest(m.id))
+                    return
+        state.vars["panic_tested"] = []
+
+
+@dataclass(frozen=True, slots=True)
+class PanicTest(WChance):
+    """D §A8 [P]: a D6 at or above Bravery passes; a fail panics the fighter (-1 Fight and Shoot) until the end
+    of the next battle round (the test is taken at the end of this one)."""
+
+    kind = "panic-test"
+    model: str
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(1, 6, "panic test", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        m = state.models[self.model]
+        passed = atk.bravery_test(values[0], panic_bravery(state, m))
+        events.append(DiceRolled("panic test", values, "passed" if passed else "panicked", m.id))
+        if not passed:
+            m.flags["panicked"] = state.turn + 1
+            events.append(StatusChanged(m.id, "Panicked", True))
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd(WAuto):
+    """End of the round: leftover dice discarded [P]; Rampage's -1 Defense ends; then the next round, the
+    extra-round roll or the end of the battle (D §A1, §A9 [P])."""
+
+    kind = "round-end"
+
+    def run(self, state: State, events: list[Event]) -> None:
+        p = state.ctx.params
+        if p["leftover_dice_discarded"]:
+            for s in (0, 1):
+                set_pool(state, s, wd.AbilityDice((), ()))
+                state.sides[s].flags["reaction_dice"] = 0
+        for m in state.models.values():
+            for k in ("rampaged", "spellbook_blocked"):
+                m.flags.pop(k, None)
+            if int(m.flags.get("panicked", 0)) <= state.turn:
+                m.flags.pop("panicked", None)
+        last = int(p["battle_rounds"])
+        if state.turn < last or state.vars.get("extra_round"):
+            if state.turn < last:
+                start_round(state, events)
+                return
+            finish_by_score(state, events)
+        elif state.turn == last and int(p["extra_round_from"]) <= 6:
+            push(state, ExtraRound())
+        else:
+            finish_by_score(state, events)
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraRound(WChance):
+    """D §A1 (W): after the last round a D6; on ``extra_round_from``+ one more round is played."""
+
+    kind = "extra-round"
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(1, 6, "extra round")
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        more = values[0] >= int(state.ctx.params["extra_round_from"])
+        events.append(DiceRolled("extra round", values, "one more round" if more else "the battle ends"))
+        if more:
+            state.vars["extra_round"] = True
+            start_round(state, events)
+        else:
+            finish_by_score(state, events)
+
+
+def score(state: State) -> tuple[int, int]:
+    """Enemy fighters each side has taken out of action."""
+    return (warband_size(state, 1)[1], warband_size(state, 0)[1])
+
+
+def finish_by_score(state: State, events: list[Event]) -> None:
+    """D §A9 [P] ``sim_victory = most_out``: more enemies out of action wins; equal is a draw."""
+    s = score(state)
+    winner = None if s[0] == s[1] else (0 if s[0] > s[1] else 1)
+    finish(state, winner, "more enemies out of action" if winner is not None else "level: a draw", events)
+
+
+def finish(state: State, winner: int | None, reason: str, events: list[Event]) -> None:
+    state.phase = "over"
+    state.vars["winner"] = winner
+    state.vars["reason"] = reason
+    events.append(GameEnded(winner, reason, score(state)))
+
+
+# =========================================================================================== the machine
+class WyrdcryRules(SteppedRules[State]):
+    def start_game(self, state: State, events: list[Event]) -> None:
+        start_game(state, events)
+
+    def standing(self, state: State) -> Choice[State] | None:
+        if state.phase == "setup":
+            deployer = int(state.vars.get("deployer", 0))
+            return Deploy(deployer)
+        if state.phase != "combat":
+            return None
+        m = active_model(state)
+        if m is not None:
+            return ActivationStep(m.side, m.id)
+        return Activate(int(state.vars["to_act"]))
+
+    def idle(self, state: State, events: list[Event]) -> bool:
+        if state.phase != "combat":
+            return False
+        for s in (0, 1):
+            if not standing(state, s):
+                finish(state, 1 - s, f"side {side_name(s)} has no fighter left", events)
+                return True
+        m = active_model(state)
+        if m is not None:
+            if is_out(m) or (complete(state, m) and menu(state, m) == [Action("end", m.id)]):
+                end_activation(state, events)
+                return True
+            return False
+        side = int(state.vars["to_act"])
+        if to_activate(state, side):
+            return False
+        if to_activate(state, 1 - side):
+            events.append(Note(f"side {side_name(side)} has activated all its fighters: it passes", f"{R}/combat/pass"))
+            state.vars["to_act"] = 1 - side
+            return True
+        start_morale(state, events)
+        return True
+
+
+ALL_STEP_KINDS = (
+    RollOff,
+    ChooseZone,
+    Deploy,
+    InitiativeRoll,
+    DecideInitiative,
+    ChannelTurn,
+    ChannelChoice,
+    ChannelRoll,
+    WyrdTurn,
+    SpendWyrd,
+    Redecide,
+    FirstActivation,
+    Activate,
+    ActivationStep,
+    CommandActivation,
+    MoveTo,
+    HitRolls,
+    TakeCoverRoll,
+    ReactWindow,
+    StrikeRoll,
+    MoraleTest,
+    PanicTurn,
+    PanicTest,
+    RoundEnd,
+    ExtraRound,
+)
+
+RULES = WyrdcryRules(ALL_STEP_KINDS)
