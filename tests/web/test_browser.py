@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import LiveServer, shot
 
+from conftest import LiveServer, shot
 from warband.kernel import ruleset as registry
 
 pytestmark = pytest.mark.xdist_group("browser")

@@ -67,7 +67,11 @@ def _callback(rs: Ruleset, command: OddsCommand) -> Callable[..., None]:
             if why is not None:
                 raise typer.BadParameter(f"{why}.", param_hint=f"--{option.name}")
         params = rs.params.resolve(parse_assignments(settings))
-        print_table(command.run(params, values), as_json)
+        try:
+            table = command.run(params, values)
+        except ValueError as exc:  # a value the option's type admits but the command cannot read (e.g. '2/x')
+            raise typer.BadParameter(str(exc)) from None
+        print_table(table, as_json)
 
     parameters = [_parameter(o) for o in command.options]
     parameters.append(

@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from warband.kernel.actions import Action
+from warband.kernel.offers import OddsCommand, RosterLine, RosterSummary
 from warband.kernel.params import ParamTable
+from warband.kernel.result import ModelFate
 from warband.kernel.rng import Rng
 from warband.kernel.ruleset import GameResult, SteppedRuleset
 from warband.kernel.state import GameState, Model, SideState
@@ -73,17 +75,43 @@ class Wyrdcry(SteppedRuleset):
             return None
         from warband.rulesets.wyrdcry.rules import score
 
-        models = {
-            m.id: {
-                "side": m.side,
-                "type": m.kind,
-                "name": m.name,
-                "out": m.flags.get("status") == "out",
-                "damage": m.token("damage"),
-            }
+        points = _fighter_points(state.ctx.rosters)
+        models = tuple(
+            ModelFate(
+                id=m.id,
+                side=m.side,
+                name=m.name,
+                type=m.kind,
+                points=points[m.side][i] if i < len(points[m.side]) else 0,
+                fate="out" if m.flags.get("status") == "out" else "in play",
+                kills=int(m.flags.get("kills", 0)),
+                damage=m.token("damage"),
+            )
             for m in state.models.values()
-        }
+            for i in [state.ctx.order[m.side].index(m.id)]
+        )
         return GameResult(state.vars.get("winner"), str(state.vars.get("reason", "")), score(state), state.turn, models)
+
+    def describe_roster(self, roster: dict[str, Any]) -> RosterSummary:
+        """One line per fighter entry (its name, count and gold coins for all of them); no units."""
+        from warband.rulesets.wyrdcry.roster import Warband, fighter_points, load_data
+
+        w = Warband.model_validate(roster)
+        data = load_data()
+        faction = data.factions.get(w.faction)
+        lines = tuple(
+            RosterLine(
+                f.name or f.type, f.count, fighter_points(f, faction, w.options, data) * f.count if faction else None
+            )
+            for f in w.fighters
+        )
+        total = self.roster_points(roster)
+        return RosterSummary(w.name, total, sum(f.count for f in w.fighters), None, lines, points_limit=w.points_limit)
+
+    def odds_commands(self) -> tuple[OddsCommand, ...]:
+        from warband.rulesets.wyrdcry.odds import ODDS_COMMANDS
+
+        return ODDS_COMMANDS
 
     def evaluate(self, state: GameState[Any], side: int) -> float:
         from warband.rulesets.wyrdcry.evaluate import evaluate
@@ -102,3 +130,20 @@ class Wyrdcry(SteppedRuleset):
 
 
 __all__ = ["Wyrdcry"]
+
+
+def _fighter_points(rosters: tuple[dict[str, Any], dict[str, Any]]) -> list[list[int]]:
+    """Each fighter's gold coins, side by side in card order (``count`` expanded), for the lab's per-model
+    statistics (data §5 prices, via the roster's own arithmetic)."""
+    from warband.rulesets.wyrdcry.roster import Warband, fighter_points, load_data
+
+    data = load_data()
+    out: list[list[int]] = []
+    for doc in rosters:
+        w = Warband.model_validate(doc)
+        faction = data.factions.get(w.faction)
+        if faction is None:
+            out.append([])
+            continue
+        out.append([fighter_points(f, faction, w.options, data) for f in w.fighters for _ in range(f.count)])
+    return out

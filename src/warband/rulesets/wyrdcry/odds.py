@@ -7,11 +7,13 @@ from the rules. Lives in the ruleset's folder (DESIGN: a ruleset's odds live wit
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import Any
 
 from warband.kernel.dice import Distribution, pool_map
-from warband.rulesets.wyrdcry.attacks import DEFAULT_TABLE, HitTable, attack_damage
+from warband.kernel.offers import Column, OddsCommand, OddsOption, OddsTable
+from warband.rulesets.wyrdcry.attacks import DEFAULT_TABLE, HitTable, attack_damage, table_from_params
 from warband.rulesets.wyrdcry.dice import DIE_FACES, GroupCounts, LargeSet, group_counts, group_roll
 
 __all__ = [
@@ -103,3 +105,57 @@ def initiative_odds(dice: int = 6, large_set: LargeSet = "quad") -> dict[str, ob
         out[name] = {str(k): str(p) for k, p in sorted(dist.items())}
     out["p_win_vs_6"] = str(p_win_initiative(dice, 6, large_set))
     return out
+
+
+# ------------------------------------------------------------------------------------------- the faces' commands
+_COLUMNS = (Column("Result"), Column("Exact", "right"), Column("Probability", "right"))
+
+
+def _damage_pair(text: str) -> tuple[int, int]:
+    hit, _, crit = str(text).partition("/")
+    if not hit.isdigit() or not crit.isdigit():
+        raise ValueError(f"--damage must be HIT/CRIT damage, e.g. 2/4, got {text!r}")
+    return int(hit), int(crit)
+
+
+def run_attack(params: Mapping[str, Any], values: Mapping[str, Any]) -> OddsTable:
+    """``warband odds wyrdcry attack``: the exact damage of one attack action (the hit table from ``params``)."""
+    damage = _damage_pair(values["damage"])
+    odds = attack_odds(
+        int(values["attacks"]), int(values["skill"]), int(values["defense"]), damage, table_from_params(params)
+    )
+    dist: dict[str, str] = odds["damage"]  # type: ignore[assignment]
+    rows = tuple((f"{k} damage", p, f"{float(Fraction(p)):.4f}") for k, p in dist.items())
+    title = f"{values['attacks']} attacks, skill {values['skill']} vs Defense {values['defense']}"
+    title += f", damage {values['damage']}"
+    return OddsTable(title, _COLUMNS, rows, odds, (f"mean damage {float(Fraction(str(odds['mean']))):.4f}",))
+
+
+def run_initiative(params: Mapping[str, Any], values: Mapping[str, Any]) -> OddsTable:
+    """``warband odds wyrdcry initiative``: singles, groups and the chance to win initiative against 6 dice."""
+    odds = initiative_odds(int(values["dice"]))
+    singles: dict[str, str] = odds["singles"]  # type: ignore[assignment]
+    rows = tuple((f"{k} singles (reaction dice)", p, f"{float(Fraction(p)):.4f}") for k, p in singles.items())
+    note = f"P(win initiative against 6 dice) = {odds['p_win_vs_6']}"
+    return OddsTable(f"Initiative roll of {values['dice']} dice", _COLUMNS, rows, odds, (note,))
+
+
+ODDS_COMMANDS = (
+    OddsCommand(
+        "attack",
+        "Exact damage of one attack action against a Defense (the hit table's rows).",
+        (
+            OddsOption("attacks", int, "Attack dice.", required=True, min=1, max=12),
+            OddsOption("skill", int, "The Fight or Shoot characteristic.", required=True, min=1, max=12),
+            OddsOption("defense", int, "The target's Defense.", required=True, min=1, max=12),
+            OddsOption("damage", str, "Damage of a hit and of a critical hit, HIT/CRIT (e.g. 2/4).", required=True),
+        ),
+        run_attack,
+    ),
+    OddsCommand(
+        "initiative",
+        "Singles, doubles, triples, quads and reaction dice of an initiative roll; P(win) against 6 dice.",
+        (OddsOption("dice", int, "Dice rolled.", 6, min=1, max=10),),
+        run_initiative,
+    ),
+)
