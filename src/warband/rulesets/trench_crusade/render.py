@@ -9,7 +9,7 @@ from warband.kernel.space import gap
 from warband.rulesets.trench_crusade import rolls as tcr
 from warband.rulesets.trench_crusade.attacks import attack_dice
 from warband.rulesets.trench_crusade.core import State
-from warband.rulesets.trench_crusade.space import charge_route
+from warband.rulesets.trench_crusade.space import charge_spots
 
 _GLYPH = {
     "difficult": "~",
@@ -118,14 +118,14 @@ def explain_action(state: State, a: Action) -> str:
     if a.kind == "charge" and a.target in state.models:
         t = state.models[a.target]
         sides = int(p["charge_die_sides"])
-        base = core.movement(state, m)
-        full = charge_route(state, m, t, base + (0 if core.heavy_applies(m) else sides))
-        if not full.reached:
-            return f'cannot reach {t.id} even with a {sides} ({gap(m, t):.1f}" away)'
-        reach = sum(
-            1
-            for d in range(1, sides + 1)
-            if charge_route(state, m, t, base + (0 if core.heavy_applies(m) else d)).reached
-        )
+        faces = [0] if core.heavy_applies(m) else list(range(1, sides + 1))
+
+        def reaches(d: int) -> bool:
+            return charge_spots(state, m, t, core.charge_allowance(state, m, d), first_only=True).reached
+
+        if not reaches(faces[-1]):
+            best = f"a {sides}" if faces[-1] else "its Movement (HEAVY: no charge die)"
+            return f'cannot reach {t.id} even with {best} ({gap(m, t):.1f}" away)'
+        reach = sum(1 for d in range(1, sides + 1) if reaches(min(d, faces[-1])))
         return f"charge reaches {t.id} on {reach} of {sides} die results ({_pct(reach / sides)})"
     return ""
