@@ -161,6 +161,23 @@ def test_heavy_cannot_shoot_after_moving() -> None:
     assert f"{R}/keyword/heavy" in rules_of(g, "shoot a1 b1 [Machine Gun]")
 
 
+def test_heavy_no_shooting_and_moving_in_the_same_activation_in_either_order() -> None:
+    """Digest §9 HEAVY: 'cannot shoot and move in the same activation': after a HEAVY shot no Move, Dash or
+    Charge either (a Punt Gun: HEAVY without RELOAD)."""
+    gun = [trooper(weapons=["Punt Gun", "Trench Club"], keywords=["MEDIC"]), trooper()]
+    g = position(gun, [trooper()], {"a1": (12, 4), "a2": (13, 4), "b1": (12, 12)}, active="a1")
+    model(g, "a2").tokens["blood"] = 1  # a MEDIC's Tend Wounds keeps the activation open after the shot
+    g.force([1, 1, 1])  # a miss
+    act(g, "shoot a1 b1 [Punt Gun]")
+    for text in ("move a1", "dash a1", "charge a1 b1"):
+        assert f"{R}/keyword/heavy" in rules_of(g, text), text
+    assert legal_texts(g) == ["tend a1 a2", "end a1"]
+    g = position(gun, [trooper()], {"a1": (12, 4), "b1": (12, 20)}, active="a1")
+    act(g, "move a1")
+    act(g, "to a1 @12,6")
+    assert f"{R}/keyword/heavy" in rules_of(g, "shoot a1 b1 [Punt Gun]")
+
+
 def test_reload_ends_activation_and_automatic_makes_several_attacks() -> None:
     g = position(
         [trooper(weapons=["Machine Gun"])],

@@ -336,12 +336,24 @@ def action_reasons(state: State, m: Model, a: Action, eng: list[Model] | None = 
                     f"already took a {used[0].title()} this activation: only one of Move, Charge or Retreat",
                 )
             )
+    if a.kind in (*MOVES, "dash"):
+        out.extend(_heavy_then_move(state, m))
     check = CHECKS.get(a.kind)
     if check is None and a.kind != "end":
         out.append((f"{R}/activation/unknown", f"{a.kind!r} is not an action of this game"))
     elif check is not None:
         out.extend(check(state, m, a, engaged_with(state, m) if eng is None else eng))
     return out
+
+
+def _heavy_then_move(state: State, m: Model) -> list[Reason]:
+    """HEAVY (digest §9): no shooting and moving in the same activation, in either order; this is the
+    shoot-then-move half (``_check_shoot`` refuses the other)."""
+    for name in state.vars.get("shot_with", []):
+        w = weapon_named(m, name, "ranged")
+        if w is not None and heavy_applies(m, w):
+            return [(f"{R}/keyword/heavy", f"{name} is HEAVY and was fired this activation: no move after it")]
+    return []
 
 
 def _check_move(state: State, m: Model, a: Action, eng: list[Model]) -> list[Reason]:
