@@ -7,7 +7,7 @@ import math
 from warband.kernel.actions import Action
 from warband.kernel.space import gap
 from warband.rulesets.trench_crusade import rolls as tcr
-from warband.rulesets.trench_crusade.attacks import attack_dice
+from warband.rulesets.trench_crusade.attacks import attack_dice, attack_preview
 from warband.rulesets.trench_crusade.core import State
 from warband.rulesets.trench_crusade.space import charge_spots
 
@@ -89,7 +89,7 @@ def explain_action(state: State, a: Action) -> str:
     """The odds of the rolls an action starts: to hit and to injure for attacks, the Risky roll of a Dash,
     the chance that a Charge reaches."""
     from warband.rulesets.trench_crusade import core
-    from warband.rulesets.trench_crusade.odds import injury_odds, success_odds
+    from warband.rulesets.trench_crusade.odds import success_odds
 
     m = state.models.get(a.model or "")
     if m is None:
@@ -101,16 +101,13 @@ def explain_action(state: State, a: Action) -> str:
         w = core.weapon_named(m, a.option, mode)
         if w is None:
             return ""
-        plus, minus, why = attack_dice(state, m, t, w, mode, False)
-        net = tcr.net_dice(plus, minus)
-        hit = success_odds(net, p)
-        mod = tcr.injury_modifier([int(t.data["armour"]), int(w["injury_mod"])], p)
-        extra = int(p["down_melee_injury_dice"]) if mode == "melee" and t.flags.get("down") else 0
-        inj = injury_odds(extra, mod, params=p)
+        _, _, why = attack_dice(state, m, t, w, mode, False)
+        odds = attack_preview(state, m, t, w, mode)
+        net = int(odds["net"])
         return (
-            f"{net:+d} DICE ({', '.join(why) or 'no modifiers'}): hit {_pct(float(hit['success']))}, "
-            f"critical {_pct(float(hit['critical']))}; if hit: Down {_pct(float(inj['down']))}, "
-            f"Out of Action {_pct(float(inj['out']))} (injury modifier {mod:+d})"
+            f"{net:+d} DICE ({', '.join(why) or 'no modifiers'}): hit {_pct(float(odds['hit']))}, "
+            f"critical {_pct(float(odds['critical']))}; Down {_pct(float(odds['down']))}, "
+            f"Out of Action {_pct(float(odds['out']))}"
         )
     if a.kind == "dash":
         odds = success_odds(tcr.net_dice(*core.model_dice(state, m)), p)
