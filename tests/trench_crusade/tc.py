@@ -143,3 +143,13 @@ def model(game: Game, mid: str) -> Model:
 
 def legal_texts(game: Game) -> list[str]:
     return [str(a) for a in game.legal_actions()]
+
+
+def charge(game: Game, text: str, end: str | None = None) -> None:
+    """Declare a charge, roll its die and end it at ``end`` ('to MODEL @x,y'), or at the engine's best spot (the
+    first candidate) when ``end`` is None."""
+    act(game, text)
+    if game.decision.prompt == "dest" and game.decision.model == Action.parse(text).model:
+        choice = Action.parse(end) if end is not None else game.legal_actions()[0]
+        game.apply(choice)
+        game.settle()

@@ -4,9 +4,11 @@ docs/rules/trench-crusade.md maps the clauses to these tests."""
 from __future__ import annotations
 
 import pytest
-from tc import act, legal_texts, model, position, rules_of, trooper
+from tc import RS, act, charge, legal_texts, model, position, rules_of, trooper
 
+from warband.kernel.actions import Action
 from warband.kernel.errors import IllegalActionError
+from warband.kernel.space import gap
 
 R = "trench-crusade"
 RIFLE = "Bolt Action Rifle"
@@ -107,7 +109,7 @@ def test_only_one_of_move_charge_retreat(first: str, then: str) -> None:
 def test_charge_then_no_move_or_retreat() -> None:
     g = position([trooper()], [trooper()], {"a1": (5, 5), "b1": (5, 10)}, active="a1")
     g.force([6])
-    act(g, "charge a1 b1")
+    charge(g, "charge a1 b1")
     assert f"{R}/activation/one-move" in rules_of(g, "move a1")
     assert f"{R}/activation/one-move" in rules_of(g, "retreat a1")
 
@@ -141,7 +143,31 @@ def test_taller_obstacle_is_not_free() -> None:
     high = box("wall", "obstacle", 0, 8.9, 24, 9.1, height=2.0)
     g = position([trooper()], [trooper()], {"a1": (12, 6), "b1": (12, 22)}, active="a1", terrain=[high])
     act(g, "move a1")
-    assert f"{R}/move/no-path" in rules_of(g, "to a1 @12,12")
+    # no way round within 6"; over it, the 2" climb counts against the Movement: 6" + 2" is too far
+    assert f"{R}/move/too-far" in rules_of(g, "to a1 @12,12")
+
+
+def test_climb_sheer_surfaces_of_any_terrain_piece_after_a_risky_roll() -> None:
+    """'...your model can climb sheer surfaces if you first pass a Risky Success Roll': a wall over 1" high is
+    climbed (its height counted against the Movement) after a Risky roll, like a platform; impassable terrain
+    never."""
+    from tc import box
+
+    for kind, ok in (("obstacle", True), ("blocking", True), ("impassable", False)):
+        wall = box("wall", kind, 0, 8.9, 24, 9.1, height=2.0)
+        g = position([trooper()], [trooper()], {"a1": (12, 6), "b1": (12, 22)}, active="a1", terrain=[wall])
+        act(g, "move a1")
+        if not ok:
+            assert f"{R}/move/no-path" in rules_of(g, "to a1 @12,10")
+            continue
+        assert rules_of(g, "to a1 @12,10") == []  # 4" + 2" of climb = 6"
+        failed = g.clone()
+        failed.force([1, 2])
+        act(failed, "to a1 @12,10")
+        assert model(failed, "a1").y == 6 and failed.decision.prompt == "activate"
+        g.force([4, 4])
+        act(g, "to a1 @12,10")
+        assert model(g, "a1").y == 10
 
 
 def test_difficult_terrain_is_half_speed() -> None:
@@ -197,14 +223,84 @@ def test_charge_adds_a_die_to_movement_and_may_fight() -> None:
     If your model finishes its move within 1" of the target, it can Fight.'"""
     g = position([trooper()], [trooper()], {"a1": (12, 4), "b1": (12, 14)}, active="a1")
     g.force([2])  # 6 + 2 = 8": from 10" centre to centre it ends short (gap ~1.0")
-    act(g, "charge a1 b1")
+    charge(g, "charge a1 b1")
     assert model(g, "a1").y == pytest.approx(12.0)
     assert not any(a.startswith("fight") for a in legal_texts(g))
     g = position([trooper()], [trooper()], {"a1": (12, 4), "b1": (12, 14)}, active="a1")
     g.force([4])
-    act(g, "charge a1 b1")
+    charge(g, "charge a1 b1")
     assert model(g, "a1").y == pytest.approx(14 - 2 * 0.4921 - 0.01, abs=0.01)
     assert "fight a1 b1 [Trench Club]" in legal_texts(g)
+
+
+def _reaches(g, text: str, die: int) -> bool:
+    """Whether a charge declared in a clone of ``g`` with the charge die forced to ``die`` ends within 1"."""
+    c = g.clone()
+    c.force([die])
+    charge(c, text)
+    a = Action.parse(text)
+    return gap(model(c, a.model or ""), model(c, a.target or "")) <= 1.0 + 1e-9
+
+
+def test_charge_move_it_towards_the_target_round_a_model_in_base_contact() -> None:
+    """'Then roll a dice, add the result to your model's Movement Characteristic and move it towards the target':
+    a friend or an enemy in base contact with the target on the charger's side does not stop the charge; the
+    charger goes round it and ends within 1" where a spot exists, or as close as the table allows."""
+    for blocker in ("a2", "b2"):
+        at = {"a1": (12.0, 4.0), "b1": (12.0, 14.0), blocker: (12.0, 13.0)}
+        g = position([trooper(), trooper()], [trooper(), trooper()], at, active="a1")
+        g.force([6])
+        charge(g, "charge a1 b1")
+        assert gap(model(g, "a1"), model(g, "b1")) <= 1.0
+        assert "fight a1 b1 [Trench Club]" in legal_texts(g)
+        g = position([trooper(), trooper()], [trooper(), trooper()], at, active="a1")
+        g.force([1])  # 7": short, but it still moves the full 7" towards b1
+        charge(g, "charge a1 b1")
+        assert model(g, "a1").y == pytest.approx(11.0, abs=0.3)
+
+
+def test_charge_the_player_chooses_where_the_charging_model_ends() -> None:
+    """'...move it towards the target. If your model finishes its move within 1" of the target, it can Fight':
+    the charging player picks the end spot among the legal ones (the engine's best is the first candidate)."""
+    g = position([trooper()], [trooper()], {"a1": (12, 4), "b1": (12, 14)}, active="a1")
+    g.force([6])
+    act(g, "charge a1 b1")
+    d = g.decision
+    assert (d.prompt, d.player, d.model) == ("dest", 0, "a1")
+    assert str(g.legal_actions()[0]) == "to a1 @12,13.01"
+    assert f"{R}/charge/end-within-1" in rules_of(g, "to a1 @14,12")
+    assert f"{R}/move/no-path" in rules_of(g, "to a1 @12,15.8")  # behind b1: more than 12" round it
+    assert rules_of(g, "to a1 @13.5,13.2") == []
+    act(g, "to a1 @13.5,13.2")
+    assert (model(g, "a1").x, model(g, "a1").y) == (13.5, 13.2)
+    assert "fight a1 b1 [Trench Club]" in legal_texts(g)
+    g = position([trooper()], [trooper()], {"a1": (12, 4), "b1": (12, 16.5)}, active="a1")
+    g.force([1])  # 7" of 11.5": short; it must end as close as the table allows
+    act(g, "charge a1 b1")
+    assert str(g.legal_actions()[0]) == "to a1 @12,11"
+    assert f"{R}/charge/as-close" in rules_of(g, "to a1 @14,10")
+
+
+def test_charge_menu_cannot_reach_even_with_a_6_agrees_with_movement_plus_6() -> None:
+    """'...roll a dice, add the result to your model's Movement Characteristic': the menu's odds count the die
+    results with which the charge really ends within 1" (round a model in contact; a stood-up model's halved
+    Movement and die)."""
+    cases = [
+        ({"a1": (12, 4), "a2": (12, 13.5), "b1": (12, 14.5)}, None),
+        ({"a1": (12, 4), "b1": (12, 11.5)}, "down"),
+        ({"a1": (12, 4), "b1": (12, 16.5)}, None),
+    ]
+    for at, flag in cases:
+        g = position([trooper(), trooper()], [trooper()], at)
+        if flag:
+            model(g, "a1").flags[flag] = True
+        act(g, "activate a1")
+        said = RS.explain(g.state, Action.parse("charge a1 b1"))
+        n = sum(_reaches(g, "charge a1 b1", d) for d in range(1, 7))
+        if n == 0:
+            assert said.startswith("cannot reach b1 even with a 6"), said
+        else:
+            assert said.startswith(f"charge reaches b1 on {n} of 6"), said
 
 
 # --- Retreat ---------------------------------------------------------------------------------------------
@@ -213,8 +309,22 @@ def test_retreat_only_when_engaged() -> None:
     g = position([trooper()], [trooper()], {"a1": (12, 4), "b1": (12, 14)}, active="a1")
     assert f"{R}/retreat/not-engaged" in rules_of(g, "retreat a1")
     g = position([trooper()], [trooper()], {"a1": (12, 12), "b1": (12, 13.5)}, active="a1")
-    act(g, "move a1")
-    assert f"{R}/move/leave-engagement" in rules_of(g, "to a1 @12,8")
+    assert rules_of(g, "retreat a1") == []
+
+
+def test_only_move_a_model_within_1_of_an_enemy_by_taking_a_retreat() -> None:
+    """'You can only move a model that is within 1" of an enemy by taking a Retreat Action': Move and Dash are
+    refused with the rule's id (so no coordinate can slide the model round the enemy), also a Dash after a
+    charge that ended within 1"."""
+    g = position([trooper()], [trooper()], {"a1": (12, 12), "b1": (12, 13.5)}, active="a1")
+    for kind in ("move", "dash"):
+        assert f"{R}/move/engaged" in rules_of(g, f"{kind} a1")
+        assert f"{kind} a1" not in legal_texts(g)
+    g = position([trooper()], [trooper()], {"a1": (12, 4), "b1": (12, 14)}, active="a1")
+    g.force([6])
+    charge(g, "charge a1 b1")
+    assert f"{R}/move/engaged" in rules_of(g, "dash a1")
+    assert "dash a1" not in legal_texts(g)
 
 
 def test_retreat_opponent_strikes_first_then_moves_directly_away() -> None:
@@ -224,6 +334,7 @@ def test_retreat_opponent_strikes_first_then_moves_directly_away() -> None:
     g = position([trooper()], [trooper(weapons=["Trench Club"])], {"a1": (12, 12), "b1": (12, 13.5)}, active="a1")
     g.force([1, 1])  # b1's attack misses
     act(g, "retreat a1")
+    act(g, "strike b1 a1 [Trench Club]")
     d = g.decision
     assert d.prompt == "dest" and d.player == 0
     assert f"{R}/retreat/direction" in rules_of(g, "to a1 @18,12")
@@ -237,10 +348,46 @@ def test_retreat_not_moved_if_taken_down() -> None:
     g = position([trooper()], [trooper(weapons=["Trench Club"])], {"a1": (12, 12), "b1": (12, 13.5)}, active="a1")
     g.force([6, 6], [4, 4, 1])  # b1 hits (critical: +1 INJURY DICE), injury keeps 4+4 = 8 -> Down
     act(g, "retreat a1")
-    g.settle()
+    act(g, "strike b1 a1 [Trench Club]")
     assert model(g, "a1").flags.get("down") is True
     assert model(g, "a1").y == 12
     assert g.decision.prompt == "activate"  # going Down ended the activation
+
+
+def test_retreat_your_opponent_can_make_a_melee_attack_is_their_choice() -> None:
+    """'Your opponent can make a Melee Attack against the Retreating model before you move it away': the
+    opponent decides (strike with a weapon it picks, or decline); declining rolls no dice."""
+    g = position([trooper()], [trooper(weapons=["Trench Club"])], {"a1": (12, 12), "b1": (12, 13.5)}, active="a1")
+    act(g, "retreat a1")
+    d = g.decision
+    assert (d.prompt, d.player, d.model) == ("strike", 1, "b1")
+    assert legal_texts(g) == ["strike b1 a1 [Trench Club]", "decline b1 a1"]
+    events = g.apply(Action.parse("decline b1 a1"))
+    assert g.decision.prompt == "dest" and g.decision.player == 0
+    assert not [e for e in events if type(e).__name__ == "DiceRolled"]
+
+
+def test_retreat_move_directly_away_a_number_of_inches_equal_to_its_movement() -> None:
+    """'Move the model directly away from its opponent a number of inches equal to its Movement Characteristic':
+    after an attack that leaves it standing the model is moved (staying put is no Retreat), the full distance
+    unless the table stops it."""
+    g = position([trooper()], [trooper(weapons=["Trench Club"])], {"a1": (12, 12), "b1": (12, 13.5)}, active="a1")
+    g.force([1, 1])  # the attack misses
+    act(g, "retreat a1")
+    act(g, "strike b1 a1 [Trench Club]")
+    assert "stay a1" not in legal_texts(g)
+    assert f"{R}/retreat/must-move" in rules_of(g, "stay a1")
+    assert f"{R}/retreat/full-distance" in rules_of(g, "to a1 @12,8")
+    assert legal_texts(g)[0] == "to a1 @12,6"
+    # by the table's edge it goes as far as the edge lets it, and no shorter
+    g = position([trooper()], [trooper(weapons=["Trench Club"])], {"a1": (12, 3.5), "b1": (12, 5)}, active="a1")
+    act(g, "retreat a1")
+    act(g, "decline b1 a1")
+    first = g.legal_actions()[0]
+    assert first.point is not None and first.point[1] == pytest.approx(0.5, abs=0.11)
+    assert f"{R}/retreat/full-distance" in rules_of(g, "to a1 @12,2")
+    act(g, str(first))
+    assert model(g, "a1").y == pytest.approx(0.5, abs=0.11)
 
 
 # --- Dash ------------------------------------------------------------------------------------------------
@@ -292,7 +439,7 @@ def test_no_shoot_after_charge_unless_assault() -> None:
     that has the Assault keyword.'"""
     g = position([trooper()], [trooper(), trooper()], {"a1": (12, 4), "b1": (12, 13), "b2": (2, 20)}, active="a1")
     g.force([1])
-    act(g, "charge a1 b1")
+    charge(g, "charge a1 b1")
     # a 1 leaves it short of b1 (and more than 1" away), so only the Charge forbids shooting
     assert f"{R}/activation/shoot-after-charge" in rules_of(g, "shoot a1 b2 [Bolt Action Rifle]")
     g = position(
@@ -302,7 +449,7 @@ def test_no_shoot_after_charge_unless_assault() -> None:
         active="a1",
     )
     g.force([1])
-    act(g, "charge a1 b1")
+    charge(g, "charge a1 b1")
     assert rules_of(g, "shoot a1 b2 [Semi-Automatic Rifle]") == []
 
 

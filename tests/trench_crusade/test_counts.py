@@ -13,21 +13,22 @@ def test_open_field_shooter() -> None:
 
 
 def test_engaged_model() -> None:
-    # within 1" of b1: Move (may not leave 1"), Dash, Retreat, Fight b1 with the club, End; no Charge, no Shoot.
+    # within 1" of b1: Retreat, Fight b1 with the club, End; no Move or Dash (only a Retreat moves an engaged
+    # model), no Charge, no Shoot.
     g = position([trooper()], [trooper()], {"a1": (12, 12), "b1": (12, 13.2)}, active="a1")
-    assert legal_texts(g) == ["move a1", "dash a1", "retreat a1", "fight a1 b1 [Trench Club]", "end a1"]
+    assert legal_texts(g) == ["retreat a1", "fight a1 b1 [Trench Club]", "end a1"]
 
 
 def test_two_weapons_two_enemies_in_melee() -> None:
-    # Pistol (ranged and melee) + club, two enemies within 1": 2 weapons x 2 targets = 4 Fights, plus Move, Dash,
-    # Retreat and End = 8.
+    # Pistol (ranged and melee) + club, two enemies within 1": 2 weapons x 2 targets = 4 Fights, plus Retreat and
+    # End = 6 (no Move or Dash while within 1").
     g = position(
         [trooper(weapons=["Pistol", "Trench Club"])],
         [trooper(), trooper()],
         {"a1": (12, 12), "b1": (12, 13.2), "b2": (13.2, 12)},
         active="a1",
     )
-    assert len(legal_texts(g)) == 8
+    assert len(legal_texts(g)) == 6
     assert sum(t.startswith("fight") for t in legal_texts(g)) == 4
 
 

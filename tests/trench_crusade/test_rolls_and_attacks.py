@@ -3,9 +3,12 @@ keyword rules of the digest (../shared/rules/trench-crusade.md §1, §4-§9)."""
 
 from __future__ import annotations
 
-import pytest
-from tc import act, legal_texts, model, position, rules_of, trooper
+from fractions import Fraction
 
+import pytest
+from tc import RS, act, legal_texts, model, position, rules_of, trooper
+
+from warband.kernel.actions import Action
 from warband.kernel.events import DiceRolled
 
 R = "trench-crusade"
@@ -161,6 +164,23 @@ def test_heavy_cannot_shoot_after_moving() -> None:
     assert f"{R}/keyword/heavy" in rules_of(g, "shoot a1 b1 [Machine Gun]")
 
 
+def test_heavy_no_shooting_and_moving_in_the_same_activation_in_either_order() -> None:
+    """Digest §9 HEAVY: 'cannot shoot and move in the same activation': after a HEAVY shot no Move, Dash or
+    Charge either (a Punt Gun: HEAVY without RELOAD)."""
+    gun = [trooper(weapons=["Punt Gun", "Trench Club"], keywords=["MEDIC"]), trooper()]
+    g = position(gun, [trooper()], {"a1": (12, 4), "a2": (13, 4), "b1": (12, 12)}, active="a1")
+    model(g, "a2").tokens["blood"] = 1  # a MEDIC's Tend Wounds keeps the activation open after the shot
+    g.force([1, 1, 1])  # a miss
+    act(g, "shoot a1 b1 [Punt Gun]")
+    for text in ("move a1", "dash a1", "charge a1 b1"):
+        assert f"{R}/keyword/heavy" in rules_of(g, text), text
+    assert legal_texts(g) == ["tend a1 a2", "end a1"]
+    g = position(gun, [trooper()], {"a1": (12, 4), "b1": (12, 20)}, active="a1")
+    act(g, "move a1")
+    act(g, "to a1 @12,6")
+    assert f"{R}/keyword/heavy" in rules_of(g, "shoot a1 b1 [Punt Gun]")
+
+
 def test_reload_ends_activation_and_automatic_makes_several_attacks() -> None:
     g = position(
         [trooper(weapons=["Machine Gun"])],
@@ -226,3 +246,80 @@ def test_dice_shown_in_plus_minus_format() -> None:
     g = position([trooper(ranged=-1)], [trooper()], {"a1": (12, 4), "b1": (12, 12)}, active="a1")
     g.force([1, 1, 1])
     assert "(-1 DICE" in rolled(shoot(g), "attack")[0].label
+
+
+# --- odds before an action -------------------------------------------------------------------------------
+def _resolution(g, text: str) -> dict[str, Fraction]:
+    """The exact odds of the attack ``text`` as the game resolves it: every hit roll, then every Injury Roll each
+    distinct pending injury leads to, played on clones with forced dice."""
+    from itertools import product
+
+    start = g.clone()
+    start.apply(Action.parse(text))
+    target = Action.parse(text).target
+    d = start.decision
+    out = {"hit": Fraction(0), "critical": Fraction(0), "down": Fraction(0), "out": Fraction(0)}
+    pending: dict[object, tuple[Fraction, object]] = {}
+    hit_rolls = list(product(range(1, 7), repeat=d.dice.n)) if d.kind == "chance" and d.prompt != "injury" else [()]
+    for vals in hit_rolls:
+        c = start.clone()
+        if vals:
+            c.force(vals)
+            result = next(e for e in c.roll() if isinstance(e, DiceRolled)).result
+        else:
+            result = "success"  # FLAMETHROWER: no roll
+        w = Fraction(1, len(hit_rolls))
+        out["hit"] += w if not result.endswith("failure") else 0
+        out["critical"] += w if result.endswith("critical") else 0
+        if c.decision.kind == "chance" and c.decision.prompt == "injury":
+            key = c.state.stack[-1]
+            pending[key] = (pending.get(key, (Fraction(0), c))[0] + w, c)
+    for w, c in pending.values():
+        n = c.decision.dice.n
+        for vals in product(range(1, 7), repeat=n):
+            cc = c.clone()
+            cc.force(vals)
+            cc.roll()
+            v = cc.state.models[target]
+            p = w / 6**n
+            if not v.on_table:
+                out["out"] += p
+            elif v.flags.get("down") and (not c.state.models[target].flags.get("down") or v.token("blood") > 1):
+                out["down"] += p
+    return out
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["plain", "tough", "down-target", "armour", "critical-weapon", "ignore-armour", "shotgun-long", "deadly"],
+)
+def test_odds_before_an_action_are_the_games_odds(case: str) -> None:
+    """Seed 000 §Success Rolls ('Critical Success. Add +1 Injury Dice') and digest §6: the odds the menu shows
+    for an attack equal the probabilities of its actual resolution, with each modifier: TOUGH, a critical's
+    extra injury die, a Down target, armour, the weapon's keywords."""
+    weapon = {
+        "critical-weapon": "Sword",
+        "ignore-armour": "Anti-Tank Hammer",
+        "deadly": "Catherine Wheel",
+        "shotgun-long": "Shotgun",
+    }.get(case, "Trench Club")
+    target = trooper(
+        keywords=["TOUGH"] if case == "tough" else [],
+        armour=-2 if case in ("armour", "ignore-armour") else 0,
+    )
+    shooting = case == "shotgun-long"
+    at = {"a1": (12, 4), "b1": (12, 13 if shooting else 5.2)}
+    g = position([trooper(weapons=[weapon])], [target], at, active="a1")
+    if case == "down-target":
+        model(g, "b1").flags["down"] = True
+    mode = "ranged" if shooting else "melee"
+    text = f"{'shoot' if shooting else 'fight'} a1 b1 [{weapon}]"
+    m, t = model(g, "a1"), model(g, "b1")
+    real = _resolution(g, text)
+    said = RS.explain(g.state, Action.parse(text))
+    for key, words in (("hit", "hit"), ("critical", "critical"), ("down", "Down"), ("out", "Out of Action")):
+        assert f"{words} {float(real[key]) * 100:.1f}%" in said, (key, said)
+    from warband.rulesets.trench_crusade.attacks import attack_preview
+
+    shown = attack_preview(g.state, m, t, next(w for w in m.data["weapons"] if w["name"] == weapon), mode)
+    assert {k: shown[k] for k in real} == real

@@ -347,3 +347,32 @@ def test_bad_armoury_reports_places(tmp_path: Path) -> None:
         load_armoury(write(tmp_path, bad, "armoury.yaml"))
     got = [p.place for p in exc.value.problems]
     assert got == ["weapons[0].keywords", "weapons[1].hands", "armour[0].modifier"]
+
+
+def _implemented_model_keywords() -> set[str]:
+    """Every model keyword the ruleset's rules look for (``has_kw(m, "X")``, ``"X" in ....data["keywords"]``)."""
+    import re
+
+    found: set[str] = set()
+    for src in (DATA.parent).glob("*.py"):
+        text = src.read_text()
+        found.update(re.findall(r'has_kw\(\w+, "([A-Z][A-Z ]*)"\)', text))
+        found.update(re.findall(r'"([A-Z][A-Z ]*)" (?:not )?in (?:tk|mk|kws|\w+\.data\["keywords"\])', text))
+    from warband.rulesets.trench_crusade.roster import WEAPON_KEYWORDS
+
+    return found - WEAPON_KEYWORDS
+
+
+def test_other_actions_every_implemented_model_keyword_validates(tmp_path: Path) -> None:
+    """'Other: Some models have other Actions they can take during their Activations': a MEDIC (Tend Wounds)
+    and every other model keyword the rules implement pass `warband validate`."""
+    from typer.testing import CliRunner
+
+    from warband.cli.main import app
+
+    kws = _implemented_model_keywords()
+    assert {"MEDIC", "TOUGH", "LEADER", "FEAR", "NEGATE FEAR", "FLYING", "STRONG"} <= kws
+    for kw in sorted(kws - {"LEADER"}):
+        doc = roster(pilgrim(type=f"Has {kw}", keywords=["PILGRIM", kw]))
+        result = CliRunner().invoke(app, ["validate", str(write(tmp_path, doc))])
+        assert result.exit_code == 0, (kw, result.output)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 from warband.kernel.actions import Action, DiceSpec
@@ -36,6 +37,7 @@ from warband.rulesets.trench_crusade.core import (
     the_weapon,
     weapons,
 )
+from warband.rulesets.trench_crusade.odds import injury_odds, success_odds
 from warband.rulesets.trench_crusade.space import cover_piece, elevated_over, visible
 
 __all__ = ["add_blood"]
@@ -364,31 +366,75 @@ class Injury(TCAuto):
     def run(self, state: State, events: list[Event]) -> None:
         """The INJURY DICE from a critical, a melee hit on a Down target and falls; the INJURY MODIFIERS of
         armour and weapon, negatives capped (digest §6)."""
-        p = state.ctx.params
         v = state.models[self.victim]
         if not v.on_table:
             return
         att = state.models[self.attacker] if self.attacker else None
         w = the_weapon(att, self.weapon, self.mode or "") if att and self.weapon else None
-        plus = self.crit + self.fall
-        if self.mode == "melee" and v.flags.get("down"):
-            plus += int(p["down_melee_injury_dice"])
-        mods = []
-        if w is None or "IGNORE ARMOUR" not in w["keywords"]:
-            mods.append(int(v.data["armour"]))
-        if w is not None:
-            mods.append(int(w["injury_mod"]))
-        modifier = tcr.injury_modifier(mods, p) if self.source is None else 0
+        plus, modifier, all_dice = injury_terms(state, v, w, self.mode, self.crit + self.fall)
+        if self.source is not None:
+            modifier = 0
         shrapnel = bool(w is not None and any(k in w["keywords"] for k in ("SHRAPNEL", "FIRE", "GAS")))
         deadly = w is not None and "DEADLY" in w["keywords"]
         source = self.source or (w["name"] if w is not None else None)
-        all_dice = int(p["deadly_dice"] - 1) if deadly else 0
         push(
             state,
             InjuryRoll(v.id, self.attacker, plus, self.injury_minus, modifier, all_dice, deadly, shrapnel, source),
         )
         if v.token("blood") > 0:
             push(state, SpendInjury(v.id, 1 - v.side))
+
+
+def injury_terms(
+    state: State, v: Model, w: dict[str, Any] | None, mode: str | None, extra: int
+) -> tuple[int, int, int]:
+    """(+INJURY DICE, capped INJURY MODIFIER, dice all added) of an Injury Roll on ``v`` (digest §6): ``extra``
+    dice (a critical, a fall) plus one for a melee hit on a Down target; armour unless IGNORE ARMOUR, the
+    weapon's modifier; DEADLY rolls ``deadly_dice - 1`` dice all added."""
+    p = state.ctx.params
+    plus = extra
+    if mode == "melee" and v.flags.get("down"):
+        plus += int(p["down_melee_injury_dice"])
+    mods = []
+    if w is None or "IGNORE ARMOUR" not in w["keywords"]:
+        mods.append(int(v.data["armour"]))
+    if w is not None:
+        mods.append(int(w["injury_mod"]))
+    deadly = w is not None and "DEADLY" in w["keywords"]
+    return plus, tcr.injury_modifier(mods, p), int(p["deadly_dice"] - 1) if deadly else 0
+
+
+def attack_preview(state: State, m: Model, t: Model, w: dict[str, Any], mode: str) -> dict[str, Fraction]:
+    """The exact odds of one attack of ``m`` on ``t`` with ``w`` as the game resolves it now (the 'odds before
+    an action'): the hit and the critical (FLAMETHROWER: always a plain hit), then the Injury Roll with the
+    critical's extra INJURY DICE, a Down target's die in melee, SHOTGUN at long range, armour (IGNORE
+    ARMOUR), DEADLY, and TOUGH turning a first Out of Action into Down. Keys ``hit``, ``critical``, ``down``,
+    ``out``, ``net`` (the DICE). Blood markers the opponent may spend are choices, not counted."""
+    p = state.ctx.params
+    if "FLAMETHROWER" in w["keywords"]:
+        net, hit = 0, {"failure": Fraction(0), "success": Fraction(1), "critical": Fraction(0)}
+    else:
+        plus, minus, _ = attack_dice(state, m, t, w, mode, False)
+        net = tcr.net_dice(plus, minus)
+        hit = success_odds(net, p)
+    minus_inj = 1 if mode == "ranged" and "SHOTGUN" in w["keywords"] and long_range(state, m, t, w) else 0
+    crit_dice = int(p["critical_keyword_injury_dice"] if "CRITICAL" in w["keywords"] else p["critical_injury_dice"])
+    tough = "TOUGH" in t.data["keywords"] and not t.flags.get("tough_used")
+    out: dict[str, Fraction] = {"hit": hit["success"], "critical": hit["critical"], "down": Fraction(0)}
+    out["out"] = Fraction(0)
+    for chance, extra in ((hit["success"] - hit["critical"], 0), (hit["critical"], crit_dice)):
+        plus_inj, modifier, all_dice = injury_terms(state, t, w, mode, extra)
+        if all_dice:
+            inj = injury_odds(0, modifier, all_dice, p)
+        else:
+            inj = injury_odds(tcr.net_dice(plus_inj, minus_inj), modifier, params=p)
+        down, gone = inj["down"], inj["out"]
+        if tough:
+            down, gone = down + gone, Fraction(0)
+        out["down"] += chance * down
+        out["out"] += chance * gone
+    out["net"] = Fraction(net)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

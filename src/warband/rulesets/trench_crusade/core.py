@@ -95,6 +95,17 @@ def movement(state: State, m: Model) -> float:
     return mv / 2 if m.flags.get("stood") else mv
 
 
+def charge_allowance(state: State, m: Model, die: float) -> float:
+    """Inches a charge may move (seed 000 Charge: the die plus the Movement Characteristic): the die is halved
+    with the Movement in the activation a Down model stood up (digest §6), HEAVY rolls none (``die`` 0), and
+    ``charge_move_cap`` (when above 0) caps the sum. The charge itself and the menu's odds both use this."""
+    if m.flags.get("stood"):
+        die = die / 2
+    allowance = movement(state, m) + die
+    cap = float(state.ctx.params["charge_move_cap"])
+    return min(allowance, cap) if cap > 0 else allowance
+
+
 def can_activate(m: Model) -> bool:
     return m.on_table and not m.flags.get("activated", False)
 

@@ -7,9 +7,9 @@ import math
 from warband.kernel.actions import Action
 from warband.kernel.space import gap
 from warband.rulesets.trench_crusade import rolls as tcr
-from warband.rulesets.trench_crusade.attacks import attack_dice
+from warband.rulesets.trench_crusade.attacks import attack_dice, attack_preview
 from warband.rulesets.trench_crusade.core import State
-from warband.rulesets.trench_crusade.space import charge_route
+from warband.rulesets.trench_crusade.space import charge_spots
 
 _GLYPH = {
     "difficult": "~",
@@ -89,7 +89,7 @@ def explain_action(state: State, a: Action) -> str:
     """The odds of the rolls an action starts: to hit and to injure for attacks, the Risky roll of a Dash,
     the chance that a Charge reaches."""
     from warband.rulesets.trench_crusade import core
-    from warband.rulesets.trench_crusade.odds import injury_odds, success_odds
+    from warband.rulesets.trench_crusade.odds import success_odds
 
     m = state.models.get(a.model or "")
     if m is None:
@@ -101,16 +101,13 @@ def explain_action(state: State, a: Action) -> str:
         w = core.weapon_named(m, a.option, mode)
         if w is None:
             return ""
-        plus, minus, why = attack_dice(state, m, t, w, mode, False)
-        net = tcr.net_dice(plus, minus)
-        hit = success_odds(net, p)
-        mod = tcr.injury_modifier([int(t.data["armour"]), int(w["injury_mod"])], p)
-        extra = int(p["down_melee_injury_dice"]) if mode == "melee" and t.flags.get("down") else 0
-        inj = injury_odds(extra, mod, params=p)
+        _, _, why = attack_dice(state, m, t, w, mode, False)
+        odds = attack_preview(state, m, t, w, mode)
+        net = int(odds["net"])
         return (
-            f"{net:+d} DICE ({', '.join(why) or 'no modifiers'}): hit {_pct(float(hit['success']))}, "
-            f"critical {_pct(float(hit['critical']))}; if hit: Down {_pct(float(inj['down']))}, "
-            f"Out of Action {_pct(float(inj['out']))} (injury modifier {mod:+d})"
+            f"{net:+d} DICE ({', '.join(why) or 'no modifiers'}): hit {_pct(float(odds['hit']))}, "
+            f"critical {_pct(float(odds['critical']))}; Down {_pct(float(odds['down']))}, "
+            f"Out of Action {_pct(float(odds['out']))}"
         )
     if a.kind == "dash":
         odds = success_odds(tcr.net_dice(*core.model_dice(state, m)), p)
@@ -118,14 +115,14 @@ def explain_action(state: State, a: Action) -> str:
     if a.kind == "charge" and a.target in state.models:
         t = state.models[a.target]
         sides = int(p["charge_die_sides"])
-        base = core.movement(state, m)
-        full = charge_route(state, m, t, base + (0 if core.heavy_applies(m) else sides))
-        if not full.reached:
-            return f'cannot reach {t.id} even with a {sides} ({gap(m, t):.1f}" away)'
-        reach = sum(
-            1
-            for d in range(1, sides + 1)
-            if charge_route(state, m, t, base + (0 if core.heavy_applies(m) else d)).reached
-        )
+        faces = [0] if core.heavy_applies(m) else list(range(1, sides + 1))
+
+        def reaches(d: int) -> bool:
+            return charge_spots(state, m, t, core.charge_allowance(state, m, d), first_only=True).reached
+
+        if not reaches(faces[-1]):
+            best = f"a {sides}" if faces[-1] else "its Movement (HEAVY: no charge die)"
+            return f'cannot reach {t.id} even with {best} ({gap(m, t):.1f}" away)'
+        reach = sum(1 for d in range(1, sides + 1) if reaches(min(d, faces[-1])))
         return f"charge reaches {t.id} on {reach} of {sides} die results ({_pct(reach / sides)})"
     return ""

@@ -54,6 +54,7 @@ MODEL_KEYWORDS: frozenset[str] = frozenset(
         "SKIRMISHER",
         "FIRETEAM",
         "GOLEM",
+        "MEDIC",
         "ARTIFICIAL",
         "DEMONIC",
         "MERCENARY",

@@ -26,7 +26,7 @@ from warband.kernel.events import (
     PhaseStarted,
     StatusChanged,
 )
-from warband.kernel.space import gap, overlapping
+from warband.kernel.space import gap, gap_at, overlapping
 from warband.kernel.state import Model
 from warband.kernel.steps import Choice, SteppedRules, pop, push, top
 from warband.rulesets.trench_crusade import attacks, morale
@@ -44,6 +44,7 @@ from warband.rulesets.trench_crusade.core import (
     active_model,
     acts,
     add_act,
+    charge_allowance,
     has_kw,
     heavy_applies,
     is_down,
@@ -61,12 +62,15 @@ from warband.rulesets.trench_crusade.core import (
 from warband.rulesets.trench_crusade.space import (
     MovePlan,
     away_direction,
-    charge_route,
+    charge_end_z,
+    charge_spots,
+    ends_in_reach,
     engaged_with,
     move_candidates,
     plan_move,
     retreat_angle_ok,
     retreat_candidates,
+    retreat_reach,
     standing_enemies,
     visible,
 )
@@ -329,6 +333,8 @@ def action_reasons(state: State, m: Model, a: Action, eng: list[Model] | None = 
                     f"already took a {used[0].title()} this activation: only one of Move, Charge or Retreat",
                 )
             )
+    if a.kind in (*MOVES, "dash"):
+        out.extend(_heavy_then_move(state, m))
     check = CHECKS.get(a.kind)
     if check is None and a.kind != "end":
         out.append((f"{R}/activation/unknown", f"{a.kind!r} is not an action of this game"))
@@ -337,9 +343,24 @@ def action_reasons(state: State, m: Model, a: Action, eng: list[Model] | None = 
     return out
 
 
+def _heavy_then_move(state: State, m: Model) -> list[Reason]:
+    """HEAVY (digest §9): no shooting and moving in the same activation, in either order; this is the
+    shoot-then-move half (``_check_shoot`` refuses the other)."""
+    for name in state.vars.get("shot_with", []):
+        w = weapon_named(m, name, "ranged")
+        if w is not None and heavy_applies(m, w):
+            return [(f"{R}/keyword/heavy", f"{name} is HEAVY and was fired this activation: no move after it")]
+    return []
+
+
 def _check_move(state: State, m: Model, a: Action, eng: list[Model]) -> list[Reason]:
+    """Move and Dash: never for a model within 1" of an enemy (seed 000 Retreat: 'You can only move a model that
+    is within 1" of an enemy by taking a Retreat Action')."""
     if a.target is not None or a.option is not None or a.point is not None:
-        return [(f"{R}/activation/syntax", "declare 'move MODEL', then give the destination")]
+        return [(f"{R}/activation/syntax", f"declare '{a.kind} MODEL', then give the destination")]
+    if eng:
+        near = ", ".join(e.id for e in eng)
+        return [(f"{R}/move/engaged", f'{m.id} is within 1" of {near}: it can only be moved by a Retreat')]
     return []
 
 
@@ -507,10 +528,7 @@ def begin_retreat(state: State, m: Model, events: list[Event]) -> None:
     away = away_direction(state, m)
     push(state, RetreatMove(m.id, away))
     for e in reversed(engaged_with(state, m)):
-        arms = weapons(e, "melee")
-        if len(arms) == 1:
-            attacks.begin_melee_attack(state, e, m, arms[0]["name"], events, own_activation=False)
-        elif arms:  # the opponent picks the one weapon it strikes with
+        if weapons(e, "melee"):  # the opponent may strike (with the one weapon it picks) or decline
             push(state, Strike(e.id, m.id, e.side))
 
 
@@ -568,9 +586,10 @@ class Destination(TCChoice):
     def options(self, state: State) -> list[Action]:
         m = state.models[self.model]
         if self.mode == "retreat" and self.away is not None:
+            # seed 000 Retreat: the model is moved; it stays only when the table lets it go nowhere
             pts = retreat_candidates(state, m, self.allow, self.away)
-        else:
-            pts = move_candidates(state, m, self.allow)
+            return [Action("to", m.id, point=p) for p in pts] or [Action("stay", m.id)]
+        pts = move_candidates(state, m, self.allow)
         return [Action("to", m.id, point=p) for p in pts] + [Action("stay", m.id)]
 
     def reasons(self, state: State, action: Action) -> list[Reason]:
@@ -578,14 +597,16 @@ class Destination(TCChoice):
         a = action
         if a.model != m.id or a.kind not in ("to", "stay") or (a.kind == "to" and a.point is None):
             return [(f"{R}/move/destination", f"give a destination for {m.id}: 'to {m.id} @x,y' or 'stay {m.id}'")]
+        retreat = self.mode == "retreat" and self.away is not None
         if a.kind == "stay":
+            if retreat and self.options(state)[0].kind == "to":
+                return [(f"{R}/retreat/must-move", f"a Retreat moves {m.id} directly away: staying put is no Retreat")]
             return []
         assert a.point is not None
-        mode = "retreat" if self.mode == "retreat" else "move"
         out: list[Reason] = []
-        if mode == "retreat" and self.away is not None and not retreat_angle_ok(state, m, a.point, self.away):
-            out.append((f"{R}/retreat/direction", "a Retreat moves directly away from the enemy"))
-        plan = plan_move(state, m, a.point, self.allow, mode)
+        if retreat and self.away is not None:
+            out.extend(retreat_point_reasons(state, m, a.point, self.allow, self.away))
+        plan = plan_move(state, m, a.point, self.allow, "retreat" if self.mode == "retreat" else "move")
         if not isinstance(plan, MovePlan):
             out.extend(plan)
         return out
@@ -606,6 +627,23 @@ class Destination(TCChoice):
             push_success(state, m.id, purpose, *model_dice(state, m), True, AfterClimb(m.id, plan.jump), own)
             return
         finish_move(state, m, plan, events)
+
+
+def retreat_point_reasons(state: State, m: Model, p: Vec, allow: float, away: Vec) -> list[Reason]:
+    """Seed 000 Retreat: 'directly away from its opponent' (within ``retreat_angle``) and 'a number of inches
+    equal to its Movement Characteristic': the full distance along that line unless the table stops it."""
+    if not retreat_angle_ok(state, m, p, away):
+        return [(f"{R}/retreat/direction", "a Retreat moves directly away from the enemy")]
+    v = (p[0] - m.x, p[1] - m.y)
+    d = math.hypot(*v)
+    reach = retreat_reach(state, m, allow, (v[0] / d, v[1] / d))
+    if d < reach - RETREAT_SLACK:
+        why = f'a Retreat moves the full {allow:g}" unless the table stops it ({reach:.1f}" possible, {d:.1f}" given)'
+        return [(f"{R}/retreat/full-distance", why)]
+    return []
+
+
+RETREAT_SLACK = 0.15  # inches a Retreat may fall short of its measured reach (the reach is measured in 0.1" steps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -644,7 +682,8 @@ class RetreatMove(TCAuto):
 
 @dataclass(frozen=True, slots=True)
 class Strike(TCChoice):
-    """An enemy of a Retreating model with more than one melee weapon picks the one it strikes with (digest §7)."""
+    """Seed 000 Retreat: 'Your opponent can make a Melee Attack against the Retreating model': each engaged
+    enemy's side chooses to strike, with the one melee weapon it picks (digest §7), or to let it go."""
 
     kind = "strike"
     about = "model"
@@ -654,10 +693,14 @@ class Strike(TCChoice):
 
     def options(self, state: State) -> list[Action]:
         e = state.models[self.model]
-        return [Action("strike", e.id, self.target, option=w["name"]) for w in weapons(e, "melee")]
+        strikes = [Action("strike", e.id, self.target, option=w["name"]) for w in weapons(e, "melee")]
+        return [*strikes, Action("decline", e.id, self.target)]
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
         e = state.models[self.model]
+        if action.kind == "decline":
+            events.append(Note(f"{e.id} lets {self.target} retreat without a Melee Attack", f"{R}/retreat/strike"))
+            return
         target = state.models[self.target]
         attacks.begin_melee_attack(state, e, target, action.option or "", events, own_activation=False)
 
@@ -695,25 +738,79 @@ class ChargeGo(TCAuto):
         t = state.models[self.target]
         if not (m.on_table and t.on_table):
             return
-        die: float = self.die or 0
-        if m.flags.get("stood"):
-            die = die / 2
-        allowance = movement(state, m) + die
-        cap = state.ctx.params["charge_move_cap"]
-        if cap > 0:
-            allowance = min(allowance, cap)
-        route = charge_route(state, m, t, allowance)
-        place(state, m, route.end, route.end_z, events)
+        allowance = charge_allowance(state, m, self.die or 0)
+        found = charge_spots(state, m, t, allowance)
+        push(state, ChargeEnd(m.id, t.id, allowance, found.spots, found.reached, found.closest))
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeEnd(TCChoice):
+    """Where the charging model ends (seed 000 Charge: 'move it towards the target'): the charging player picks
+    any spot the ``allowance`` reaches within 1" of the target when one exists (``reached``), else a spot at
+    least as close to it as the engine's (``closest``). ``spots`` are the candidates, the engine's best first;
+    any other concrete point is checked against the table."""
+
+    kind = "charge-end"
+    prompt = "dest"
+    about = "model"
+    model: str
+    target: str
+    allowance: float
+    spots: tuple[Vec, ...]
+    reached: bool
+    closest: float
+
+    def player(self, state: State) -> int:
+        return state.models[self.model].side
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("to", self.model, point=p) for p in self.spots]
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        m = state.models[self.model]
+        if action.model != m.id or action.kind != "to" or action.point is None:
+            return [(f"{R}/charge/destination", f"give where the charge of {m.id} ends: 'to {m.id} @x,y'")]
+        if action.point in self.spots:
+            return []
+        plan = plan_move(state, m, action.point, self.allowance, "charge", climb_over=False)
+        if not isinstance(plan, MovePlan):
+            return plan
+        t = state.models[self.target]
+        g = gap_at(action.point, m.radius, t)
+        if self.reached and not ends_in_reach(state, m, t, action.point, plan.end_z):
+            return [(f"{R}/charge/end-within-1", f'the charge can reach {t.id}: it must end within 1" of it')]
+        if not self.reached and g > self.closest + 1e-6:
+            return [
+                (
+                    f"{R}/charge/as-close",
+                    f'the charge must end as close to {t.id} as the table allows ({self.closest:.2f}")',
+                )
+            ]
+        return []
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        m = state.models[self.model]
+        t = state.models[self.target]
+        assert action.point is not None
+        start_z = m.z
+        plan = plan_move(state, m, action.point, self.allowance, "charge", climb_over=False)
+        if isinstance(plan, MovePlan):
+            place(state, m, plan.end, plan.end_z, events, plan.cost)
+            dangerous = plan.dangerous or in_dangerous(state, plan.end)
+        else:  # the engine's own spot at the end of a walked route
+            place(state, m, action.point, charge_end_z(state, m, action.point), events)
+            dangerous = in_dangerous(state, action.point)
+        drop = max(0.0, start_z - m.z)
         p = state.ctx.params
-        if route.reached:
+        if ends_in_reach(state, m, t, (m.x, m.y), m.z):
             events.append(Note(f"{m.id} charges home against {t.id} and may Fight", f"{R}/charge/reach"))
-            if route.drop >= p["dive_min_height"] - 1e-9 and not has_kw(m, "FLYING"):
+            if drop >= p["dive_min_height"] - 1e-9 and not has_kw(m, "FLYING"):
                 dice = model_dice(state, m)
-                push_success(state, m.id, "diving charge", *dice, True, AfterDive(m.id, route.drop), True)
+                push_success(state, m.id, "diving charge", *dice, True, AfterDive(m.id, drop), True)
                 return
         else:
-            events.append(Note(f"{m.id}'s charge falls short of {t.id} ({allowance:g}\")", f"{R}/charge/short"))
-        after_move_hazards(state, m, route.drop, in_dangerous(state, route.end), events)
+            events.append(Note(f"{m.id}'s charge falls short of {t.id} ({self.allowance:g}\")", f"{R}/charge/short"))
+        after_move_hazards(state, m, drop, dangerous, events)
 
 
 @dataclass(frozen=True, slots=True)
@@ -902,6 +999,7 @@ STEPS = (
     Strike,
     ChargeRoll,
     ChargeGo,
+    ChargeEnd,
     EndAfter,
     AfterDash,
     AfterClimb,

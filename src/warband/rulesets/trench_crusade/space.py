@@ -265,13 +265,17 @@ def plan_move(
     target: Model | None = None,
     straight: bool = False,
     env: MoveEnv | None = None,
+    climb_over: bool = True,
 ) -> MovePlan | list[Reason]:
     """Check a move of ``m`` to ``dest`` with ``allowance`` inches; return the plan or the broken rules.
 
     Difficult terrain costs ``difficult_cost`` per inch; obstacles up to ``obstacle_free_height`` are free;
     a step up higher than that is a sheer climb (its height counts against the allowance and needs a Risky
     roll, made by the caller); a drop of ``fall_height`` or more is a fall (seed 000 Move; digest §7).
-    ``straight`` skips the search for a way round obstacles (used for generating candidates quickly)."""
+    ``straight`` skips the search for a way round obstacles (used for generating candidates quickly). When no
+    way round is in reach, the straight line may climb over the sheer surfaces of any piece but impassable
+    terrain (seed 000 Move: 'your model can climb sheer surfaces'): each piece's height counts as climb
+    (``climb_over`` False: never, for a charge)."""
     env = env or MoveEnv(state, m, mode, target)
     reasons = check_destination(state, m, dest, mode, env)
     if reasons:
@@ -286,6 +290,7 @@ def plan_move(
     cost_fn = _leg_cost(ctx)
     path: list[Vec]
     dangerous = False
+    over = 0.0
     if _straight_clear(start, dest, solids) and clear_of_circles(start, dest, env.circles):
         path = [start, dest]
         tr = table.trace(start, dest)
@@ -296,10 +301,13 @@ def plan_move(
     elif straight:
         return [(f"{R}/move/no-path", "the straight line is blocked")]
     else:
+        walls = solids
         circles, solids = corridor(start, dest, allowance, env.circles, solids)
         found = table.shortest_path(
             start, dest, m.radius, solids, circles, cost=cost_fn, max_cost=allowance + 1e-6, cost_at_least_length=True
         )
+        if found is None and climb_over:
+            found, over = _climb_over(start, dest, walls, env, cost_fn)
         if found is None:
             return [(f"{R}/move/no-path", f'no path within {allowance:g}" reaches ({dest[0]:.2f}, {dest[1]:.2f})')]
         path, cost = found
@@ -310,7 +318,7 @@ def plan_move(
         )
     dz = end_z - m.z
     free = p["obstacle_free_height"]
-    climb = dz if dz > free + 1e-9 else 0.0
+    climb = (dz if dz > free + 1e-9 else 0.0) + over
     drop = -dz if dz < 0 else 0.0
     jump = False
     if m.z > free and end_z > free and abs(dz) <= free + 1e-9 and env.start_platform is not end_platform:
@@ -322,6 +330,24 @@ def plan_move(
     if total > allowance + 1e-6:
         return [(f"{R}/move/too-far", f'the move costs {total:.2f}" but the model may move {allowance:g}"')]
     return MovePlan(tuple(path), total, end_z, climb, drop, jump, dangerous)
+
+
+def _climb_over(
+    a: Vec, b: Vec, walls: list[TerrainPiece], env: MoveEnv, cost_fn: Callable[[Vec, Vec], float]
+) -> tuple[tuple[list[Vec], float] | None, float]:
+    """The straight line ``a -> b`` over the sheer sides of the pieces in its way (seed 000 Move: 'climb sheer
+    surfaces'), or None when impassable terrain or a base is in the way: ((path, cost), inches climbed)."""
+    if not clear_of_circles(a, b, env.circles):
+        return None, 0.0
+    up = 0.0
+    for piece in walls:
+        span = piece.clip(a, b)
+        if span is None or span[1] - span[0] <= 1e-9:
+            continue
+        if piece.kind == "impassable":
+            return None, 0.0
+        up += piece.height
+    return ([a, b], cost_fn(a, b)), up
 
 
 def _gap_length(table: Table, a: Vec, b: Vec) -> float:
@@ -434,67 +460,131 @@ def retreat_angle_ok(state: State, m: Model, dest: Vec, away: Vec) -> bool:
     return cos >= math.cos(math.radians(state.ctx.params["retreat_angle"])) - 1e-9
 
 
+_RETREAT_STEP = 0.1  # inches: how finely the reach of a Retreat along its line is measured
+
+
+def retreat_reach(state: State, m: Model, allowance: float, direction: Vec, env: MoveEnv | None = None) -> float:
+    """How far ``m`` can Retreat in a straight line along ``direction`` (at most ``allowance``): the full
+    Movement unless the table (its edge, terrain, bases, an enemy's 1") stops it (seed 000 Retreat)."""
+    env = env or MoveEnv(state, m, "retreat")
+    d = allowance
+    while d > _RETREAT_STEP / 2:
+        p = (m.x + direction[0] * d, m.y + direction[1] * d)
+        if isinstance(plan_move(state, m, p, allowance, "retreat", straight=True, env=env), MovePlan):
+            return d
+        d -= _RETREAT_STEP
+    return 0.0
+
+
 def retreat_candidates(state: State, m: Model, allowance: float, away: Vec) -> list[Vec]:
-    """Destinations directly away (and slightly off it, within ``retreat_angle``) at several distances."""
+    """Destinations directly away (and off it by up to ``retreat_angle`` either way), each as far as the
+    Movement or the table allows along its line."""
     out: list[Vec] = []
     env = MoveEnv(state, m, "retreat")
     tol = math.radians(state.ctx.params["retreat_angle"])
     base = math.atan2(away[1], away[0])
     for ang in (base, base + tol * 0.9, base - tol * 0.9):
-        for frac in (1.0, 0.75, 0.5):
-            cand = _r2((m.x + math.cos(ang) * allowance * frac, m.y + math.sin(ang) * allowance * frac))
-            if cand in out:
-                continue
-            if isinstance(
-                plan_move(state, m, cand, allowance, "retreat", straight=True, env=env), MovePlan
-            ) and retreat_angle_ok(state, m, cand, away):
-                out.append(cand)
+        direction = (math.cos(ang), math.sin(ang))
+        reach = retreat_reach(state, m, allowance, direction, env)
+        cand = _r2((m.x + direction[0] * reach, m.y + direction[1] * reach))
+        ok = reach > 0 and cand not in out and retreat_angle_ok(state, m, cand, away)
+        if ok and isinstance(plan_move(state, m, cand, allowance, "retreat", env=env), MovePlan):
+            out.append(cand)
     return out
 
 
 @dataclass(frozen=True, slots=True)
-class ChargeMove:
-    """Where a charge ends: along the shortest route toward the target, stopping at base contact."""
+class ChargeSpots:
+    """Where a charge may end (seed 000 Charge: 'move it towards the target'). ``reached``: some spot within 1"
+    of the target is reachable, and ``spots`` are such spots (the engine's best one first: in base contact if
+    it can be, by the cheapest route);
+    otherwise ``spots`` holds the one spot the table allows closest to the target and ``closest`` its gap."""
 
-    path: tuple[Vec, ...]
-    end: Vec
-    end_z: float
+    spots: tuple[Vec, ...]
     reached: bool
-    climb: float
-    drop: float
+    closest: float
 
 
-def charge_route(state: State, m: Model, target: Model, allowance: float) -> ChargeMove:
-    """Move ``m`` toward ``target`` by the shortest route, up to ``allowance`` inches (seed 000 Charge;
-    digest §7: shortest route, stop on contact). Reaching means ending within 1" of the target."""
+_RING_ANGLES = 24  # directions round the target where a charger's base may end
+_SPOT_CHOICES = 8  # at most this many end spots are offered as candidates (any other point is checked)
+
+
+def _ring(m: Model, target: Model, rng: float) -> list[Vec]:
+    """Points round ``target`` where ``m``'s base ends within ``rng``: the side facing the charger first."""
+    base = math.atan2(m.y - target.y, m.x - target.x)
+    out: list[Vec] = []
+    for k in range(_RING_ANGLES):
+        turn = (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / _RING_ANGLES
+        for g in (0.01, rng / 2, rng - 0.05):
+            d = target.radius + m.radius + g
+            out.append((target.x + math.cos(base + turn) * d, target.y + math.sin(base + turn) * d))
+    return out
+
+
+def ends_in_reach(state: State, m: Model, target: Model, p: Vec, z: float) -> bool:
+    free = state.ctx.params["obstacle_free_height"]
+    rng = state.ctx.params["engagement_range"]
+    return bool(gap_at(p, m.radius, target) <= rng + 1e-9 and abs(z - target.z) <= free + 1e-9)
+
+
+def charge_spots(state: State, m: Model, target: Model, allowance: float, first_only: bool = False) -> ChargeSpots:
+    """The end spots of a charge of ``m`` at ``target`` with ``allowance`` inches (seed 000 Charge; digest §7).
+
+    A spot round the target within 1" that a route of at most ``allowance`` reaches (round other bases: a model
+    in base contact with the target on the charger's side never stops the charge) makes the charge reach; the
+    cheapest is the engine's choice. When none is in reach the charger still moves towards the target, as far
+    as the allowance and the table let it (``closest``: its gap to the target then)."""
+    rng = float(state.ctx.params["engagement_range"])
+    env = MoveEnv(state, m, "charge")
+    ring = [p for p in _ring(m, target, rng) if not check_destination(state, m, p, "charge", env)]
+    found: list[tuple[float, float, int, Vec]] = []
+    for straight in (True, False):
+        order = ring if straight else sorted(ring, key=lambda p: math.hypot(p[0] - m.x, p[1] - m.y))[:16]
+        for i, p in enumerate(order):
+            plan = plan_move(state, m, p, allowance, "charge", straight=straight, env=env, climb_over=False)
+            if isinstance(plan, MovePlan) and ends_in_reach(state, m, target, p, plan.end_z):
+                found.append((round(gap_at(p, m.radius, target), 2), plan.cost, i, _r2(p)))
+                if first_only or (not straight and len(found) >= 4):
+                    break
+        if found:
+            break
+    if found:
+        found.sort()
+        spots: list[Vec] = []
+        for _, _, _, p in found:
+            if all(math.hypot(p[0] - q[0], p[1] - q[1]) >= _CANDIDATE_SPACING for q in spots):
+                spots.append(p)
+        return ChargeSpots(tuple(spots[:_SPOT_CHOICES]), True, 0.0)
+    end = _short_end(state, m, target, allowance, ring, env)
+    return ChargeSpots((end,), False, gap_at(end, m.radius, target))
+
+
+def _short_end(state: State, m: Model, target: Model, allowance: float, ring: list[Vec], env: MoveEnv) -> Vec:
+    """A charge that cannot reach: along the shortest route to the nearest free spot by the target, as far as
+    ``allowance`` goes, pulled back until the base overlaps nothing (digest §7: shortest route)."""
     ctx = state.ctx
     start = (m.x, m.y)
-    contact = toward((target.x, target.y), start, target.radius + m.radius + 0.01)
-    env = MoveEnv(state, m, "charge", target)
-    end_platform = _own_platform(ctx.table, contact)
-    solids = [x for x in env.solids if x is not end_platform]
     cost_fn = _leg_cost(ctx)
-    d = math.hypot(contact[0] - start[0], contact[1] - start[1])
-    circles, solids = corridor(start, contact, max(allowance, d) + 2.0, env.circles, solids)
-    found = ctx.table.shortest_path(start, contact, m.radius, solids, circles, cost=cost_fn, cost_at_least_length=True)
     free = ctx.params["obstacle_free_height"]
-    rng = ctx.params["engagement_range"]
-    if found is None:
-        return ChargeMove((start,), start, m.z, False, 0.0, 0.0)
-    path, cost = found
-    dz = target.z - m.z
-    climb = dz if dz > free + 1e-9 else 0.0
-    if cost + climb <= allowance + 1e-6:
-        end = contact
-        end_z = ctx.table.surface_height(end)
-        return ChargeMove(tuple(path), end, end_z, True, climb, max(0.0, m.z - end_z))
-    end = walk_path(path, allowance, _leg_cost(ctx))
-    end = _settle(state, m, end, target)
-    end_z = ctx.table.surface_height(end)
-    if end_z - m.z > free + 1e-9:
-        end_z = m.z  # cannot finish the climb: stays at the foot
-    reached = gap_at(end, m.radius, target) <= rng + 1e-9 and abs(end_z - target.z) <= free + 1e-9
-    return ChargeMove(tuple(path), end, end_z, reached, 0.0, max(0.0, m.z - end_z))
+    for goal in sorted(ring, key=lambda p: math.hypot(p[0] - m.x, p[1] - m.y))[:6]:
+        end_platform = _own_platform(ctx.table, goal)
+        solids = [x for x in env.solids if x is not end_platform]
+        d = math.hypot(goal[0] - start[0], goal[1] - start[1])
+        circles, solids = corridor(start, goal, max(allowance, d) + 2.0, env.circles, solids)
+        found = ctx.table.shortest_path(start, goal, m.radius, solids, circles, cost=cost_fn, cost_at_least_length=True)
+        if found is None:
+            continue
+        end = _settle(state, m, walk_path(found[0], allowance, cost_fn), target)
+        if ctx.table.surface_height(end) - m.z > free + 1e-9:
+            continue  # the route climbs: it cannot end part-way up a sheer surface
+        return _r2(end)
+    return start
+
+
+def charge_end_z(state: State, m: Model, p: Vec) -> float:
+    """The height a charger ends at: the surface there, or the foot of a climb it could not finish."""
+    z = state.ctx.table.surface_height(p)
+    return m.z if z - m.z > state.ctx.params["obstacle_free_height"] + 1e-9 else z
 
 
 def _settle(state: State, m: Model, p: Vec, target: Model) -> Vec:
