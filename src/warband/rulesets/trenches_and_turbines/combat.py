@@ -435,10 +435,11 @@ class Wound(TTChoice):
 
 def damage_options(state: State, step: Damage) -> list[Action]:
     """The defender picks the model that takes the next attack's damage (seed 002, Removing Casualties: the
-    defending player chooses; unit leaders are removed last if possible)."""
+    defending player chooses; unit leaders are removed last if possible). A model designated leader after the
+    leader's death leads for coherency only (seed 002, Unit Coherency): it is not kept for last."""
     tuid = step.target
     ms = members(state, tuid)
-    lead = leader_of(state, tuid)
+    lead = None if ustate(state, tuid).get("leaderless") else leader_of(state, tuid)
     pool = [m for m in ms if lead is None or m.id != lead.id] or ms
     hurt = [m for m in pool if m.token("damage") > 0]
     return [Action("wound", m.id) for m in (hurt + [m for m in pool if m not in hurt])]

@@ -572,10 +572,53 @@ def vehicle_problems(state: State, m: Model, dest: Vec, allow: float, face: floa
     return out
 
 
-def vehicle_facing_after(m: Model, dest: Vec, face: float | None) -> float:
+def vehicle_via_plan(state: State, uid: str, via: Vec, dest: Vec, allow: float) -> Placement | list[Reason]:
+    """A VEHICLE's move straight ahead to ``via``, a single pivot there of at most ``vehicle_max_pivot``
+    degrees, then straight on to ``dest`` (seed 002, Vehicle Keyword and Movement: "At any point during their
+    movement the unit may make a single pivot up to 90 degrees"). Both legs are priced as a Move's
+    (:func:`leg_cost`), keep 1" clear of enemies and together fit ``allow``. One model only (a unit of several
+    VEHICLE models moves without a mid-move pivot)."""
+    ms = members(state, uid)
+    if len(ms) != 1:
+        return [(f"{R}/vehicle/via-single", "a pivot during the move is planned for a one-model VEHICLE unit only")]
+    m = ms[0]
+    out: list[Reason] = []
+    f = math.radians(float(m.flags.get("facing", 90.0)))
+    fx, fy = math.cos(f), math.sin(f)
+    ax, ay = via[0] - m.x, via[1] - m.y
+    if abs(-ax * fy + ay * fx) > 0.05 or ax * fx + ay * fy < -1e-6:
+        out.append((f"{R}/vehicle/straight", "before its pivot the vehicle moves straight ahead"))
+    bx, by = dest[0] - via[0], dest[1] - via[1]
+    if math.hypot(bx, by) > 1e-6:
+        turn = abs((math.degrees(math.atan2(by, bx)) - math.degrees(f) + 180) % 360 - 180)
+        maxp = float(state.ctx.params["vehicle_max_pivot"])
+        if turn > maxp + 1e-6:
+            out.append((f"{R}/vehicle/pivot", f"a pivot of {turn:.0f} degrees exceeds {maxp:g}"))
+    egap = float(state.ctx.params["move_enemy_clearance"])
+    out.extend(spot_problems(state, m, via, {}, [m.id], egap))
+    out.extend(spot_problems(state, m, dest, {}, [m.id], egap))
+    zones = _enemy_zones(state, m, egap, "", allow)
+    cost = 0.0
+    z0 = m.z
+    for a, b in (((m.x, m.y), via), (via, dest)):
+        leg = leg_cost(state.ctx, m, a, b, z0)
+        if leg is None or any(circle_segment_hits(a, b, z, r - 1e-6) for z, r in zones):
+            out.append((f"{R}/move/blocked", f"{m.id} cannot go straight from {a[0]:.1f},{a[1]:.1f}"))
+            return out
+        cost += leg
+        z0 = state.ctx.table.surface_height(b)
+    if cost > allow + 1e-6:
+        out.append((f"{R}/move/too-far", f'{m.id} cannot reach {dest[0]:.1f},{dest[1]:.1f} with {allow:g}"'))
+    return out or {m.id: (dest[0], dest[1], state.ctx.table.surface_height(dest))}
+
+
+def vehicle_facing_after(m: Model, dest: Vec, face: float | None, via: Vec | None = None) -> float:
+    """The facing after a move: ``face`` if it pivoted at the end, else along its last straight leg (from
+    ``via``, where it pivoted, or from where it stood)."""
     if face is not None:
         return face
-    vx, vy = dest[0] - m.x, dest[1] - m.y
+    sx, sy = via if via is not None else (m.x, m.y)
+    vx, vy = dest[0] - sx, dest[1] - sy
     if math.hypot(vx, vy) < 1e-6:
         return float(m.flags.get("facing", 90.0))
     return round(math.degrees(math.atan2(vy, vx)) % 360, 3)

@@ -1,0 +1,86 @@
+"""Issue 9: rows of the clause matrix that were not met as written (seed 002, the Actions chapter). Each test is
+named after the seed sentence it enforces and plays the situation from the player's side (``Game``, positions
+from ``ttpos``, forced dice)."""
+
+from __future__ import annotations
+
+import math
+
+from ttpos import act, alive, box, line, position, rules_of, set_unit, unit, unit_vars
+
+from warband.kernel.actions import Action
+from warband.kernel.engine import Game
+
+
+def _moved(game: Game, mid: str, start: tuple[float, float]) -> float:
+    m = game.state.models[mid]
+    return math.hypot(m.x - start[0], m.y - start[1])
+
+
+# 1. Reaction Shoot: "Perform a shoot action" is a Shoot: its eligibility and its penalty
+def test_reaction_shoot_action_must_be_more_than_1_inch_away_from_all_enemy_models() -> None:
+    g = position(
+        [unit(models=1), unit(models=1, weapons=[])],
+        [unit(models=1)],
+        {"a1": [(14, 15)], "a2": [(20, 16.2)], "b1": [(20, 15)]},
+        deck=["b1"],
+    )
+    g.apply(Action.parse("charge a1 b1 [walking]"))
+    assert g.decision.prompt != "react"  # b1 stands within 1" of a2: no Shoot, so no reaction to offer
+    far = position([unit(models=1)], [unit(models=1)], {"a1": [(14, 15)], "b1": [(20, 15)]}, deck=["b1"])
+    far.apply(Action.parse("charge a1 b1 [walking]"))
+    assert Action("react", "b1", "a1", option="shoot:Rifle") in far.legal_actions()
+
+
+def test_reaction_shoot_takes_cumulative_minus_1_for_each_action_performed_prior_this_turn() -> None:
+    g = position([unit(models=1)], [unit(models=1)], {"a1": [(14, 15)], "b1": [(20, 15)]})
+    set_unit(g, "b1", activated=True, overwatch=True, acts_round=2)  # moved, then went on Overwatch
+    g.apply(Action.parse("charge a1 b1 [walking]"))
+    g.apply(Action("react", "b1", "a1", option="shoot:Rifle"))
+    # Ranged 5, no range modifiers for a reaction, two earlier actions this turn -2
+    assert g.state.stack[-1].group.tn == 5 - 2
+    assert unit_vars(g, "b1")["acts_round"] == 3
+
+
+# 2. Charge distance after reactions
+def test_charge_models_move_after_the_reaction_a_prone_unit_may_only_move_2_inches() -> None:
+    g = position([unit(models=1, hp=2)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 15)]}, deck=["b1"])
+    g.apply(Action.parse("charge a1 b1 [walking]"))
+    g.force([1], [10])  # the reaction hits, a1 fails its save: one damage, a pin, and prone by the pin
+    g.apply(Action("react", "b1", "a1", option="shoot:Rifle"))
+    g.settle()
+    assert unit_vars(g, "a1")["pins"] >= 1 and unit_vars(g, "a1")["prone"]
+    assert _moved(g, "a1.1", (10, 10)) <= 2.0 + 1e-6  # a prone unit moves 2", so the 4" charge fails
+    assert g.decision.prompt == "action" and g.state.vars["active"] == "a1"
+
+
+# 3. Designated coherency leader
+def test_designated_leader_is_unit_leader_for_no_purpose_other_than_coherency() -> None:
+    g = position([unit(models=1)], [unit(models=3)], {"a1": [(10, 10)], "b1": line(10, 20, 3)})
+    from warband.rulesets.trenches_and_turbines import combat
+
+    combat.remove(g.state, g.state.models["b1.1"], "test", [])
+    set_unit(g, "b1", activated=True, leaderless=True, leader="b1.3", half_tested=True)
+    act(g, "shoot a1 b1 [Rifle]", [1], [10])
+    assert g.decision.prompt == "wound" and g.decision.player == 1
+    assert {str(a.model) for a in g.legal_actions()} == {"b1.2", "b1.3"}  # not "leaders last"
+    g.apply(Action("wound", "b1.3"))
+    g.settle()
+    assert "b1.3" not in alive(g, "b1")
+
+
+# 4. VEHICLE: "At any point during their movement the unit may make a single pivot up to 90 degrees"
+def test_vehicle_may_make_a_single_pivot_at_any_point_during_their_movement() -> None:
+    tank = unit(models=1, size="XL", base_mm=60, keywords=["VEHICLE"], move=8)
+    block = box("blk", "impassable", 21.5, 9, 23, 11.5, height=3, blocks_los=True)
+    g = position([tank], [unit()], {"a1": [(20, 10)], "b1": line(10, 40, 3)}, terrain=[block])
+    act(g, "move a1")
+    assert rules_of(g, "to a1 @25,12")  # the straight way runs into the block
+    assert "trenches-and-turbines/vehicle/pivot" in rules_of(g, "to a1 @17,11 [via=20,12]")  # 108 degrees
+    assert "trenches-and-turbines/vehicle/straight" in rules_of(g, "to a1 @25,13 [via=21,12]")  # not ahead
+    assert "trenches-and-turbines/move/too-far" in rules_of(g, "to a1 @28,12 [via=20,12]")  # 2 + 8 > 8
+    assert rules_of(g, "to a1 @25,12 [via=20,12]") == []  # 2" ahead, pivot 90, 5" on
+    act(g, "to a1 @25,12 [via=20,12]")
+    tank_model = g.state.models["a1.1"]
+    assert (round(tank_model.x, 2), round(tank_model.y, 2)) == (25, 12)
+    assert abs(tank_model.flags["facing"]) < 1e-6
