@@ -84,3 +84,27 @@ def test_vehicle_may_make_a_single_pivot_at_any_point_during_their_movement() ->
     tank_model = g.state.models["a1.1"]
     assert (round(tank_model.x, 2), round(tank_model.y, 2)) == (25, 12)
     assert abs(tank_model.flags["facing"]) < 1e-6
+
+
+# 5. Line of sight: "Draw a 1mm line from any portion of the attacking model's base to any portion of the target
+# model's base"
+def test_line_of_sight_from_any_portion_of_the_attacking_models_base_to_any_portion_of_the_target_models_base() -> None:
+    near = box("w1", "blocking", 0, 12, 10.2, 12.2, height=2, blocks_los=True)
+    far = box("w2", "blocking", 9.8, 28, 20, 28.2, height=2, blocks_los=True)
+    g = position([unit(models=1)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 30)]}, terrain=[near, far])
+    set_unit(g, "b1", activated=True)
+    # every line parallel to the centres is blocked by one wall or the other; a crossing line passes both
+    assert rules_of(g, "shoot a1 b1 [Rifle]") == []
+    left = box("g1", "blocking", 0, 20, 10.2, 20.2, height=2, blocks_los=True)
+    right = box("g2", "blocking", 10.3, 20, 20, 20.2, height=2, blocks_los=True)
+    slot = position([unit(models=1)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 30)]}, terrain=[left, right])
+    set_unit(slot, "b1", activated=True)
+    assert rules_of(slot, "shoot a1 b1 [Rifle]") == []  # a gap a tenth of an inch wide off the centre line
+    shut = position(
+        [unit(models=1)],
+        [unit(models=1)],
+        {"a1": [(10, 10)], "b1": [(10, 30)]},
+        terrain=[box("x", "blocking", 0, 20, 20, 20.2, height=2, blocks_los=True)],
+    )
+    set_unit(shut, "b1", activated=True)
+    assert "trenches-and-turbines/shoot/range-los" in rules_of(shut, "shoot a1 b1 [Rifle]")

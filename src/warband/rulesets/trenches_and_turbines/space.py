@@ -668,6 +668,18 @@ def _line(ctx: Context, state: State, a: Model, t: Model, pa: Vec, pt: Vec) -> i
     return conceal
 
 
+#: Where the lines of sight start and end across each base (fractions of its radius along the diameter square to
+#: the line between the centres): the three parallel lines first (the centre line and both near edges), then
+#: every other pair, parallel and crossing, so a clear line anywhere between the two bases is found (seed 002,
+#: Check Line of Sight: "from any portion of the attacking model's base to any portion of the target model's
+#: base"). Any clear segment between two discs holds a clear segment between points of their rims, so points
+#: across each base at this spacing find it unless the gap is narrower than the spacing.
+_SIGHT_OFFSETS = (0.0, 0.8, -0.8, 0.98, -0.98, 0.5, -0.5, 0.25, -0.25)
+_SIGHT_PAIRS = ((0.0, 0.0), (0.8, 0.8), (-0.8, -0.8)) + tuple(
+    (sa, st) for sa in _SIGHT_OFFSETS for st in _SIGHT_OFFSETS if not (sa == st and abs(sa) in (0.0, 0.8))
+)
+
+
 def positions_key(state: State) -> tuple[Any, ...]:
     return tuple((m.id, m.x, m.y, m.z) for m in state.models.values() if m.on_table)
 
@@ -685,9 +697,9 @@ def sight(state: State, a: Model, t: Model, key: tuple[Any, ...] | None = None) 
     dx, dy = t.x - a.x, t.y - a.y
     ln = math.hypot(dx, dy) or 1.0
     px, py = -dy / ln, dx / ln
-    for s in (0.0, 0.8, -0.8):
-        pa = (a.x + s * a.radius * px, a.y + s * a.radius * py)
-        pt = (t.x + s * t.radius * px, t.y + s * t.radius * py)
+    for sa, st in _SIGHT_PAIRS:
+        pa = (a.x + sa * a.radius * px, a.y + sa * a.radius * py)
+        pt = (t.x + st * t.radius * px, t.y + st * t.radius * py)
         c = _line(ctx, state, a, t, pa, pt)
         if c is not None and (best is None or c < best):
             best = c
