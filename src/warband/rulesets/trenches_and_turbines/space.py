@@ -675,8 +675,11 @@ def _line(ctx: Context, state: State, a: Model, t: Model, pa: Vec, pt: Vec) -> i
 #: base"). Any clear segment between two discs holds a clear segment between points of their rims, so points
 #: across each base at this spacing find it unless the gap is narrower than the spacing.
 _SIGHT_OFFSETS = (0.0, 0.8, -0.8, 0.98, -0.98, 0.5, -0.5, 0.25, -0.25)
-_SIGHT_PAIRS = ((0.0, 0.0), (0.8, 0.8), (-0.8, -0.8)) + tuple(
-    (sa, st) for sa in _SIGHT_OFFSETS for st in _SIGHT_OFFSETS if not (sa == st and abs(sa) in (0.0, 0.8))
+_SIGHT_PAIRS = (
+    (0.0, 0.0),
+    (0.8, 0.8),
+    (-0.8, -0.8),
+    *((sa, st) for sa in _SIGHT_OFFSETS for st in _SIGHT_OFFSETS if not (sa == st and abs(sa) in (0.0, 0.8))),
 )
 
 
