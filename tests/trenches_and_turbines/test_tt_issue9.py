@@ -108,3 +108,18 @@ def test_line_of_sight_from_any_portion_of_the_attacking_models_base_to_any_port
     )
     set_unit(shut, "b1", activated=True)
     assert "trenches-and-turbines/shoot/range-los" in rules_of(shut, "shoot a1 b1 [Rifle]")
+
+
+# 6. Charge: "The rest of the unit must be moved in a way that maximizes the number of models that can reach
+# base-to-base contact"
+def test_rest_of_the_unit_moved_to_maximize_the_number_of_models_in_base_to_base_contact() -> None:
+    seven = [(7 + i * 1.2, 10) for i in range(7)]
+    g = position([unit(models=7, move=8)], [unit(models=1, weapons=[])], {"a1": seven, "b1": [(10.6, 14.5)]})
+    g.apply(Action.parse("charge a1 b1 [walking]"))  # (the FREE Fight waits for its dice)
+    target = g.state.models["b1.1"]
+    touching = [
+        mid
+        for mid in alive(g, "a1")
+        if math.hypot(g.state.models[mid].x - target.x, g.state.models[mid].y - target.y) <= 2 * target.radius + 0.05
+    ]
+    assert len(touching) == 6  # six 25 mm bases fit round one 25 mm base

@@ -753,7 +753,45 @@ def contact_spots(state: State, m: Model, target: Model) -> list[Vec]:
     return [(target.x + d * ux, target.y + d * uy) for ux, uy in _ANGLES]
 
 
+def beside_spots(state: State, m: Model, target: Model, placed: Placement) -> list[Vec]:
+    """Base-contact spots of ``m`` on ``target`` that also touch a charger already placed in contact with it
+    (where the two circles cross): the spots that close the bases up round the target. They stand a hair
+    farther out than :func:`contact_spots` (well within ``contact_tolerance``) so that a ring of equal bases
+    closes: six 25 mm bases round a 25 mm base."""
+    d = m.radius + target.radius + 0.01
+    out: list[Vec] = []
+    for mid, (x, y, _) in placed.items():
+        q = state.models[mid]
+        if math.hypot(x - target.x, y - target.y) > q.radius + target.radius + 0.02:
+            continue
+        rq = m.radius + q.radius + 0.002
+        dx, dy = x - target.x, y - target.y
+        dd = math.hypot(dx, dy)
+        if dd < 1e-9 or dd > d + rq or dd < abs(d - rq):
+            continue
+        a = (d * d - rq * rq + dd * dd) / (2 * dd)
+        h = math.sqrt(max(0.0, d * d - a * a))
+        mx, my = target.x + a * dx / dd, target.y + a * dy / dd
+        out.append((mx - h * dy / dd, my + h * dx / dd))
+        out.append((mx + h * dy / dd, my - h * dx / dd))
+    return out
+
+
 def plan_charge(state: State, uid: str, tuid: str, allow: float) -> tuple[Placement, int]:
+    """Charge placement (seed 002, Charge: the rest of the unit "must be moved in a way that maximizes the number
+    of models that can reach base-to-base contact"): a search over two ways of placing the followers, each as
+    :func:`_plan_charge_with` describes: every model to its cheapest contact spot, and packing (each follower
+    beside a charger already in contact where it can, so the bases close up round the target). The placement
+    with the most models in contact wins (the first on a tie)."""
+    best = _plan_charge_with(state, uid, tuid, allow, False)
+    if best[1] < len(members(state, uid)):
+        packed = _plan_charge_with(state, uid, tuid, allow, True)
+        if packed[1] > best[1]:
+            best = packed
+    return best
+
+
+def _plan_charge_with(state: State, uid: str, tuid: str, allow: float, pack: bool) -> tuple[Placement, int]:
     """Charge placement (seed 002, Charge: "a special type of movement action"): the leader first, into base
     contact if it can be; then the rest so that as many models as possible reach base contact (each takes the
     cheapest free contact spot it can reach and still be in coherency, nearest models first). Each model moves as
@@ -780,7 +818,11 @@ def plan_charge(state: State, uid: str, tuid: str, allow: float) -> tuple[Placem
         def coherent(q: Vec, m: Model = m) -> bool:
             return m.id not in out_of_coherency(state, uid, {**placed, m.id: (q[0], q[1], 0.0)})
 
-        s = _charge_reach(state, m, targets, allow, placed, moving, tuid, coherent)
+        s = None
+        if pack:
+            s = _charge_reach(state, m, targets, allow, placed, moving, tuid, coherent, beside=True)
+        if s is None:
+            s = _charge_reach(state, m, targets, allow, placed, moving, tuid, coherent)
         if s is not None:
             contacts += 1
         else:
@@ -802,6 +844,7 @@ def _charge_reach(
     moving: list[str],
     tuid: str,
     ok: Callable[[Vec], bool] | None = None,
+    beside: bool = False,
 ) -> Vec | None:
     """The base-contact spot on ``targets`` that ``m`` reaches most cheaply within ``allow`` inches (and that
     ``ok`` accepts), or None. A charge is a movement action (seed 002, Charge), so the way there is a Move's
@@ -811,7 +854,10 @@ def _charge_reach(
     shorter than the straight line), so in the open it prices one leg."""
     egap = float(state.ctx.params["move_enemy_clearance"])
     vehicle = "VEHICLE" in m.data["keywords"]
-    spots = [s for t in targets for s in contact_spots(state, m, t)]
+    if beside:
+        spots = [s for t in targets for s in beside_spots(state, m, t, placed)]
+    else:
+        spots = [s for t in targets for s in contact_spots(state, m, t)]
     dist = [math.hypot(s[0] - m.x, s[1] - m.y) for s in spots]
     best: tuple[float, Vec] | None = None
     for i in sorted(range(len(spots)), key=dist.__getitem__):
