@@ -123,3 +123,97 @@ def test_rest_of_the_unit_moved_to_maximize_the_number_of_models_in_base_to_base
         if math.hypot(g.state.models[mid].x - target.x, g.state.models[mid].y - target.y) <= 2 * target.radius + 0.05
     ]
     assert len(touching) == 6  # six 25 mm bases fit round one 25 mm base
+
+
+# 7. Defaults follow the seed; the digest's old defaults are options, off by default
+def test_each_die_less_than_or_equal_to_the_modified_ranged_scores_a_hit_so_10_or_more_always_hits() -> None:
+    g = position([unit(models=1, ranged=9)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 20)]})
+    set_unit(g, "b1", activated=True)
+    g.apply(Action.parse("shoot a1 b1 [Rifle]"))
+    assert g.state.stack[-1].group.tn == 10  # Ranged 9, short range +1
+    g.force([10], [10])
+    events = g.settle()
+    assert any("1 hit(s)" in e.describe() for e in events)
+    from warband.odds.trenches_and_turbines import p_test
+
+    assert p_test(10) == 1 and p_test(0) == 0 and p_test(5) * 10 == 5
+
+
+def test_prone_unit_gains_concealment_1_at_every_range() -> None:
+    g = position([unit(models=1)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 14)]})
+    set_unit(g, "b1", activated=True, prone=True)
+    g.apply(Action.parse("shoot a1 b1 [Rifle]"))
+    assert g.state.stack[-1].group.tn == 5 + 1 - 1  # short range +1, Conceal (1); no +1 within 6"
+    opt = position(
+        [unit(models=1)],
+        [unit(models=1)],
+        {"a1": [(10, 10)], "b1": [(10, 14)]},
+        params={"prone_target_near_mod": 1, "prone_target_far_mod": -1},
+    )
+    set_unit(opt, "b1", activated=True, prone=True)
+    opt.apply(Action.parse("shoot a1 b1 [Rifle]"))
+    assert opt.state.stack[-1].group.tn == 5 + 1 - 1 + 1
+
+
+def test_all_models_in_the_unit_must_end_the_move_within_the_unit_leaders_command_radius() -> None:
+    # a model 3" from the others but within the leader's 6" command radius is in coherency: it shoots
+    g = position([unit(models=2)], [unit(models=1)], {"a1": [(10, 10), (14, 10)], "b1": [(12, 32)]})
+    set_unit(g, "b1", activated=True)
+    g.apply(Action.parse("shoot a1 b1 [Rifle]"))
+    assert g.state.stack[-1].group.n == 2
+    chain = position(
+        [unit(models=2)],
+        [unit(models=1)],
+        {"a1": [(10, 10), (14, 10)], "b1": [(12, 32)]},
+        params={"coherency_chain": 2},
+    )
+    set_unit(chain, "b1", activated=True)
+    chain.apply(Action.parse("shoot a1 b1 [Rifle]"))
+    assert chain.state.stack[-1].group.n == 1
+
+
+def test_reaction_needs_not_pinned_not_routed_and_not_activated_or_an_overwatch_token_no_count() -> None:
+    g = position([unit(models=1)], [unit(models=1)], {"a1": [(14, 15)], "b1": [(20, 15)]})
+    set_unit(g, "b1", activated=True, overwatch=True, reactions=2)  # it reacted twice already this round
+    g.apply(Action.parse("charge a1 b1 [walking]"))
+    assert g.decision.prompt == "react"
+
+
+def test_a_unit_may_spend_an_action_to_go_prone_vehicles_too() -> None:
+    tank = unit(models=1, size="XL", base_mm=60, keywords=["VEHICLE"], move=8)
+    g = position([tank], [unit()], {"a1": [(20, 10)], "b1": line(10, 40, 3)})
+    assert rules_of(g, "prone a1") == []
+    opt = position([tank], [unit()], {"a1": [(20, 10)], "b1": line(10, 40, 3)}, params={"vehicle_never_prone": True})
+    assert "trenches-and-turbines/prone/vehicle" in rules_of(opt, "prone a1")
+
+
+def test_units_are_allowed_to_move_including_scaling_scalable_terrain_any_size() -> None:
+    bldg = box("b", "platform", 12, 14, 18, 20, height=3, blocks_los=True, cover=True)
+    big = position(
+        [unit(models=1, size="L", base_mm=50, move=10)],
+        [unit(models=1)],
+        {"a1": [(15, 8)], "b1": [(40, 40)]},
+        terrain=[bldg],
+    )
+    act(big, "move a1")
+    act(big, "to a1 @15,14.5")  # 6.5" and 3" up
+    assert big.state.models["a1.1"].z == 3.0
+
+
+def test_a_unit_with_a_pin_token_must_spend_1_action_to_remove_the_pin_token() -> None:
+    g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)})
+    set_unit(g, "a1", pins=3)
+    act(g, "shed a1")
+    assert unit_vars(g, "a1")["pins"] == 0  # one action removes the token, however many pins it counts
+    opt = position(
+        [unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)}, params={"pins_shed_per_action": 1}
+    )
+    set_unit(opt, "a1", pins=3)
+    act(opt, "shed a1")
+    assert unit_vars(opt, "a1")["pins"] == 2
+
+
+def test_ruleset_behaviour_version_bumped_for_the_seed_defaults() -> None:
+    from ttpos import RS
+
+    assert RS.version == "0.6.0"

@@ -513,7 +513,7 @@ def remove(state: State, m: Model, reason: str, events: list[Event]) -> None:
 # ------------------------------------------------------------------------------------------- pins and Leadership
 def add_pins(state: State, uid: str, n: int, events: list[Event]) -> None:
     """Pins (digest §3.7): capped; a unit with pins at least its unmodified Leadership is Routed; a pinned unit
-    goes prone (param ``pin_forces_prone``; never a VEHICLE)."""
+    goes prone (param ``pin_forces_prone``; a VEHICLE too unless ``vehicle_never_prone``)."""
     p = state.ctx.params
     if n <= 0 or not members(state, uid):
         return
@@ -521,7 +521,8 @@ def add_pins(state: State, uid: str, n: int, events: list[Event]) -> None:
     pins = min(int(p["pin_cap"]), u["pins"] + n)
     set_unit(state, uid, pins=pins)
     events.append(TokensChanged(uid, "pin", pins - u["pins"], pins))
-    if p["pin_forces_prone"] and not is_vehicle(state, uid) and not u["prone"]:
+    never = is_vehicle(state, uid) and p["vehicle_never_prone"]
+    if p["pin_forces_prone"] and not never and not u["prone"]:
         set_unit(state, uid, prone=True, prone_by_pin=True)
         events.append(StatusChanged(uid, "prone (pinned)", True))
     if pins >= leadership_base(state, uid) and not is_vehicle(state, uid):

@@ -485,8 +485,8 @@ def _c_shed(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
 
 
 def _c_prone(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
-    if is_vehicle(state, uid):
-        return [(f"{R}/prone/vehicle", "a VEHICLE never goes prone (digest §3.10)")]
+    if is_vehicle(state, uid) and state.ctx.params["vehicle_never_prone"]:
+        return [(f"{R}/prone/vehicle", "a VEHICLE never goes prone (param vehicle_never_prone)")]
     return [(f"{R}/prone/already", f"{uid} is already prone")] if ustate(state, uid)["prone"] else []
 
 
@@ -690,7 +690,8 @@ def do_action(state: State, uid: str, a: Action, events: list[Event]) -> None:
 def shed(state: State, uid: str, events: list[Event]) -> None:
     """Shed a Pin (seed 002); a prone unit then decides to remain prone or stand up (Go Prone)."""
     u = ustate(state, uid)
-    n = min(u["pins"], int(state.ctx.params["pins_shed_per_action"]))
+    per = int(state.ctx.params["pins_shed_per_action"])
+    n = u["pins"] if per <= 0 else min(u["pins"], per)
     set_unit(state, uid, pins=u["pins"] - n)
     events.append(TokensChanged(uid, "pin", -n, u["pins"] - n))
     if u["prone"]:
@@ -721,7 +722,7 @@ def push_shift(state: State, uid: str, free: bool = False) -> None:
 # ------------------------------------------------------------------------------------------- reactions
 def can_react(state: State, uid: str) -> bool:
     """Reaction eligibility (seed 002): not Pinned, not Routed, not activated or holding an Overwatch token;
-    digest §3.8: not engaged, one reaction per round (an Overwatch token gives one more)."""
+    digest §3.8: not engaged; option ``reactions_per_round`` (off by default) caps reactions per round."""
     u = ustate(state, uid)
     if not members(state, uid) or u["pins"] > 0 or u["routed"] or engaged_units(state, uid):
         return False
@@ -729,8 +730,8 @@ def can_react(state: State, uid: str) -> bool:
         return False
     if uid == active(state):
         return False
-    limit = int(state.ctx.params["reactions_per_round"]) + (1 if u["overwatch"] else 0)
-    return int(u["reactions"]) < limit
+    cap = int(state.ctx.params["reactions_per_round"])
+    return cap <= 0 or int(u["reactions"]) < cap + (1 if u["overwatch"] else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -753,7 +754,9 @@ class React(TTChoice):
                 if combat.shooters(state, uid, self.attacker, w, True):
                     out.append(Action("react", uid, self.attacker, option=f"shoot:{w}"))
             out.extend(Action("react", uid, self.attacker, option=r) for r in state.ctx.units[uid]["reactions"])
-        elif not ustate(state, uid)["prone"] and not is_vehicle(state, uid):
+        elif not ustate(state, uid)["prone"] and not (
+            is_vehicle(state, uid) and state.ctx.params["vehicle_never_prone"]
+        ):
             out.append(Action("react", uid, self.attacker, option="prone"))
         return [*out, Action("pass", uid)]
 

@@ -108,8 +108,8 @@ def out_of_coherency(state: State, uid: str, where: Placement | None = None) -> 
 
 # ------------------------------------------------------------------------------------------- movement
 def climbable(state: State, m: Model) -> bool:
-    """SCALABLE terrain: S/M models that are not VEHICLEs climb it (digest §3.10, §3.11)."""
-    return size_rank(m) <= SIZE_RANK["M"] and "VEHICLE" not in m.data["keywords"]
+    """SCALABLE terrain: who climbs it (:func:`climbable_data`)."""
+    return climbable_data(m, state.ctx.params)
 
 
 def leg_cost(ctx: Context, m: Model, a: Vec, b: Vec, z0: float) -> float | None:
@@ -128,19 +128,23 @@ def leg_cost(ctx: Context, m: Model, a: Vec, b: Vec, z0: float) -> float | None:
     cost += (float(p["difficult_cost"]) - 1.0) * tr.length_in("difficult")
     z1 = ctx.table.surface_height(b)
     if z1 > 0 or z0 > 0:
-        if not climbable_data(m) and z1 != z0:
+        if not climbable_data(m, ctx.params) and z1 != z0:
             return None
         cost += abs(z1 - z0)
     for cr in tr.crossings:  # a platform crossed on the way (neither start nor end): up and down again
         pc = cr.piece
         if pc.kind == "platform" and not pc.contains(a) and not pc.contains(b) and cr.t1 - cr.t0 > 1e-9:
-            if not climbable_data(m):
+            if not climbable_data(m, ctx.params):
                 return None
             cost += 2 * pc.height
     return cost
 
 
-def climbable_data(m: Model) -> bool:
+def climbable_data(m: Model, params: Any) -> bool:
+    """SCALABLE terrain: every unit may scale it (seed 002, Move); option ``scalable_small_only`` (off by default):
+    only S/M models that are not VEHICLEs (digest §3.10-§3.11)."""
+    if not params["scalable_small_only"]:
+        return True
     return SIZE_RANK[str(m.data["size"])] <= SIZE_RANK["M"] and "VEHICLE" not in m.data["keywords"]
 
 
@@ -161,7 +165,7 @@ def spot_problems(
     for piece in ctx.solid:
         if piece.circle_overlaps(p, m.radius):
             return [(f"{R}/move/impassable", f"{m.id} cannot stand in {piece.id}")]
-    if not climbable_data(m):
+    if not climbable_data(m, ctx.params):
         for piece in ctx.table.terrain:
             if piece.kind == "platform" and piece.circle_overlaps(p, m.radius):
                 return [(f"{R}/move/scalable", f"{m.id} ({m.data['size']}) cannot climb SCALABLE terrain {piece.id}")]
