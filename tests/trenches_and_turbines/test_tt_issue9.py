@@ -217,3 +217,26 @@ def test_ruleset_behaviour_version_bumped_for_the_seed_defaults() -> None:
     from ttpos import RS
 
     assert RS.version == "0.6.0"
+
+
+# 8. Shed a Pin: "When a unit sheds its pin token the player activating the unit must decide whether that unit will
+# remain prone or stand up"
+def test_when_a_unit_sheds_its_pin_token_it_decides_to_remain_prone_or_stand_up() -> None:
+    g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)})
+    set_unit(g, "a1", pins=2, prone=True)
+    act(g, "shed a1")
+    assert g.decision.prompt == "shed"
+    g.apply(Action("stand", "a1"))
+    assert unit_vars(g, "a1")["pins"] == 0 and not unit_vars(g, "a1")["prone"]  # stood up, not left pinned
+    stay = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)})
+    set_unit(stay, "a1", pins=1, prone=True)
+    act(stay, "shed a1")
+    events = stay.apply(Action("stay-prone", "a1"))
+    assert any("stays prone" in e.describe() for e in events) and unit_vars(stay, "a1")["prone"]
+    one = position(
+        [unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)}, params={"pins_shed_per_action": 1}
+    )
+    set_unit(one, "a1", pins=2, prone=True)
+    events = one.apply(Action.parse("shed a1"))
+    assert one.decision.prompt != "shed"  # still pinned: no standing up yet
+    assert any("still pinned" in e.describe() for e in events) and unit_vars(one, "a1")["prone"]

@@ -694,7 +694,10 @@ def shed(state: State, uid: str, events: list[Event]) -> None:
     n = u["pins"] if per <= 0 else min(u["pins"], per)
     set_unit(state, uid, pins=u["pins"] - n)
     events.append(TokensChanged(uid, "pin", -n, u["pins"] - n))
-    if u["prone"]:
+    if u["prone"] and u["pins"] - n > 0:
+        # (option pins_shed_per_action) still pinned: the choice comes when the last pin goes (seed 002, Go Prone)
+        events.append(Note(f"{uid} is still pinned: it stays prone", f"{R}/pin/still-pinned"))
+    elif u["prone"]:
         push(state, StayProne(uid))
 
 
@@ -711,8 +714,11 @@ class StayProne(TTChoice):
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
         prone = action.kind == "stay-prone"
-        set_unit(state, self.unit, prone=prone)
-        events.append(StatusChanged(self.unit, "prone", prone))
+        set_unit(state, self.unit, prone=prone, prone_by_pin=False)
+        if prone:
+            events.append(Note(f"{self.unit} sheds its pin and stays prone", f"{R}/pin/stay-prone"))
+        else:
+            events.append(StatusChanged(self.unit, "prone", False))
 
 
 def push_shift(state: State, uid: str, free: bool = False) -> None:
