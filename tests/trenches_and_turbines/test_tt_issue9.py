@@ -240,3 +240,16 @@ def test_when_a_unit_sheds_its_pin_token_it_decides_to_remain_prone_or_stand_up(
     events = one.apply(Action.parse("shed a1"))
     assert one.decision.prompt != "shed"  # still pinned: no standing up yet
     assert any("still pinned" in e.describe() for e in events) and unit_vars(one, "a1")["prone"]
+
+
+# 9. Overwatch: "While a unit has an overwatch token they are eligible to perform reactions"
+def test_while_a_unit_has_an_overwatch_token_it_may_react_and_unused_tokens_are_discarded_aloud() -> None:
+    g = position([unit(models=1)], [unit(models=1)], {"a1": [(14, 15)], "b1": [(20, 15)]})
+    set_unit(g, "b1", activated=True, overwatch=True)
+    g.apply(Action.parse("charge a1 b1 [walking]"))
+    assert g.decision.prompt == "react" and Action("react", "b1", "a1", option="shoot:Rifle") in g.legal_actions()
+    end = position([unit(models=1)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 40)]})
+    set_unit(end, "b1", activated=True, overwatch=True)
+    events = end.apply(Action.parse("end a1"))  # the deck is empty: the round ends
+    assert any("Overwatch token is discarded" in e.describe() for e in events)
+    assert not unit_vars(end, "b1")["overwatch"]

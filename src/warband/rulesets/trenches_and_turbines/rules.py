@@ -384,6 +384,9 @@ def end_round(state: State, events: list[Event]) -> None:
     for uid in state.ctx.unit_order:
         if ustate(state, uid)["overwatch"]:
             set_unit(state, uid, overwatch=False)
+            msg = f"{uid}'s unused Overwatch token is discarded (End phase)"
+            events.append(Note(msg, f"{R}/overwatch/discarded"))
+            events.append(StatusChanged(uid, "on Overwatch", False))
     if state.turn >= int(p["score_from_round"]):
         vp = list(state.vars["vp"])
         for o, at, owner in missions.live_objectives(state):
