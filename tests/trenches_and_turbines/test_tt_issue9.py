@@ -253,3 +253,20 @@ def test_while_a_unit_has_an_overwatch_token_it_may_react_and_unused_tokens_are_
     events = end.apply(Action.parse("end a1"))  # the deck is empty: the round ends
     assert any("Overwatch token is discarded" in e.describe() for e in events)
     assert not unit_vars(end, "b1")["overwatch"]
+
+
+# Found on the way: the odds an action shows use the rules' own d10 test; a last ranged group is not "ordered"
+def test_explain_uses_the_rules_d10_test_and_a_single_group_left_is_just_rolled() -> None:
+    g = position([unit(models=1, ranged=9)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 20)]})
+    set_unit(g, "b1", activated=True)
+    from ttpos import RS
+
+    assert "~1.0 hits" in RS.explain(g.state, Action.parse("shoot a1 b1 [Rifle]"))  # target 10: always hits
+    two = position([unit(models=2)], [unit(models=1)], {"a1": [(10, 10), (10, 8.6)], "b1": [(10, 22.5)]})
+    set_unit(two, "b1", activated=True)
+    two.apply(Action.parse("shoot a1 b1 [Rifle]"))
+    assert two.decision.prompt == "order"
+    two.force([10], [10])
+    two.apply(two.legal_actions()[0])
+    two.settle()
+    assert two.decision.prompt == "action"  # the other group is rolled without asking

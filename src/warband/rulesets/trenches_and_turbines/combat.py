@@ -247,7 +247,6 @@ class Order(TTChoice):
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
         labels = [group_label(g) for g in self.attack.groups]
-        # the groups left after the chosen one are offered again as a choice (even a single one)
         run_group(state, self.attack, labels.index(str(action.option)), Order)
 
 
@@ -276,7 +275,8 @@ def run_group(state: State, attack: Attack, i: int, again: type[Attack] | type[O
     rest = attack.groups[:i] + attack.groups[i + 1 :]
     if rest:
         left = replace(attack, groups=rest)
-        push(state, left if again is Attack else Order(left))
+        # one group left: nothing to order, it is simply rolled next
+        push(state, left if again is Attack or len(rest) == 1 else Order(left))
     push(state, Hits(attack.unit, attack.target, g, attack.melee, attack.tally, attack.cap, attack.cover_from))
 
 
