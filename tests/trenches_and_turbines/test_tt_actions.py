@@ -87,7 +87,11 @@ def test_scalable_terrain_is_climbed_counting_vertical_inches() -> None:
     act(g, "to a1 @15,14.5")  # 2.5" + 3" up
     assert g.state.models["a1.1"].z == 3.0
     big = position(
-        [unit(models=1, size="L", base_mm=50)], [unit(models=1)], {"a1": [(15, 8)], "b1": [(40, 40)]}, terrain=[bldg]
+        [unit(models=1, size="L", base_mm=50)],
+        [unit(models=1)],
+        {"a1": [(15, 8)], "b1": [(40, 40)]},
+        terrain=[bldg],
+        params={"scalable_small_only": True},  # the option; by default every unit scales it (test_tt_issue9.py)
     )
     act(big, "move a1")
     assert "trenches-and-turbines/move/scalable" in rules_of(big, "to a1 @15,14")
@@ -129,7 +133,7 @@ def test_out_of_coherency_models_may_only_move() -> None:
 
 def test_never_intentionally_out_of_coherency() -> None:
     wall = box("w", "impassable", 8, 12, 20, 13, height=2, blocks_los=True)
-    g = position([unit(models=2)], [unit()], {"a1": [(10, 13.6), (10, 11.2)], "b1": line(30, 40, 3)}, terrain=[wall])
+    g = position([unit(models=2)], [unit()], {"a1": [(10, 13.6), (10, 7.0)], "b1": line(30, 40, 3)}, terrain=[wall])
     act(g, "move a1")
     # the leader could go 6" north, but the second model, behind the wall, could not follow within 6"
     assert "trenches-and-turbines/coherency/never-out" in rules_of(g, "to a1 @10,19.5")
@@ -327,7 +331,7 @@ def test_shoot_reaction_go_prone_before_the_attacks() -> None:
     g.apply(Action("react", "b1", "a1", option="prone"))
     assert unit_vars(g, "b1")["prone"]
     assert g.decision.dice is not None and g.decision.prompt == "hits"
-    assert g.state.stack[-1].group.tn == 5 - 1 - 1 - 1  # long range, Conceal (1), prone far
+    assert g.state.stack[-1].group.tn == 5 - 1 - 1  # long range, Conceal (1) (the prone +-1 by range is an option)
 
 
 def test_move_goes_round_a_wall_within_its_inches() -> None:

@@ -247,7 +247,6 @@ class Order(TTChoice):
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
         labels = [group_label(g) for g in self.attack.groups]
-        # the groups left after the chosen one are offered again as a choice (even a single one)
         run_group(state, self.attack, labels.index(str(action.option)), Order)
 
 
@@ -276,7 +275,8 @@ def run_group(state: State, attack: Attack, i: int, again: type[Attack] | type[O
     rest = attack.groups[:i] + attack.groups[i + 1 :]
     if rest:
         left = replace(attack, groups=rest)
-        push(state, left if again is Attack else Order(left))
+        # one group left: nothing to order, it is simply rolled next
+        push(state, left if again is Attack or len(rest) == 1 else Order(left))
     push(state, Hits(attack.unit, attack.target, g, attack.melee, attack.tally, attack.cap, attack.cover_from))
 
 
@@ -435,10 +435,11 @@ class Wound(TTChoice):
 
 def damage_options(state: State, step: Damage) -> list[Action]:
     """The defender picks the model that takes the next attack's damage (seed 002, Removing Casualties: the
-    defending player chooses; unit leaders are removed last if possible)."""
+    defending player chooses; unit leaders are removed last if possible). A model designated leader after the
+    leader's death leads for coherency only (seed 002, Unit Coherency): it is not kept for last."""
     tuid = step.target
     ms = members(state, tuid)
-    lead = leader_of(state, tuid)
+    lead = None if ustate(state, tuid).get("leaderless") else leader_of(state, tuid)
     pool = [m for m in ms if lead is None or m.id != lead.id] or ms
     hurt = [m for m in pool if m.token("damage") > 0]
     return [Action("wound", m.id) for m in (hurt + [m for m in pool if m not in hurt])]
@@ -512,7 +513,7 @@ def remove(state: State, m: Model, reason: str, events: list[Event]) -> None:
 # ------------------------------------------------------------------------------------------- pins and Leadership
 def add_pins(state: State, uid: str, n: int, events: list[Event]) -> None:
     """Pins (digest §3.7): capped; a unit with pins at least its unmodified Leadership is Routed; a pinned unit
-    goes prone (param ``pin_forces_prone``; never a VEHICLE)."""
+    goes prone (param ``pin_forces_prone``; a VEHICLE too unless ``vehicle_never_prone``)."""
     p = state.ctx.params
     if n <= 0 or not members(state, uid):
         return
@@ -520,7 +521,8 @@ def add_pins(state: State, uid: str, n: int, events: list[Event]) -> None:
     pins = min(int(p["pin_cap"]), u["pins"] + n)
     set_unit(state, uid, pins=pins)
     events.append(TokensChanged(uid, "pin", pins - u["pins"], pins))
-    if p["pin_forces_prone"] and not is_vehicle(state, uid) and not u["prone"]:
+    never = is_vehicle(state, uid) and p["vehicle_never_prone"]
+    if p["pin_forces_prone"] and not never and not u["prone"]:
         set_unit(state, uid, prone=True, prone_by_pin=True)
         events.append(StatusChanged(uid, "prone (pinned)", True))
     if pins >= leadership_base(state, uid) and not is_vehicle(state, uid):

@@ -64,8 +64,9 @@ def side_name(side: int) -> str:
 
 
 def succeeds(params: Mapping[str, Any], value: int, target: int) -> bool:
-    """A d10 test succeeds at or under the modified target; natural 1 always succeeds and natural 10 always
-    fails (digest §3.1, params ``natural_success`` / ``natural_failure``). The one statement of the rule: the
+    """A d10 test succeeds at or under the modified target (seed 002, Make Hit Rolls: nothing else, so a target
+    of 10 or more always succeeds); options, off by default: a natural roll at or under ``natural_success``
+    always succeeds, one at or over ``natural_failure`` always fails (digest §3.1). The one statement of the rule: the
     rules and the odds (``warband.odds.trenches_and_turbines.p_test``) both call it."""
     if value <= int(params["natural_success"]):
         return True

@@ -1,7 +1,9 @@
 """Exact odds of a Trenches and Turbines Shoot (seed 002, Make Hit Rolls / Saves): d10 hit rolls at or under
 the modified Ranged, hits x damage save dice at or under SV - Pen, each failure 1 damage; damage of one attack
-never carries over to the next model. Natural 1 always succeeds and natural 10 always fails (digest §3.1): the
-rule is the ruleset's own (``core.succeeds``) over the resolved params, so ``--set`` overrides reach the odds."""
+never carries over to the next model. By default a die succeeds at or under the target and nothing else (seed
+002, so a target of 10 or more always hits); the natural 1/10 rule is an option (digest §3.1, params
+``natural_success`` / ``natural_failure``). The rule is the ruleset's own (``core.succeeds``) over the resolved
+params, so ``--set`` overrides reach the odds."""
 
 from __future__ import annotations
 

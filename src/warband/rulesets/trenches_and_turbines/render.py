@@ -5,7 +5,7 @@ from __future__ import annotations
 from warband.kernel.actions import Action
 from warband.rulesets.trenches_and_turbines import combat
 from warband.rulesets.trenches_and_turbines.context import State
-from warband.rulesets.trenches_and_turbines.core import side_name, ustate
+from warband.rulesets.trenches_and_turbines.core import side_name, succeeds, ustate
 from warband.rulesets.trenches_and_turbines.missions import marks
 from warband.rulesets.trenches_and_turbines.space import leader_of, members, out_of_coherency
 
@@ -55,8 +55,10 @@ def explain_action(state: State, action: Action) -> str:
     if action.kind != "shoot" or action.model is None or action.target is None or action.option is None:
         return ""
     groups = combat.shoot_groups(state, action.model, action.target, action.option, False)
+    params = state.ctx.params
+    sides = int(params["die_sides"])
     parts = []
     for g in groups:
-        p = max(0, min(9, g.tn)) / 10
+        p = sum(1 for v in range(1, sides + 1) if succeeds(params, v, g.tn)) / sides  # the rules' own d10 test
         parts.append(f"{g.n} dice at {g.tn} or less (~{g.n * p:.1f} hits)")
     return "; ".join(parts)

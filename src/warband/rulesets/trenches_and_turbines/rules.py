@@ -60,6 +60,7 @@ from warband.rulesets.trenches_and_turbines.space import (
     unit_gap,
     vehicle_facing_after,
     vehicle_problems,
+    vehicle_via_plan,
 )
 
 
@@ -358,6 +359,9 @@ def end_round(state: State, events: list[Event]) -> None:
     for uid in state.ctx.unit_order:
         if ustate(state, uid)["overwatch"]:
             set_unit(state, uid, overwatch=False)
+            msg = f"{uid}'s unused Overwatch token is discarded (End phase)"
+            events.append(Note(msg, f"{R}/overwatch/discarded"))
+            events.append(StatusChanged(uid, "on Overwatch", False))
     if state.turn >= int(p["score_from_round"]):
         vp = list(state.vars["vp"])
         for o, at, owner in missions.live_objectives(state):
@@ -456,8 +460,8 @@ def _c_shed(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
 
 
 def _c_prone(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
-    if is_vehicle(state, uid):
-        return [(f"{R}/prone/vehicle", "a VEHICLE never goes prone (digest §3.10)")]
+    if is_vehicle(state, uid) and state.ctx.params["vehicle_never_prone"]:
+        return [(f"{R}/prone/vehicle", "a VEHICLE never goes prone (param vehicle_never_prone)")]
     return [(f"{R}/prone/already", f"{uid} is already prone")] if ustate(state, uid)["prone"] else []
 
 
@@ -514,14 +518,9 @@ def _c_shoot(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
     limit = int(p["semi_auto_shoots_per_activation"] if semi else p["shoots_per_activation"])
     if int(state.vars.get("shots", 0)) >= limit:
         out.append((f"{R}/shoot/once", "one Shoot per activation unless Semi-Automatic"))
-    side = state.ctx.units[uid]["side"]
-    close = [e for e in units_of(state, 1 - side) if unit_gap(state, uid, e) <= float(p["shoot_enemy_gap"]) + 1e-9]
-    if close:
-        out.append((f"{R}/shoot/enemy-near", 'the shooting unit must be more than 1" from all enemy models'))
+    out.extend(shoot_eligibility(state, uid))
     if state.vars.get("charged"):
         out.append((f"{R}/shoot/after-charge", "no Shoot after a Charge this activation"))
-    if ustate(state, uid)["routed"]:
-        out.append((f"{R}/shoot/routed", "a Routed unit cannot Shoot"))
     heavy = any(
         "Heavy" in (combat.weapon_of(m, str(a.option)) or {"keywords": []})["keywords"] for m in members(state, uid)
     )
@@ -530,6 +529,28 @@ def _c_shoot(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
     if not out and not combat.shooters(state, uid, t, str(a.option), False):
         out.append((f"{R}/shoot/range-los", f"no model of {uid} has range and line of sight to a model of {t}"))
     return out
+
+
+def shoot_eligibility(state: State, uid: str) -> list[Reason]:
+    """Shoot eligibility that holds for any Shoot, an active one or a reaction (seed 002, Shoot: "more than 1"
+    away from all enemy models/units"; "Is not routed")."""
+    out: list[Reason] = []
+    side = state.ctx.units[uid]["side"]
+    limit = float(state.ctx.params["shoot_enemy_gap"]) + 1e-9
+    if any(unit_gap(state, uid, e) <= limit for e in units_of(state, 1 - side)):
+        out.append((f"{R}/shoot/enemy-near", 'the shooting unit must be more than 1" from all enemy models'))
+    if ustate(state, uid)["routed"]:
+        out.append((f"{R}/shoot/routed", "a Routed unit cannot Shoot"))
+    return out
+
+
+def prior_actions(state: State, uid: str) -> int:
+    """The actions ``uid`` performed before a Shoot, for its penalty (seed 002, Shooting Notes: "EACH action
+    performed prior to the shoot action this turn"; param ``prior_action_scope`` 'activation' counts only the
+    active unit's actions of this activation, so a reaction then counts none)."""
+    if state.ctx.params["prior_action_scope"] == "turn":
+        return int(ustate(state, uid)["acts_round"])
+    return len(state.vars["acts"]) if uid == active(state) else 0
 
 
 def _c_fight(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
@@ -644,10 +665,14 @@ def do_action(state: State, uid: str, a: Action, events: list[Event]) -> None:
 def shed(state: State, uid: str, events: list[Event]) -> None:
     """Shed a Pin (seed 002); a prone unit then decides to remain prone or stand up (Go Prone)."""
     u = ustate(state, uid)
-    n = min(u["pins"], int(state.ctx.params["pins_shed_per_action"]))
+    per = int(state.ctx.params["pins_shed_per_action"])
+    n = u["pins"] if per <= 0 else min(u["pins"], per)
     set_unit(state, uid, pins=u["pins"] - n)
     events.append(TokensChanged(uid, "pin", -n, u["pins"] - n))
-    if u["prone"]:
+    if u["prone"] and u["pins"] - n > 0:
+        # (option pins_shed_per_action) still pinned: the choice comes when the last pin goes (seed 002, Go Prone)
+        events.append(Note(f"{uid} is still pinned: it stays prone", f"{R}/pin/still-pinned"))
+    elif u["prone"]:
         push(state, StayProne(uid))
 
 
@@ -664,8 +689,11 @@ class StayProne(TTChoice):
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
         prone = action.kind == "stay-prone"
-        set_unit(state, self.unit, prone=prone)
-        events.append(StatusChanged(self.unit, "prone", prone))
+        set_unit(state, self.unit, prone=prone, prone_by_pin=False)
+        if prone:
+            events.append(Note(f"{self.unit} sheds its pin and stays prone", f"{R}/pin/stay-prone"))
+        else:
+            events.append(StatusChanged(self.unit, "prone", False))
 
 
 def push_shift(state: State, uid: str, free: bool = False) -> None:
@@ -675,7 +703,7 @@ def push_shift(state: State, uid: str, free: bool = False) -> None:
 # ------------------------------------------------------------------------------------------- reactions
 def can_react(state: State, uid: str) -> bool:
     """Reaction eligibility (seed 002): not Pinned, not Routed, not activated or holding an Overwatch token;
-    digest §3.8: not engaged, one reaction per round (an Overwatch token gives one more)."""
+    digest §3.8: not engaged; option ``reactions_per_round`` (off by default) caps reactions per round."""
     u = ustate(state, uid)
     if not members(state, uid) or u["pins"] > 0 or u["routed"] or engaged_units(state, uid):
         return False
@@ -683,8 +711,8 @@ def can_react(state: State, uid: str) -> bool:
         return False
     if uid == active(state):
         return False
-    limit = int(state.ctx.params["reactions_per_round"]) + (1 if u["overwatch"] else 0)
-    return int(u["reactions"]) < limit
+    cap = int(state.ctx.params["reactions_per_round"])
+    return cap <= 0 or int(u["reactions"]) < cap + (1 if u["overwatch"] else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -702,11 +730,14 @@ class React(TTChoice):
         uid = self.unit
         out: list[Action] = []
         if self.trigger == "charge":
-            for w in combat.unit_weapons(state, uid):
+            shoot_ok = not shoot_eligibility(state, uid)
+            for w in combat.unit_weapons(state, uid) if shoot_ok else []:
                 if combat.shooters(state, uid, self.attacker, w, True):
                     out.append(Action("react", uid, self.attacker, option=f"shoot:{w}"))
             out.extend(Action("react", uid, self.attacker, option=r) for r in state.ctx.units[uid]["reactions"])
-        elif not ustate(state, uid)["prone"] and not is_vehicle(state, uid):
+        elif not ustate(state, uid)["prone"] and not (
+            is_vehicle(state, uid) and state.ctx.params["vehicle_never_prone"]
+        ):
             out.append(Action("react", uid, self.attacker, option="prone"))
         return [*out, Action("pass", uid)]
 
@@ -750,15 +781,19 @@ def do_reaction(state: State, step: React, a: Action, events: list[Event]) -> No
         state.vars["brace"] = uid
         events.append(Note(f"{uid} braces: the charger loses Priority", f"{R}/reaction/special"))
     elif opt.startswith("shoot:"):
+        # a reaction Shoot is a Shoot action: it takes the penalty of the actions before it this turn, and it
+        # counts for the next one (seed 002, Shooting Notes)
+        state.vars["prior"] = prior_actions(state, uid)
+        set_unit(state, uid, acts_round=int(ustate(state, uid)["acts_round"]) + 1)
         shoot_now(state, uid, step.attacker, opt[len("shoot:") :], True, events)
+        state.vars["prior"] = 0
 
 
 # ------------------------------------------------------------------------------------------- shooting
 def begin_shoot(state: State, uid: str, tuid: str, wname: str, events: list[Event]) -> None:
     """Shoot (seed 002): the penalty counts the actions before it this turn; the target may react (Go Prone)
     before the attacks are made."""
-    p = state.ctx.params
-    prior = ustate(state, uid)["acts_round"] if p["prior_action_scope"] == "turn" else len(state.vars["acts"])
+    prior = prior_actions(state, uid)
     first = not state.vars["acts"]
     spend(state, uid, "shoot")
     state.vars["shots"] = int(state.vars.get("shots", 0)) + 1
@@ -791,8 +826,6 @@ class ShootGo(TTAuto):
 def shoot_now(state: State, uid: str, tuid: str, wname: str, reaction: bool, events: list[Event]) -> None:
     if not members(state, uid) or not members(state, tuid):
         return
-    if reaction:
-        state.vars["prior"] = 0
     groups = combat.shoot_groups(state, uid, tuid, wname, reaction)
     cap = combat.visible_count(state, uid, tuid, reaction, combat.unit_fires_indirect(state, uid, wname))
     n = sum(g.models for g in groups)
@@ -835,32 +868,37 @@ def begin_charge(state: State, uid: str, tuid: str, mode: str, events: list[Even
     p = state.ctx.params
     spend(state, uid, "charge", int(p["running_charge_actions"]) if mode == "running" else 1)
     state.vars["charged"] = True
-    running = mode == "running" or ustate(state, tuid)["prone"]
-    if mode != "running" and running:
-        events.append(Note(f"{tuid} is prone: the charge counts as a Running Charge", f"{R}/prone/charged"))
     state.vars["brace"] = None
     state.vars["ow_reactor"] = None
-    push(state, ChargeGo(uid, tuid, charge_distance(state, uid, mode), running))
+    push(state, ChargeGo(uid, tuid, mode))
     offer_reaction(state, tuid, uid, "charge")
 
 
 @dataclass(frozen=True, slots=True)
 class ChargeGo(TTAuto):
-    """The charge move of ``unit`` at ``target`` (up to ``allow`` inches), once the target's reaction is over;
-    home, a FREE Fight follows (a ``running`` charger has Priority unless the target braced)."""
+    """The charge move of ``unit`` at ``target`` (a ``mode`` "walking" or "running" charge), once the target's
+    reaction is over: its distance and whether it counts as running are worked out now, after the reaction (a
+    charger pinned and made prone by a reaction Shoot moves as a prone unit may, seed 002 Go Prone: 2" per move;
+    a target that is prone now makes it a Running Charge). Home, a FREE Fight follows (a running charger has
+    Priority unless the target braced)."""
 
     kind = "charge-go"
     unit: str
     target: str
-    allow: float
-    running: bool
+    mode: str
 
     def run(self, state: State, events: list[Event]) -> None:
         uid, tuid = self.unit, self.target
         ok = bool(members(state, uid)) and bool(members(state, tuid)) and not ustate(state, uid)["routed"]
         contacts = 0
+        running = self.mode == "running" or (bool(members(state, tuid)) and ustate(state, tuid)["prone"])
+        if self.mode != "running" and running:
+            events.append(Note(f"{tuid} is prone: the charge counts as a Running Charge", f"{R}/prone/charged"))
         if ok:
-            placed, contacts = plan_charge(state, uid, tuid, self.allow)
+            allow = charge_distance(state, uid, self.mode)
+            if ustate(state, uid)["prone"]:
+                events.append(Note(f'{uid} is prone: its charge moves {allow:g}"', f"{R}/charge/prone-charger"))
+            placed, contacts = plan_charge(state, uid, tuid, allow)
             for mid, (x, y, _) in placed.items():
                 m = state.models[mid]
                 if "VEHICLE" in m.data["keywords"]:  # it ends facing the way it went (seed 002, VEHICLE movement)
@@ -879,8 +917,8 @@ class ChargeGo(TTAuto):
         events.append(
             Note(f"{uid} charges home: {contacts} model(s) in base contact; FREE Fight", f"{R}/charge/free-fight")
         )
-        priority = self.running and state.vars.get("brace") != tuid
-        bonus = int(state.ctx.params["running_charge_hit_bonus"]) if self.running else 0
+        priority = running and state.vars.get("brace") != tuid
+        bonus = int(state.ctx.params["running_charge_hit_bonus"]) if running else 0
         push(state, FightGo(uid, tuid, priority, bonus))
 
 
@@ -1045,6 +1083,11 @@ def dest_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
     assert a.point is not None
     allow = step.allow
     out: list[Reason] = []
+    if is_vehicle(state, uid) and _via(a.option) is not None:
+        via = _via(a.option)
+        assert via is not None
+        plan = vehicle_via_plan(state, uid, via, a.point, allow)
+        return plan if isinstance(plan, list) else (out or plan)
     if is_vehicle(state, uid):
         m = members(state, uid)[0]
         face = _face(a.option)
@@ -1070,6 +1113,14 @@ def dest_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
     return out or plan
 
 
+def _via(option: str | None) -> tuple[float, float] | None:
+    """``[via=x,y]``: a VEHICLE goes straight ahead to x,y, pivots there, then goes straight to the destination."""
+    if option and option.startswith("via="):
+        x, y = option[4:].split(",")
+        return (float(x), float(y))
+    return None
+
+
 def _face(option: str | None) -> float | None:
     if option and option.startswith("face="):
         return float(option[5:])
@@ -1086,7 +1137,9 @@ def do_destination(state: State, step: Dest, a: Action, events: list[Event]) -> 
     if is_vehicle(state, uid):
         m = members(state, uid)[0]
         assert a.point is not None
-        m.flags = {**m.flags, "facing": vehicle_facing_after(m, a.point, _face(a.option))}
+        via = _via(a.option)
+        facing = vehicle_facing_after(m, a.point, _face(a.option), via)
+        m.flags = {**m.flags, "facing": facing}
     place_unit(state, plan, events)
 
 

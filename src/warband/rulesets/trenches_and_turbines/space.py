@@ -104,8 +104,8 @@ def out_of_coherency(state: State, uid: str, where: Placement | None = None) -> 
 
 # ------------------------------------------------------------------------------------------- movement
 def climbable(state: State, m: Model) -> bool:
-    """SCALABLE terrain: S/M models that are not VEHICLEs climb it (digest §3.10, §3.11)."""
-    return size_rank(m) <= SIZE_RANK["M"] and "VEHICLE" not in m.data["keywords"]
+    """SCALABLE terrain: who climbs it (:func:`climbable_data`)."""
+    return climbable_data(m, state.ctx.params)
 
 
 def leg_cost(ctx: Context, m: Model, a: Vec, b: Vec, z0: float) -> float | None:
@@ -124,19 +124,23 @@ def leg_cost(ctx: Context, m: Model, a: Vec, b: Vec, z0: float) -> float | None:
     cost += (float(p["difficult_cost"]) - 1.0) * tr.length_in("difficult")
     z1 = ctx.table.surface_height(b)
     if z1 > 0 or z0 > 0:
-        if not climbable_data(m) and z1 != z0:
+        if not climbable_data(m, ctx.params) and z1 != z0:
             return None
         cost += abs(z1 - z0)
     for cr in tr.crossings:  # a platform crossed on the way (neither start nor end): up and down again
         pc = cr.piece
         if pc.kind == "platform" and not pc.contains(a) and not pc.contains(b) and cr.t1 - cr.t0 > 1e-9:
-            if not climbable_data(m):
+            if not climbable_data(m, ctx.params):
                 return None
             cost += 2 * pc.height
     return cost
 
 
-def climbable_data(m: Model) -> bool:
+def climbable_data(m: Model, params: Any) -> bool:
+    """SCALABLE terrain: every unit may scale it (seed 002, Move); option ``scalable_small_only`` (off by default):
+    only S/M models that are not VEHICLEs (digest §3.10-§3.11)."""
+    if not params["scalable_small_only"]:
+        return True
     return SIZE_RANK[str(m.data["size"])] <= SIZE_RANK["M"] and "VEHICLE" not in m.data["keywords"]
 
 
@@ -157,7 +161,7 @@ def spot_problems(
     for piece in ctx.solid:
         if piece.circle_overlaps(p, m.radius):
             return [(f"{R}/move/impassable", f"{m.id} cannot stand in {piece.id}")]
-    if not climbable_data(m):
+    if not climbable_data(m, ctx.params):
         for piece in ctx.table.terrain:
             if piece.kind == "platform" and piece.circle_overlaps(p, m.radius):
                 return [(f"{R}/move/scalable", f"{m.id} ({m.data['size']}) cannot climb SCALABLE terrain {piece.id}")]
@@ -560,10 +564,53 @@ def vehicle_problems(state: State, m: Model, dest: Vec, allow: float, face: floa
     return out
 
 
-def vehicle_facing_after(m: Model, dest: Vec, face: float | None) -> float:
+def vehicle_via_plan(state: State, uid: str, via: Vec, dest: Vec, allow: float) -> Placement | list[Reason]:
+    """A VEHICLE's move straight ahead to ``via``, a single pivot there of at most ``vehicle_max_pivot``
+    degrees, then straight on to ``dest`` (seed 002, Vehicle Keyword and Movement: "At any point during their
+    movement the unit may make a single pivot up to 90 degrees"). Both legs are priced as a Move's
+    (:func:`leg_cost`), keep 1" clear of enemies and together fit ``allow``. One model only (a unit of several
+    VEHICLE models moves without a mid-move pivot)."""
+    ms = members(state, uid)
+    if len(ms) != 1:
+        return [(f"{R}/vehicle/via-single", "a pivot during the move is planned for a one-model VEHICLE unit only")]
+    m = ms[0]
+    out: list[Reason] = []
+    f = math.radians(float(m.flags.get("facing", 90.0)))
+    fx, fy = math.cos(f), math.sin(f)
+    ax, ay = via[0] - m.x, via[1] - m.y
+    if abs(-ax * fy + ay * fx) > 0.05 or ax * fx + ay * fy < -1e-6:
+        out.append((f"{R}/vehicle/straight", "before its pivot the vehicle moves straight ahead"))
+    bx, by = dest[0] - via[0], dest[1] - via[1]
+    if math.hypot(bx, by) > 1e-6:
+        turn = abs((math.degrees(math.atan2(by, bx)) - math.degrees(f) + 180) % 360 - 180)
+        maxp = float(state.ctx.params["vehicle_max_pivot"])
+        if turn > maxp + 1e-6:
+            out.append((f"{R}/vehicle/pivot", f"a pivot of {turn:.0f} degrees exceeds {maxp:g}"))
+    egap = float(state.ctx.params["move_enemy_clearance"])
+    out.extend(spot_problems(state, m, via, {}, [m.id], egap))
+    out.extend(spot_problems(state, m, dest, {}, [m.id], egap))
+    zones = _enemy_zones(state, m, egap, "", allow)
+    cost = 0.0
+    z0 = m.z
+    for a, b in (((m.x, m.y), via), (via, dest)):
+        leg = leg_cost(state.ctx, m, a, b, z0)
+        if leg is None or any(circle_segment_hits(a, b, z, r - 1e-6) for z, r in zones):
+            out.append((f"{R}/move/blocked", f"{m.id} cannot go straight from {a[0]:.1f},{a[1]:.1f}"))
+            return out
+        cost += leg
+        z0 = state.ctx.table.surface_height(b)
+    if cost > allow + 1e-6:
+        out.append((f"{R}/move/too-far", f'{m.id} cannot reach {dest[0]:.1f},{dest[1]:.1f} with {allow:g}"'))
+    return out or {m.id: (dest[0], dest[1], state.ctx.table.surface_height(dest))}
+
+
+def vehicle_facing_after(m: Model, dest: Vec, face: float | None, via: Vec | None = None) -> float:
+    """The facing after a move: ``face`` if it pivoted at the end, else along its last straight leg (from
+    ``via``, where it pivoted, or from where it stood)."""
     if face is not None:
         return face
-    vx, vy = dest[0] - m.x, dest[1] - m.y
+    sx, sy = via if via is not None else (m.x, m.y)
+    vx, vy = dest[0] - sx, dest[1] - sy
     if math.hypot(vx, vy) < 1e-6:
         return float(m.flags.get("facing", 90.0))
     return round(math.degrees(math.atan2(vy, vx)) % 360, 3)
@@ -613,6 +660,21 @@ def _line(ctx: Context, state: State, a: Model, t: Model, pa: Vec, pt: Vec) -> i
     return conceal
 
 
+#: Where the lines of sight start and end across each base (fractions of its radius along the diameter square to
+#: the line between the centres): the three parallel lines first (the centre line and both near edges), then
+#: every other pair, parallel and crossing, so a clear line anywhere between the two bases is found (seed 002,
+#: Check Line of Sight: "from any portion of the attacking model's base to any portion of the target model's
+#: base"). Any clear segment between two discs holds a clear segment between points of their rims, so points
+#: across each base at this spacing find it unless the gap is narrower than the spacing.
+_SIGHT_OFFSETS = (0.0, 0.8, -0.8, 0.98, -0.98, 0.5, -0.5, 0.25, -0.25)
+_SIGHT_PAIRS = (
+    (0.0, 0.0),
+    (0.8, 0.8),
+    (-0.8, -0.8),
+    *((sa, st) for sa in _SIGHT_OFFSETS for st in _SIGHT_OFFSETS if not (sa == st and abs(sa) in (0.0, 0.8))),
+)
+
+
 def positions_key(state: State) -> tuple[Any, ...]:
     return tuple((m.id, m.x, m.y, m.z) for m in state.models.values() if m.on_table)
 
@@ -630,9 +692,9 @@ def sight(state: State, a: Model, t: Model, key: tuple[Any, ...] | None = None) 
     dx, dy = t.x - a.x, t.y - a.y
     ln = math.hypot(dx, dy) or 1.0
     px, py = -dy / ln, dx / ln
-    for s in (0.0, 0.8, -0.8):
-        pa = (a.x + s * a.radius * px, a.y + s * a.radius * py)
-        pt = (t.x + s * t.radius * px, t.y + s * t.radius * py)
+    for sa, st in _SIGHT_PAIRS:
+        pa = (a.x + sa * a.radius * px, a.y + sa * a.radius * py)
+        pt = (t.x + st * t.radius * px, t.y + st * t.radius * py)
         c = _line(ctx, state, a, t, pa, pt)
         if c is not None and (best is None or c < best):
             best = c
@@ -683,7 +745,45 @@ def contact_spots(state: State, m: Model, target: Model) -> list[Vec]:
     return [(target.x + d * ux, target.y + d * uy) for ux, uy in _ANGLES]
 
 
+def beside_spots(state: State, m: Model, target: Model, placed: Placement) -> list[Vec]:
+    """Base-contact spots of ``m`` on ``target`` that also touch a charger already placed in contact with it
+    (where the two circles cross): the spots that close the bases up round the target. They stand a hair
+    farther out than :func:`contact_spots` (well within ``contact_tolerance``) so that a ring of equal bases
+    closes: six 25 mm bases round a 25 mm base."""
+    d = m.radius + target.radius + 0.01
+    out: list[Vec] = []
+    for mid, (x, y, _) in placed.items():
+        q = state.models[mid]
+        if math.hypot(x - target.x, y - target.y) > q.radius + target.radius + 0.02:
+            continue
+        rq = m.radius + q.radius + 0.002
+        dx, dy = x - target.x, y - target.y
+        dd = math.hypot(dx, dy)
+        if dd < 1e-9 or dd > d + rq or dd < abs(d - rq):
+            continue
+        a = (d * d - rq * rq + dd * dd) / (2 * dd)
+        h = math.sqrt(max(0.0, d * d - a * a))
+        mx, my = target.x + a * dx / dd, target.y + a * dy / dd
+        out.append((mx - h * dy / dd, my + h * dx / dd))
+        out.append((mx + h * dy / dd, my - h * dx / dd))
+    return out
+
+
 def plan_charge(state: State, uid: str, tuid: str, allow: float) -> tuple[Placement, int]:
+    """Charge placement (seed 002, Charge: the rest of the unit "must be moved in a way that maximizes the number
+    of models that can reach base-to-base contact"): a search over two ways of placing the followers, each as
+    :func:`_plan_charge_with` describes: every model to its cheapest contact spot, and packing (each follower
+    beside a charger already in contact where it can, so the bases close up round the target). The placement
+    with the most models in contact wins (the first on a tie)."""
+    best = _plan_charge_with(state, uid, tuid, allow, False)
+    if best[1] < len(members(state, uid)):
+        packed = _plan_charge_with(state, uid, tuid, allow, True)
+        if packed[1] > best[1]:
+            best = packed
+    return best
+
+
+def _plan_charge_with(state: State, uid: str, tuid: str, allow: float, pack: bool) -> tuple[Placement, int]:
     """Charge placement (seed 002, Charge: "a special type of movement action"): the leader first, into base
     contact if it can be; then the rest so that as many models as possible reach base contact (each takes the
     cheapest free contact spot it can reach and still be in coherency, nearest models first). Each model moves as
@@ -710,7 +810,11 @@ def plan_charge(state: State, uid: str, tuid: str, allow: float) -> tuple[Placem
         def coherent(q: Vec, m: Model = m) -> bool:
             return m.id not in out_of_coherency(state, uid, {**placed, m.id: (q[0], q[1], 0.0)})
 
-        s = _charge_reach(state, m, targets, allow, placed, moving, tuid, coherent)
+        s = None
+        if pack:
+            s = _charge_reach(state, m, targets, allow, placed, moving, tuid, coherent, beside=True)
+        if s is None:
+            s = _charge_reach(state, m, targets, allow, placed, moving, tuid, coherent)
         if s is not None:
             contacts += 1
         else:
@@ -732,6 +836,7 @@ def _charge_reach(
     moving: list[str],
     tuid: str,
     ok: Callable[[Vec], bool] | None = None,
+    beside: bool = False,
 ) -> Vec | None:
     """The base-contact spot on ``targets`` that ``m`` reaches most cheaply within ``allow`` inches (and that
     ``ok`` accepts), or None. A charge is a movement action (seed 002, Charge), so the way there is a Move's
@@ -741,7 +846,10 @@ def _charge_reach(
     shorter than the straight line), so in the open it prices one leg."""
     egap = float(state.ctx.params["move_enemy_clearance"])
     vehicle = "VEHICLE" in m.data["keywords"]
-    spots = [s for t in targets for s in contact_spots(state, m, t)]
+    if beside:
+        spots = [s for t in targets for s in beside_spots(state, m, t, placed)]
+    else:
+        spots = [s for t in targets for s in contact_spots(state, m, t)]
     dist = [math.hypot(s[0] - m.x, s[1] - m.y) for s in spots]
     best: tuple[float, Vec] | None = None
     for i in sorted(range(len(spots)), key=dist.__getitem__):
