@@ -54,8 +54,12 @@ TARGETS: dict[str, float] = {
     "trenches-and-turbines mcts vs heuristic score (at least)": 0.60,
 }
 #: "Today" for the mcts target: iterations/s and python-chess random games/s measured in the same run at the
-#: start of issue 15 (commit 87a139c, `python benchmarks/run.py`), so a later run compares mcts/chess ratios.
-MCTS_TODAY: dict[str, tuple[float, float]] = {}
+#: start of issue 15 (commit 87a139c, `python benchmarks/run.py --runs 3 --seconds 1.5 --no-lab`,
+#: CPU time, load 21-26), so a later run compares mcts/chess ratios.
+MCTS_TODAY: dict[str, tuple[float, float]] = {
+    "trench-crusade": (407.9, 18.85),
+    "trenches-and-turbines": (46.2, 18.85),
+}
 #: Budget of the timed mcts decisions (iterations/s barely depends on it; a small one keeps the bench short).
 MCTS_BENCH_ITERATIONS = 40
 #: The last measured mcts-vs-heuristic score in Trenches and Turbines (README, "The AI players"): too slow for the
@@ -323,13 +327,16 @@ def targets(
     )
     add("trenches-and-turbines random games/s", speed.get(("trenches-and-turbines", "random")), "absolute")
     add("trenches-and-turbines heuristic games/s", speed.get(("trenches-and-turbines", "heuristic")), "absolute")
-    for m in mcts:
-        name = f"{m['ruleset']} mcts iterations/s vs today"
-        if name not in TARGETS:
-            continue
-        today = MCTS_TODAY.get(m["ruleset"])
-        value = None if today is None else (m["iterations_per_s"] / chess_gps) / (today[0] / today[1])
-        add(name, value, "iterations/s per chess game/s, over the same at commit 87a139c")
+    by_ruleset = {m["ruleset"]: m for m in mcts}
+    for ruleset_id in ("trench-crusade", "trenches-and-turbines"):
+        m = by_ruleset.get(ruleset_id)
+        today = MCTS_TODAY.get(ruleset_id)
+        value = None
+        if m is not None and today is not None:
+            value = (m["iterations_per_s"] / chess_gps) / (today[0] / today[1])
+        add(
+            f"{ruleset_id} mcts iterations/s vs today", value, "iterations/s per chess game/s, over the same at 87a139c"
+        )
     tc_heur = speed.get(("trench-crusade", "heuristic"))
     if demo_s is not None:
         add("make demo wall seconds on 2 cores (at most)", demo_s, "timed (--demo)", at_most=True)
