@@ -5,7 +5,10 @@ installed) heuristic against heuristic. A pairing is timed as the median of seve
 from a warm-up game so that one run takes a few seconds. Results are printed and written as JSON with the
 machine, Python, date and ruleset versions. ``--quick`` is a smoke run (short runs; writes only with ``--out``).
 
-Target (first issue): at least 50 random-vs-random games/s per core.
+The same run measures python-chess random-vs-random games/s (a yardstick that moves with the machine's load as
+ours does), the mcts agent's iterations per second per ruleset, and checks every target of issue 15 (met / not
+met). Measurements are interleaved (one run of every pairing, then the next round) so that a change of load hits
+all of them alike: compare ratios within one run.
 """
 
 from __future__ import annotations
@@ -16,10 +19,13 @@ import datetime
 import json
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,18 +37,74 @@ from warband.kernel import ruleset as registry
 from warband.lab.simulate import SimulationConfig, default_agent, play_one
 
 HERE = Path(__file__).resolve().parent
-TARGET_RANDOM_GAMES_PER_S = 50.0
+#: Single-process timings use this process's CPU time, not the wall clock: on a shared machine (2 cores, a load of
+#: 20) the wall clock measures the other jobs; CPU time still moves with cache contention, hence the ratios.
+cpu = time.process_time
+
+#: Issue 15's targets. Games/s are on one core; "vs chess" is the ratio to python-chess random games/s measured in
+#: the same run; mcts is iterations/s as a multiple of today's, both normalised by chess in their own runs.
+TARGETS: dict[str, float] = {
+    "trench-crusade random games/s vs chess": 3.0,
+    "trench-crusade heuristic games/s": 15.0,
+    "trenches-and-turbines random games/s": 50.0,
+    "trenches-and-turbines heuristic games/s": 6.0,
+    "trench-crusade mcts iterations/s vs today": 5.0,
+    "trenches-and-turbines mcts iterations/s vs today": 5.0,
+    "make demo wall seconds on 2 cores (at most)": 20.0,
+    "trenches-and-turbines mcts vs heuristic score (at least)": 0.60,
+}
+#: "Today" for the mcts target: iterations/s and python-chess random games/s measured in the same run at the
+#: start of issue 15 (commit 87a139c, `python benchmarks/run.py --runs 3 --seconds 1.5 --no-lab`,
+#: CPU time, load 21-26), so a later run compares mcts/chess ratios.
+MCTS_TODAY: dict[str, tuple[float, float]] = {
+    "trench-crusade": (407.9, 18.85),
+    "trenches-and-turbines": (46.2, 18.85),
+}
+#: Budget of the timed mcts decisions (iterations/s barely depends on it; a small one keeps the bench short).
+MCTS_BENCH_ITERATIONS = 40
+#: The last measured mcts-vs-heuristic score in Trenches and Turbines (README, "The AI players"): too slow for the
+#: bench (40 minutes); `python scripts/mcts_strength.py --ruleset trenches-and-turbines --games 40 --seed 41`.
+TT_MCTS_SCORE_RECORDED = (33.0, 64)
+DEMO_GAMES = 200
+
+
+def chess_random_game(rng: random.Random) -> int:
+    """One python-chess game, both sides playing a uniformly random legal move until the game is over (mate,
+    stalemate, insufficient material, the 75-move rule or fivefold repetition); its number of plies."""
+    import chess
+
+    board = chess.Board()
+    plies = 0
+    while not board.is_game_over():
+        board.push(rng.choice(list(board.legal_moves)))
+        plies += 1
+    return plies
+
+
+def measure_chess(first: int, games: int) -> dict[str, float]:
+    plies = 0
+    start = cpu()
+    for index in range(first, first + games):
+        plies += chess_random_game(random.Random(index))
+    elapsed = cpu() - start
+    return {
+        "games": games,
+        "seconds": elapsed,
+        "games_per_s": games / elapsed,
+        "decisions_per_s": plies / elapsed,
+        "steps_per_game": plies / games,
+    }
 
 
 def measure_run(config: SimulationConfig, first: int, games: int) -> dict[str, float]:
     """Play games ``first .. first + games - 1`` in this process; their speed."""
     decisions = steps = 0
-    start = time.perf_counter()
+    start = cpu()
     for index in range(first, first + games):
         record = play_one(config, index)
         decisions += record.decisions
         steps += record.steps
-    elapsed = time.perf_counter() - start
+    elapsed = cpu() - start
     return {
         "games": games,
         "seconds": elapsed,
@@ -52,12 +114,45 @@ def measure_run(config: SimulationConfig, first: int, games: int) -> dict[str, f
     }
 
 
-def bench_pairing(config: SimulationConfig, runs: int, seconds: float) -> dict[str, Any]:
-    """The median speed of ``runs`` runs of K games, K sized from one warm-up game to last about ``seconds``."""
-    measure_run(config, 0, 1)  # loads and caches the documents and warms the rules' caches
-    warm = measure_run(config, 0, 1)
-    per_run = max(1, round(seconds / warm["seconds"]))
-    timed = [measure_run(config, 1 + r * per_run, per_run) for r in range(runs)]
+Runner = Callable[[int, int], dict[str, float]]
+
+
+def sized(run: Runner, seconds: float) -> int:
+    """Games per timed run so that one lasts about ``seconds``, from a warm-up game (after one that loads and
+    caches the documents and warms the rules' caches)."""
+    run(0, 1)
+    warm = run(0, 1)
+    return max(1, round(seconds / warm["seconds"]))
+
+
+def interleaved(
+    runners: dict[str, Runner], runs: int, seconds: float, console: Console
+) -> dict[str, list[dict[str, float]]]:
+    """``runs`` rounds of one timed run per runner, round by round, so that load changes hit all alike."""
+    sizes = {}
+    for name, run in runners.items():
+        with console.status(f"warming up {name} …"):
+            sizes[name] = sized(run, seconds)
+    timed: dict[str, list[dict[str, float]]] = {name: [] for name in runners}
+    for r in range(runs):
+        for name, run in runners.items():
+            with console.status(f"round {r + 1}/{runs}: {name} …"):
+                timed[name].append(run(1 + r * sizes[name], sizes[name]))
+    return timed
+
+
+def summary(timed: list[dict[str, float]]) -> dict[str, Any]:
+    return {
+        "runs": len(timed),
+        "games_per_run": timed[0]["games"],
+        "games_per_s": statistics.median(t["games_per_s"] for t in timed),
+        "decisions_per_s": statistics.median(t["decisions_per_s"] for t in timed),
+        "steps_per_game": statistics.mean(t["steps_per_game"] for t in timed),
+        "per_run": timed,
+    }
+
+
+def pairing_info(config: SimulationConfig) -> dict[str, Any]:
     return {
         "ruleset": config.ruleset,
         "ruleset_version": registry.get(config.ruleset).version,
@@ -65,12 +160,6 @@ def bench_pairing(config: SimulationConfig, runs: int, seconds: float) -> dict[s
         "b": config.roster_b.name,
         "scenario": "default",
         "agents": [config.agent_a, config.agent_b],
-        "runs": runs,
-        "games_per_run": per_run,
-        "games_per_s": statistics.median(t["games_per_s"] for t in timed),
-        "decisions_per_s": statistics.median(t["decisions_per_s"] for t in timed),
-        "steps_per_game": statistics.mean(t["steps_per_game"] for t in timed),
-        "per_run": timed,
     }
 
 
@@ -124,48 +213,51 @@ def bench_lab(console: Console, quick: bool) -> list[dict[str, Any]]:
     return rows
 
 
-def bench_mcts(console: Console, quick: bool) -> dict[str, Any] | None:
-    """Seconds per decision of the mcts agent at its default budget, on Trench Crusade positions."""
+def bench_mcts(console: Console, ruleset_id: str, roster_a: Path, roster_b: Path, quick: bool) -> dict[str, Any] | None:
+    """Iterations per second of the mcts agent (budget :data:`MCTS_BENCH_ITERATIONS`) over the first decisions
+    with a real choice (activate / action) of a seeded game whose other choices a random agent makes."""
     from warband.agents.base import AgentError, make_agent
     from warband.kernel.engine import Game
 
     try:
-        agent = make_agent("mcts", 1)
+        agent = make_agent(f"mcts:iterations={MCTS_BENCH_ITERATIONS}", 1)
     except AgentError:
         return None
-    base = pairings()[0]
-    rs = registry.get(base.ruleset)
+    rs = registry.get(ruleset_id)
     game = Game.new(
         rs,
-        [rs.load_roster(base.roster_a), rs.load_roster(base.roster_b)],
+        [rs.load_roster(roster_a), rs.load_roster(roster_b)],
         rs.load_scenario(rs.default_scenario()),
         3,
         record=False,
     )
     helper = make_agent("random", 3)
     times: list[float] = []
-    want = 3 if quick else 12
-    with console.status("mcts: timing decisions …"):
+    iterations = 0
+    want = 2 if quick else 8
+    with console.status(f"mcts ({ruleset_id}): timing decisions …"):
         while not game.over and len(times) < want:
             d = game.decision
             if d.kind == "chance":
                 game.roll()
                 continue
             if len(game.legal_actions()) > 1 and d.prompt in ("action", "activate"):
-                start = time.perf_counter()
+                start = cpu()
                 action = agent.choose(game)
-                times.append(time.perf_counter() - start)
+                times.append(cpu() - start)
+                iterations += getattr(agent, "last_iterations", MCTS_BENCH_ITERATIONS)
             else:
                 action = helper.choose(game)
             game.apply(action)
     if not times:
         return None
-    med = statistics.median(times)
     return {
+        "ruleset": ruleset_id,
         "agent": agent.describe(),
         "decisions": len(times),
-        "seconds_per_decision": med,
-        "decisions_per_s": 1.0 / med,
+        "seconds": sum(times),
+        "seconds_per_decision": statistics.median(times),
+        "iterations_per_s": iterations / sum(times),
     }
 
 
@@ -177,6 +269,7 @@ def machine() -> dict[str, Any]:
         "cpu_count": os.cpu_count(),
         "python": sys.version.split()[0],
         "implementation": platform.python_implementation(),
+        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
 
 
@@ -190,22 +283,99 @@ def git_commit() -> str | None:
     return done.stdout.strip() or None
 
 
-def table(results: list[dict[str, Any]]) -> Table:
-    t = Table(title="warband benchmark: one core, full games, median of runs")
-    for name in ("ruleset", "agents", "runs", "games/s", "decisions/s", "steps/game"):
+def table(results: list[dict[str, Any]], chess_row: dict[str, Any]) -> Table:
+    t = Table(title="warband benchmark: one core, full games, median of interleaved runs")
+    for name in ("ruleset", "agents", "runs", "games/s", "vs chess", "decisions/s", "steps/game"):
         t.add_column(name, justify="left" if name in ("ruleset", "agents") else "right")
-    for r in results:
+    for r in [*results, chess_row]:
         agents = " v ".join(dict.fromkeys(r["agents"]))
         t.add_row(
             r["ruleset"],
             agents,
             f"{r['runs']}×{r['games_per_run']}",
             f"{r['games_per_s']:.2f}",
+            f"{r['games_per_s'] / chess_row['games_per_s']:.2f}x",
             f"{r['decisions_per_s']:.0f}",
             f"{r['steps_per_game']:.0f}",
         )
     t.caption = "; ".join(sorted({f"{r['ruleset']} {r['ruleset_version']}: {r['a']} v {r['b']}" for r in results}))
     return t
+
+
+def targets(
+    results: list[dict[str, Any]], chess_gps: float, mcts: list[dict[str, Any]], demo_s: float | None
+) -> list[dict[str, Any]]:
+    """Every target of issue 15 with the value of this run and whether it is met (None: not measured here)."""
+    speed = {(r["ruleset"], r["agents"][0]): r["games_per_s"] for r in results if r["agents"][0] == r["agents"][1]}
+    rows: list[dict[str, Any]] = []
+
+    def add(name: str, value: float | None, note: str, at_most: bool = False) -> None:
+        goal = TARGETS[name]
+        met = None if value is None else (value <= goal if at_most else value >= goal)
+        rows.append({"target": name, "goal": goal, "value": value, "met": met, "note": note})
+
+    tc_random = speed.get(("trench-crusade", "random"))
+    add(
+        "trench-crusade random games/s vs chess",
+        None if tc_random is None else tc_random / chess_gps,
+        "ratio in this run",
+    )
+    add(
+        "trench-crusade heuristic games/s",
+        speed.get(("trench-crusade", "heuristic")),
+        "absolute: the machine's load moves it",
+    )
+    add("trenches-and-turbines random games/s", speed.get(("trenches-and-turbines", "random")), "absolute")
+    add("trenches-and-turbines heuristic games/s", speed.get(("trenches-and-turbines", "heuristic")), "absolute")
+    by_ruleset = {m["ruleset"]: m for m in mcts}
+    for ruleset_id in ("trench-crusade", "trenches-and-turbines"):
+        m = by_ruleset.get(ruleset_id)
+        today = MCTS_TODAY.get(ruleset_id)
+        value = None
+        if m is not None and today is not None:
+            value = (m["iterations_per_s"] / chess_gps) / (today[0] / today[1])
+        add(
+            f"{ruleset_id} mcts iterations/s vs today", value, "iterations/s per chess game/s, over the same at 87a139c"
+        )
+    tc_heur = speed.get(("trench-crusade", "heuristic"))
+    if demo_s is not None:
+        add("make demo wall seconds on 2 cores (at most)", demo_s, "timed (--demo)", at_most=True)
+    else:
+        estimate = None if tc_heur is None else DEMO_GAMES / (2 * tc_heur)
+        add(
+            "make demo wall seconds on 2 cores (at most)",
+            estimate,
+            "estimate: 200 heuristic games at 2x this run's rate (--demo times it)",
+            at_most=True,
+        )
+    wins, games = TT_MCTS_SCORE_RECORDED
+    add(
+        "trenches-and-turbines mcts vs heuristic score (at least)",
+        wins / games,
+        f"recorded {wins:g}/{games} (README), not measured here",
+    )
+    return rows
+
+
+def targets_table(rows: list[dict[str, Any]]) -> Table:
+    t = Table(title="issue 15 targets")
+    for name in ("target", "goal", "this run", "met", "note"):
+        t.add_column(name, justify="right" if name in ("goal", "this run") else "left")
+    for r in rows:
+        value = "—" if r["value"] is None else f"{r['value']:.2f}"
+        met = "not measured" if r["met"] is None else ("met" if r["met"] else "NOT met")
+        t.add_row(r["target"], f"{r['goal']:g}", value, met, r["note"])
+    return t
+
+
+def time_demo() -> float:
+    """Wall seconds of ``python -m warband.demo`` (200 heuristic games on every core) in a scratch folder."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "warband.demo"], cwd=tmp, check=True, capture_output=True)
+        return time.perf_counter() - start
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -214,50 +384,78 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--out", type=Path, default=None, help="results file [default: benchmarks/results.json; none with --quick]"
     )
+    parser.add_argument("--no-lab", action="store_true", help="skip the lab throughput (process pool, Ray)")
+    parser.add_argument("--demo", action="store_true", help="also time `python -m warband.demo` (about a minute)")
+    parser.add_argument("--runs", type=int, default=None, help="timed runs per pairing [5; 2 with --quick]")
+    parser.add_argument("--seconds", type=float, default=None, help="CPU seconds per timed run [2.5; 0.2 quick]")
     args = parser.parse_args(argv)
-    runs, seconds = (2, 0.3) if args.quick else (5, 3.0)
+    runs, seconds = (2, 0.2) if args.quick else (5, 2.5)
+    runs = args.runs if args.runs is not None else runs
+    seconds = args.seconds if args.seconds is not None else seconds
     out = args.out if args.out is not None or args.quick else HERE / "results.json"
     console = Console()
-    results = []
-    for config in pairings():
-        with console.status(f"{config.ruleset}: {config.agent_a} vs {config.agent_b} …"):
-            results.append(bench_pairing(config, runs, seconds))
-    console.print(table(results))
+    configs = pairings()
+    runners: dict[str, Runner] = {"python-chess random": measure_chess}
+    for config in configs:
+        runners[f"{config.ruleset} {config.agent_a}"] = partial(measure_run, config)
+    timed = interleaved(runners, runs, seconds, console)
+    chess_row = {
+        "ruleset": "python-chess",
+        "ruleset_version": chess_version(),
+        "a": "-",
+        "b": "-",
+        "agents": ["random", "random"],
+        **summary(timed["python-chess random"]),
+    }
+    results = [{**pairing_info(c), **summary(timed[f"{c.ruleset} {c.agent_a}"])} for c in configs]
     for r in results:
-        if r["agents"] == ["random", "random"]:
-            verdict = "met" if r["games_per_s"] >= TARGET_RANDOM_GAMES_PER_S else "not met"
+        r["vs_chess"] = r["games_per_s"] / chess_row["games_per_s"]
+    console.print(table(results, chess_row))
+    mcts = []
+    for ruleset_id in dict.fromkeys(c.ruleset for c in configs):
+        c = next(c for c in configs if c.ruleset == ruleset_id)
+        m = bench_mcts(console, ruleset_id, c.roster_a, c.roster_b, args.quick)
+        if m is not None:
+            m["vs_chess"] = m["iterations_per_s"] / chess_row["games_per_s"]
+            mcts.append(m)
             console.print(
-                f"{r['ruleset']}: target {TARGET_RANDOM_GAMES_PER_S:.0f} random games/s per core "
-                f"{verdict} ({r['games_per_s']:.2f})"
+                f"mcts ({m['ruleset']}, {m['agent']}): {m['iterations_per_s']:.0f} iterations/s "
+                f"({m['seconds_per_decision']:.3f} s per decision, median of {m['decisions']})"
             )
-    lab = bench_lab(console, args.quick)
-    lab_table = Table(title="lab throughput: random v random, whole run")
-    for name in ("backend", "games", "games/s", "vs 1 worker"):
-        lab_table.add_column(name, justify="left" if name == "backend" else "right")
-    for r in lab:
-        lab_table.add_row(r["backend"], str(r["games"]), f"{r['games_per_s']:.2f}", f"{r['vs_one_worker']:.2f}x")
-    console.print(lab_table)
-    mcts = bench_mcts(console, args.quick)
-    if mcts is not None:
-        console.print(
-            f"mcts ({mcts['agent']}): {mcts['seconds_per_decision']:.3f} s per decision "
-            f"({mcts['decisions_per_s']:.2f} decisions/s, median of {mcts['decisions']})"
-        )
+    lab = [] if args.no_lab else bench_lab(console, args.quick)
+    if lab:
+        lab_table = Table(title="lab throughput: random v random, whole run")
+        for name in ("backend", "games", "games/s", "vs 1 worker"):
+            lab_table.add_column(name, justify="left" if name == "backend" else "right")
+        for r in lab:
+            lab_table.add_row(r["backend"], str(r["games"]), f"{r['games_per_s']:.2f}", f"{r['vs_one_worker']:.2f}x")
+        console.print(lab_table)
+    demo_s = time_demo() if args.demo else None
+    goals = targets(results, chess_row["games_per_s"], mcts, demo_s)
+    console.print(targets_table(goals))
     report = {
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "warband": __version__,
         "git": git_commit(),
         "quick": args.quick,
         "machine": machine(),
-        "target_random_games_per_s": TARGET_RANDOM_GAMES_PER_S,
+        "chess": chess_row,
         "results": results,
-        "lab": lab,
         "mcts": mcts,
+        "lab": lab,
+        "demo_seconds": demo_s,
+        "targets": goals,
     }
     if out is not None:
         out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
         console.print(f"written to {out}")
     return 0
+
+
+def chess_version() -> str:
+    import chess
+
+    return str(chess.__version__)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ JSON-able entry, so a game replays exactly (see :mod:`warband.kernel.log`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from warband import __version__
@@ -51,7 +53,7 @@ class Game:
         self._decision: Decision | None = None
         self._decision_id = -1
         self._legal: list[Action] = []
-        self._legal_set: frozenset[Action] = frozenset()
+        self._legal_set: frozenset[Action] | None = None
         self._legal_id = -1
 
     # --- creation ----------------------------------------------------------------------------------
@@ -101,9 +103,20 @@ class Game:
         if self._legal_id != self.state.state_id:
             d = self.decision
             self._legal = [] if d.kind != "choice" else self.ruleset.legal_actions(self.state)
-            self._legal_set = frozenset(self._legal)
+            self._legal_set = None  # built only if an action is not found by identity (see _listed)
             self._legal_id = self.state.state_id
         return self._legal
+
+    def _listed(self, action: Action) -> bool:
+        """Whether ``action`` is one of the legal actions. Agents pass an action of the list itself, found by
+        identity in one C-level scan; anything else is looked up by value in a set built on first need (hashing
+        every action of a long list of destinations cost more than the rest of ``apply``)."""
+        legal = self._legal
+        if any(map(is_, legal, repeat(action))):
+            return True
+        if self._legal_set is None:
+            self._legal_set = frozenset(legal)
+        return action in self._legal_set
 
     def why_illegal(self, action: Action) -> list[Reason]:
         """Every rule that forbids ``action`` now, as ``(rule_id, message)``; empty if it is legal."""
@@ -111,7 +124,7 @@ class Game:
         if d.kind != "choice":
             return [("kernel/decision", f"no choice is pending: the game waits for {d.kind}")]
         self.legal_actions()
-        if action in self._legal_set:
+        if self._listed(action):
             return []
         return self.ruleset.why_illegal(self.state, action)
 

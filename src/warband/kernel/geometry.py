@@ -51,6 +51,8 @@ _COS_PI_8 = math.cos(math.pi / 8.0)
 _OCTAGON = tuple((math.cos(k * math.pi / 4.0), math.sin(k * math.pi / 4.0)) for k in range(8))
 
 _hypot = math.hypot
+#: Answers of TerrainPiece.distance_to kept per piece before its memo is emptied (a pure function of the point).
+DISTANCE_MEMO_LIMIT = 50_000
 
 
 # --------------------------------------------------------------------------------------------- bases
@@ -172,6 +174,9 @@ class TerrainPiece:
     # counter-clockwise vertices (cleaned) and per-edge half-planes nx*x + ny*y <= c with unit normals
     _verts: tuple[Vec, ...] = field(init=False, repr=False, compare=False)
     _planes: tuple[tuple[float, float, float], ...] = field(init=False, repr=False, compare=False)
+    # distance_to() answers by point: the piece never moves and most models stand still between two questions
+    # (an evaluation asks the cover of every model after each lookahead), so most answers repeat
+    _distances: dict[Vec, float] = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.kind not in TERRAIN_KINDS:
@@ -245,19 +250,52 @@ class TerrainPiece:
 
     def distance_to(self, p: Vec) -> float:
         """``0.0`` when ``p`` is inside (or on) the footprint, else the distance to its boundary."""
-        if self.contains(p):
-            return 0.0
-        return self._boundary_distance(p)
+        memo = self._distances
+        d = memo.get(p)
+        if d is None:
+            if len(memo) >= DISTANCE_MEMO_LIMIT:
+                memo.clear()
+            d = memo[p] = self._distance_to(p)
+        return d
+
+    def _distance_to(self, p: Vec) -> float:
+        # contains() inlined (a hot query of cover and objectives): outside the slack box, or outside one
+        # edge's half-plane, the point is out and its distance is the boundary's
+        x, y = p
+        minx, miny, maxx, maxy = self.bbox
+        if x < minx - _EPS or x > maxx + _EPS or y < miny - _EPS or y > maxy + _EPS:
+            return self._boundary_distance(p)
+        for nx, ny, c in self._planes:
+            if nx * x + ny * y - c > _EPS:
+                return self._boundary_distance(p)
+        return 0.0
 
     def _boundary_distance(self, p: Vec) -> float:
+        # segment_point_distance inlined over every edge (the same arithmetic in the same order, so the same
+        # floats): this is the hottest loop of cover and objective queries, and a call per edge cost ~40% of it
         verts = self._verts
         best = math.inf
-        prev = verts[-1]
-        for v in verts:
-            d = segment_point_distance(prev, v, p)
+        x, y = p
+        hypot = _hypot
+        ax, ay = verts[-1]
+        for bx, by in verts:
+            dx = bx - ax
+            dy = by - ay
+            px = x - ax
+            py = y - ay
+            den = dx * dx + dy * dy
+            if den > 0.0:
+                t = (px * dx + py * dy) / den
+                if t > 1.0:
+                    t = 1.0
+                elif t < 0.0:
+                    t = 0.0
+                px -= t * dx
+                py -= t * dy
+            d = hypot(px, py)
             if d < best:
                 best = d
-            prev = v
+            ax, ay = bx, by
         return best
 
     def circle_overlaps(self, c: Vec, r: float) -> bool:

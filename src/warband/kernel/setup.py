@@ -151,8 +151,17 @@ def inset(zone: TerrainPiece, p: Vec) -> float:
 
 
 def wholly_inside(zone: TerrainPiece, p: Vec, radius: float) -> bool:
-    """Whether a base of ``radius`` centred at ``p`` lies wholly inside ``zone``."""
-    return zone.contains(p) and inset(zone, p) >= radius - 1e-9
+    """Whether a base of ``radius`` centred at ``p`` lies wholly inside ``zone`` (``inset(zone, p) >= radius -
+    1e-9``); deployment asks it of every spot of every piece, so it stops at the first edge that is too near."""
+    if not zone.contains(p):
+        return False
+    lim = radius - 1e-9
+    poly = zone.polygon
+    n = len(poly)
+    for i in range(n):  # noqa: SIM110 - an explicit loop is faster on the hot path
+        if segment_point_distance(poly[i], poly[(i + 1) % n], p) < lim:
+            return False
+    return True
 
 
 def zone_grid(zone: TerrainPiece, nx: int, ny: int) -> list[Vec]:
