@@ -12,6 +12,7 @@ seed sentence to them.
 from __future__ import annotations
 
 from collections.abc import Iterator
+import math
 from dataclasses import dataclass
 
 from warband.kernel import setup
