@@ -11,8 +11,8 @@ seed sentence to them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from warband.kernel import setup
