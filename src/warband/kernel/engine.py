@@ -14,8 +14,9 @@ from typing import Any
 
 from warband import __version__
 from warband.kernel import ruleset as registry
+from warband.kernel import sanity
 from warband.kernel.actions import Action, Decision
-from warband.kernel.errors import FormatVersionError, IllegalActionError
+from warband.kernel.errors import FormatVersionError, IllegalActionError, PositionError, Problem
 from warband.kernel.events import Event
 from warband.kernel.ruleset import GameResult, Reason, Ruleset
 from warband.kernel.state import GameState
@@ -206,7 +207,10 @@ class Game:
         return {"header": self.header, "state": self.state.to_json()}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], record: bool = False) -> Game:
+    def from_json(cls, data: dict[str, Any], record: bool = False, file: str = "position") -> Game:
+        """A game at the saved position, checked: a position no game can reach (a model off the table, inside
+        impassable terrain, on another, at NaN, on side 5, an id given twice, a state the rules cannot read)
+        raises PositionError naming ``file`` and the place in it."""
         header = data["header"]
         version = header.get("format_version")
         if version != LOG_FORMAT_VERSION:
@@ -217,8 +221,20 @@ class Game:
         rs = registry.get(header["ruleset"])
         params = rs.params.resolve(header["params"])
         rosters = (header["rosters"][0], header["rosters"][1])
+        problems = sanity.raw_model_problems(file, data["state"])
+        if problems:
+            raise PositionError(problems)
         state = rs.restore(params, rosters, header["scenario"], int(header["seed"]), data["state"])
-        return cls(rs, state, header, [] if record else None)
+        problems = sanity.table_problems(file, state.ctx.table, data["state"]["models"])
+        if problems:
+            raise PositionError(problems)
+        game = cls(rs, state, header, [] if record else None)
+        try:  # a state the rules cannot read (an unknown phase, a step that names nobody) fails here, not later
+            game.legal_actions()
+        except Exception as exc:
+            why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise PositionError([Problem(file, "state", f"the rules cannot read this state: {why}")]) from None
+        return game
 
     def fingerprint(self) -> str:
         return self.ruleset.fingerprint(self.state)

@@ -113,7 +113,7 @@ def load_position(path: Path) -> Game:
     except pydantic.ValidationError as exc:
         raise PositionError(problems_from_validation(file, exc)) from None
     try:
-        game = Game.from_json(raw)
+        game = Game.from_json(raw, file=file)
     except WarbandError as exc:
         if isinstance(exc, FileProblemsError):
             raise
