@@ -1,0 +1,1194 @@
+"""Gangfight: set-up, the Player's Turn and Action Points, every action, interrupts and combat (seed 004).
+
+The game runs on the kernel's step machine: each pending step is a typed record declared once below, with who
+decides and what it does (``docs/design/gangfight-steps.md`` §8). Interrupts are :class:`InterruptWindow` choices
+of the non-active player, asked right after an enemy declaration that targets one of its models and before
+anything moves or rolls (seed 004, Interrupts). Rule ids are ``gangfight/<area>/<rule>``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from warband.kernel import setup
+from warband.kernel.actions import Action, DiceSpec
+from warband.kernel.battlefield import controller
+from warband.kernel.errors import Reason
+from warband.kernel.events import (
+    ActionTaken,
+    Activated,
+    DiceRolled,
+    Event,
+    GameEnded,
+    Note,
+    PhaseStarted,
+    Removed,
+    StatusChanged,
+    TokensChanged,
+)
+from warband.kernel.geometry import Vec
+from warband.kernel.space import gap
+from warband.kernel.state import Model
+from warband.kernel.steps import Choice, SteppedRules, push
+from warband.rulesets.gangfight import dice as gd
+from warband.rulesets.gangfight.core import (
+    GFAuto,
+    GFChance,
+    GFChoice,
+    Plan,
+    R,
+    State,
+    ap,
+    density_between,
+    en,
+    enemies_of,
+    in_close_combat,
+    in_cover,
+    incap,
+    knocked,
+    loaded,
+    melee_weapon,
+    move_away,
+    move_candidates,
+    place,
+    plan_move,
+    ranged_weapon,
+    route_toward,
+    set_ap,
+    set_loaded,
+    side_name,
+    size,
+    spend_use,
+    standing,
+    stat,
+    threat,
+    uses_left,
+    visible,
+)
+
+TARGETED = ("charge", "fight", "power", "finesse", "slam", "fire", "bring-it-down", "on-my-mark")
+
+
+def P(state: State, name: str) -> Any:
+    return state.ctx.params[name]
+
+
+def pint(state: State, name: str) -> int:
+    return int(state.ctx.params[name])
+
+
+def pfloat(state: State, name: str) -> float:
+    return float(state.ctx.params[name])
+
+
+def rules_of(state: State) -> gd.DiceRules:
+    return gd.DiceRules.from_params(state.ctx.params)
+
+
+def pool(state: State, n: int, tn: int) -> gd.PoolTest:
+    return gd.pool_test(n, tn, rules_of(state))
+
+
+def count(state: State, values: tuple[int, ...], tn: int) -> int:
+    return gd.successes(values, tn, rules_of(state))
+
+
+# =========================================================================================== set-up
+def start_game(state: State, events: list[Event]) -> None:
+    state.phase = "setup"
+    state.vars.update(
+        {
+            "zone_of": [0, 1],
+            "vp": [0, 0],
+            "killed": [0, 0],
+            "lost": [0, 0],
+            "bravery_due": [False, False],
+            "removed_objectives": [],
+            "claimed": {},
+            "active": 0,
+            "active_model": None,
+            "seq": 0,
+            "decl": [],
+            "turns_played": 0,
+        }
+    )
+    for m in state.models.values():
+        m.tokens["en"] = stat(m, "EN")
+        m.tokens["ap"] = 0
+        m.flags["loaded"] = {w["name"]: bool(P(state, "archaic_start_loaded")) for w in m.data["ranged"] if w["reload"]}
+        uses: dict[str, int] = {}
+        for w in m.data["ranged"]:
+            if w.get("one_use"):
+                uses[w["name"]] = int(w.get("count", 1))
+        m.flags["uses"] = uses
+    push(state, InitiativeRoll())
+
+
+def leader(state: State, side: int) -> Model:
+    ms = state.side_models(side)
+    return next((m for m in ms if m.data.get("leader")), ms[0])
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeRoll(GFChance):
+    """Stage 1 (digest B1): an opposed IV test at TN 4 of the two leaders; a tie rolls again (``initiative_ties``).
+    One roll of both pools, side A's dice first."""
+
+    kind = "initiative"
+
+    def _pools(self, state: State) -> tuple[gd.PoolTest, gd.PoolTest]:
+        tn = pint(state, "initiative_tn")
+        return (pool(state, stat(leader(state, 0), "IV"), tn), pool(state, stat(leader(state, 1), "IV"), tn))
+
+    def dice(self, state: State) -> DiceSpec:
+        a, b = self._pools(state)
+        return DiceSpec(max(1, a.dice + b.dice), pint(state, "die_sides"), "initiative: leaders' IV (A's dice first)")
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        a, b = self._pools(state)
+        if a.dice + b.dice == 0:
+            sa = sb = 0
+            won = 0
+        else:
+            sa = count(state, values[: a.dice], a.tn)
+            sb = count(state, values[a.dice :], b.tn)
+            res = gd.opposed(sa, sb)
+            if res == "tie":
+                events.append(DiceRolled("initiative (A, B)", values, f"{sa} - {sb}: tie, roll again"))
+                push(state, self)
+                return
+            won = 0 if res == "first" else 1
+        events.append(DiceRolled("initiative (A, B)", values, f"{sa} - {sb}: side {side_name(won)} wins"))
+        push(state, ChooseRole(won))
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseRole(GFChoice):
+    """The initiative winner picks Attacker or Defender (digest B1 Stages (1))."""
+
+    kind = "role"
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("role", option="attacker"), Action("role", option="defender")]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        attacker = self.by if action.option == "attacker" else 1 - self.by
+        state.vars["attacker"] = attacker
+        events.append(Note(f"side {side_name(attacker)} is the Attacker", f"{R}/setup/role"))
+        push(state, ChooseEdge(1 - attacker))
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseEdge(setup.ChooseZone[State]):
+    """The Defender picks its table edge (digest B1 Stages (1)); the Attacker deploys first."""
+
+    rules = R
+    by: int
+
+    def chosen(self, state: State, zone: int, events: list[Event]) -> None:
+        events.append(Note(f"side {side_name(self.by)} takes edge {zone}", f"{R}/setup/edge"))
+        state.vars["deployer"] = int(state.vars["attacker"])
+        state.phase = "deploy"
+
+
+@dataclass(frozen=True, slots=True)
+class Deploy(setup.Deploy[State]):
+    """Each side deploys its whole force within ``deployment_depth`` of its edge, the Attacker first (digest B1)."""
+
+    rules = R
+    by: int
+
+    def pieces(self, state: State, side: int) -> list[str]:
+        return [m.id for m in state.side_models(side) if not m.on_table and not m.flags.get("out")]
+
+    def _fits(self, state: State, m: Model, p: Vec) -> bool:
+        return not self.problems(state, m.id, p)
+
+    def spots(self, state: State, piece: str) -> list[Vec]:
+        m = state.models[piece]
+        zone = state.ctx.zones[state.vars["zone_of"][m.side]]
+        return setup.deploy_spots(setup.zone_grid(zone, 8, 3), zone, lambda p: self._fits(state, m, p))
+
+    def options(self, state: State) -> list[Action]:
+        left = self.pieces(state, self.by)
+        if not left:
+            return []
+        m = state.models[left[0]]
+        return [Action("deploy", m.id, point=p) for p in self.spots(state, m.id)]
+
+    def problems(self, state: State, piece: str, at: Vec) -> list[Reason]:
+        m = state.models[piece]
+        zone = state.ctx.zones[state.vars["zone_of"][m.side]]
+        if not setup.wholly_inside(zone, at, m.radius):
+            return [(f"{R}/deploy/zone", f"{m.id} must be wholly within its deployment zone")]
+        for s in state.ctx.solid:
+            if s.circle_overlaps(at, m.radius - 1e-6):
+                return [(f"{R}/deploy/terrain", f"{m.id} cannot stand in {s.kind} terrain {s.id}")]
+        for o in state.models.values():
+            if o.on_table and math.hypot(at[0] - o.x, at[1] - o.y) < m.radius + o.radius - 1e-6:
+                return [(f"{R}/deploy/overlap", f"{m.id} would overlap {o.id}")]
+        return []
+
+    def put(self, state: State, piece: str, at: Vec, events: list[Event]) -> None:
+        m = state.models[piece]
+        m.on_table = True
+        place(state, m, at, events)
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        assert action.model is not None and action.point is not None
+        self.put(state, action.model, action.point, events)
+        # the whole force of one side, then the other's (digest B1: "each deploys its whole force in turn")
+        nxt = next((s for s in (self.by, 1 - self.by) if self.pieces(state, s)), None)
+        if nxt is None:
+            self.all_deployed(state, events)
+        else:
+            state.vars["deployer"] = nxt
+
+    def all_deployed(self, state: State, events: list[Event]) -> None:
+        state.phase = "turn"
+        state.turn = 1
+        first = int(state.vars["attacker"])
+        if P(state, "first_turn") == "defender":
+            first = 1 - first
+        state.vars["first"] = first
+        begin_turn(state, first, events)
+
+
+# =========================================================================================== turns
+def begin_turn(state: State, side: int, events: list[Event]) -> None:
+    """The Player's Turn (seed 004, Action Points): each model generates AP equal to its IV; AP held back in
+    its previous turn lapse now (``held_ap_lapse = own-turn-start``). A broken party, or one that saw a Hero fall,
+    tests Bravery first (digest B1 Fear, B2 End)."""
+    state.vars["active"] = side
+    state.vars["active_model"] = None
+    events.append(PhaseStarted(state.turn, f"side {side_name(side)}'s turn"))
+    ms = [m for m in state.side_models(side) if standing(m)]
+    for m in ms:
+        set_ap(m, gd.action_points(stat(m, "IV"), state.ctx.params))
+        m.flags["finished"] = False
+        m.flags["activated"] = False
+    total = len(state.side_models(side))
+    broken = state.vars["lost"][side] >= float(P(state, "broken_fraction")) * total
+    if broken or state.vars["bravery_due"][side]:
+        due = list(state.vars["bravery_due"])
+        due[side] = False
+        state.vars["bravery_due"] = due
+        for m in reversed(ms):
+            push(state, BraveryRoll(m.id))
+
+
+def bravery_wp(state: State, m: Model) -> int:
+    """WP dice of a Bravery test: the leader's WP when within ``leader_wp_range`` of it (digest B1)."""
+    lead = leader(state, m.side)
+    wp = stat(m, "WP")
+    if lead is not m and standing(lead) and gap(m, lead) <= pfloat(state, "leader_wp_range"):
+        wp = max(wp, stat(lead, "WP"))
+    return wp
+
+
+@dataclass(frozen=True, slots=True)
+class BraveryRoll(GFChance):
+    """A Bravery test: WP dice at TN 3; this turn's AP = min(IV, successes) (digest B1 Fear, B2 End)."""
+
+    kind = "bravery"
+    model: str
+
+    def _pool(self, state: State) -> gd.PoolTest:
+        return pool(state, bravery_wp(state, state.models[self.model]), pint(state, "bravery_tn"))
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(max(1, self._pool(state).dice), pint(state, "die_sides"), "bravery", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        m = state.models[self.model]
+        pt = self._pool(state)
+        s = count(state, values[: pt.dice], pt.tn)
+        set_ap(m, gd.ap_after_bravery(stat(m, "IV"), s, state.ctx.params))
+        events.append(DiceRolled("bravery", values, f"{s} successes: {ap(m)} AP", m.id))
+
+
+def end_turn(state: State, events: list[Event]) -> None:
+    side = int(state.vars["active"])
+    for m in state.side_models(side):
+        m.flags["finished"] = True
+    if P(state, "held_ap_lapse") == "opponent-turn-end":
+        for m in state.side_models(1 - side):
+            set_ap(m, 0)
+    state.vars["active_model"] = None
+    state.vars["turns_played"] = int(state.vars["turns_played"]) + 1
+    events.append(Note(f"side {side_name(side)} ends its turn", f"{R}/turn/end"))
+    if side != int(state.vars["first"]):
+        if state.turn >= state.ctx.rounds:
+            game_over(state, f"{state.ctx.rounds} rounds played", events)
+            return
+        state.turn += 1
+    begin_turn(state, 1 - side, events)
+
+
+def game_over(state: State, reason: str, events: list[Event]) -> None:
+    """Digest B2 End: objectives, then points of enemy models incapacitated."""
+    vp = list(state.vars["vp"])
+    removed = set(state.vars["removed_objectives"])
+    for ob in state.ctx.objectives:
+        if ob.id in removed or ob.vp <= 0:
+            continue
+        who = controller(state.models.values(), ob.at, ob.radius, lambda m: 0 if incap(m) else 1)
+        if who is None:
+            who = state.vars["claimed"].get(ob.id)
+        if who is not None:
+            vp[int(who)] += ob.vp
+    state.vars["vp"] = vp
+    state.vars["end_reason"] = reason
+    state.phase = "over"
+    res = winner_of(state)
+    events.append(GameEnded(res, reason, (vp[0], vp[1])))
+
+
+def winner_of(state: State) -> int | None:
+    vp = state.vars["vp"]
+    if vp[0] != vp[1]:
+        return 0 if vp[0] > vp[1] else 1
+    k = state.vars["killed"]
+    if k[0] != k[1]:
+        return 0 if k[0] > k[1] else 1
+    return None
+
+
+def remove_incapacitated(state: State, events: list[Event]) -> bool:
+    """The exchange is over: incapacitated models leave the table; a Hero's fall makes its party test Bravery
+    next turn (digest B1 Fear)."""
+    gone = [m for m in state.models.values() if m.on_table and incap(m)]
+    for m in gone:
+        m.on_table = False
+        m.flags["out"] = True
+        lost = list(state.vars["lost"])
+        lost[m.side] += 1
+        state.vars["lost"] = lost
+        killed = list(state.vars["killed"])
+        killed[1 - m.side] += int(m.data["points"])
+        state.vars["killed"] = killed
+        if m.data["rank"] == "Hero":
+            due = list(state.vars["bravery_due"])
+            due[m.side] = True
+            state.vars["bravery_due"] = due
+        events.append(Removed(m.id, "incapacitated"))
+        if state.vars.get("active_model") == m.id:
+            state.vars["active_model"] = None
+    return bool(gone)
+
+
+# =========================================================================================== activation
+def active_model(state: State) -> Model | None:
+    mid = state.vars.get("active_model")
+    return state.models[mid] if mid else None
+
+
+def can_activate(state: State, m: Model) -> bool:
+    return standing(m) and not m.flags.get("finished") and ap(m) >= 1
+
+
+def end_activation(state: State, m: Model, events: list[Event]) -> None:
+    """The model's activation ends; its AP left are held for interrupts in the opponent's turn (seed 004)."""
+    m.flags["finished"] = True
+    state.vars["active_model"] = None
+    if standing(m):
+        events.append(Note(f"{m.id}'s activation ends, {ap(m)} AP held", f"{R}/turn/hold"))
+
+
+@dataclass(frozen=True, slots=True)
+class Activate(GFChoice):
+    """The active player picks the next model to activate (``activation_order = one-at-a-time``) or ends the turn."""
+
+    kind = "activate"
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        out = [Action("activate", m.id) for m in state.side_models(self.by) if can_activate(state, m)]
+        return [*out, Action("end-turn")]
+
+    def tries(self, state: State) -> list[Action]:
+        return [*(Action("activate", m.id) for m in state.models.values()), Action("end-turn")]
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        if action.kind == "end-turn" and action.model is None:
+            return []
+        m = state.models.get(action.model or "")
+        if action.kind != "activate" or m is None:
+            return [(f"{R}/turn/choose", "activate a model ('activate MODEL') or 'end-turn'")]
+        if m.side != self.by:
+            return [(f"{R}/turn/whose", f"it is side {side_name(self.by)}'s turn")]
+        if not standing(m):
+            return [(f"{R}/turn/not-on-table", f"{m.id} is not on the table")]
+        if m.flags.get("finished"):
+            return [(f"{R}/turn/finished", f"{m.id} has finished its activation this turn")]
+        if ap(m) < 1:
+            return [(f"{R}/ap/none", f"{m.id} has no Action Points")]
+        return []
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.kind == "end-turn":
+            end_turn(state, events)
+            return
+        m = state.models[action.model or ""]
+        state.vars["active_model"] = m.id
+        m.flags["activated"] = True
+        events.append(Activated(m.id, m.side))
+
+
+# ------------------------------------------------------------------------------------------- the action menu
+def charge_reach(state: State, m: Model) -> float:
+    """The longest possible charge: MV plus one inch per MV die (PROPOSED: no target farther is legal)."""
+    mv = stat(m, "MOV")
+    return float(gd.charge_distance(mv, mv, state.ctx.params))
+
+
+def _tries(state: State, m: Model) -> Iterator[Action]:
+    yield Action("move", m.id)
+    yield Action("run", m.id)
+    yield Action("standup", m.id)
+    foes = enemies_of(state, m)
+    for e in foes:
+        yield Action("charge", m.id, e.id)
+    for e in foes:
+        for k in ("fight", "power", "finesse", "slam"):
+            yield Action(k, m.id, e.id)
+    for w in m.data["ranged"]:
+        yield Action("reload", m.id, option=w["name"])
+        for e in foes:
+            yield Action("fire", m.id, e.id, option=w["name"])
+    for act in state.ctx.scenario.get("actions", []) or []:
+        for ob in state.ctx.objectives:
+            yield Action("interact", m.id, ob.id, option=act["id"])
+
+
+def _quick_out(state: State, m: Model, a: Action) -> bool:
+    """A cheap test that rejects most illegal targets before the full check (a target out of every reach)."""
+    if a.target is None or a.kind == "interact":
+        return False
+    t = state.models.get(a.target)
+    if t is None:
+        return True
+    g = gap(m, t)
+    if a.kind == "charge":
+        return g > charge_reach(state, m) + 1e-9
+    if a.kind == "fire":
+        w = ranged_weapon(m, a.option)
+        return w is None or g > float(w["range"]) + 1e-9
+    return g > threat(state, m, with_reach=True) + 1e-9
+
+
+def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
+    out = [
+        a
+        for a in _tries(state, m)
+        if not only_legal or (not _quick_out(state, m, a) and not action_reasons(state, m, a))
+    ]
+    out.append(Action("end", m.id))
+    return out
+
+
+def has_action(state: State, m: Model) -> bool:
+    """Whether the active model can do anything but end its activation (stops at the first legal action)."""
+    return any(not _quick_out(state, m, a) and not action_reasons(state, m, a) for a in _tries(state, m))
+
+
+def action_reasons(state: State, m: Model, a: Action) -> list[Reason]:
+    if a.kind == "end":
+        return []
+    check = CHECKS.get(a.kind)
+    if check is None:
+        return [(f"{R}/action/unknown", f"{a.kind!r} is not an action of this game")]
+    cost = pint(state, "special_action_ap" if a.kind in SPECIAL else "standard_action_ap")
+    out: list[Reason] = []
+    if ap(m) < cost:
+        out.append((f"{R}/ap/cost", f"{m.id} has {ap(m)} AP; {a.kind} costs {cost}"))
+    if knocked(m) and a.kind != "standup":
+        out.append((f"{R}/knocked/stand-up", f"{m.id} is knocked over: it must Stand Up first"))
+    out.extend(check(state, m, a))
+    return out
+
+
+SPECIAL = ("power", "finesse", "slam", "interact")
+
+
+def _target(state: State, a: Action, area: str) -> tuple[Model | None, list[Reason]]:
+    t = state.models.get(a.target or "")
+    m = state.models.get(a.model or "")
+    if t is None or m is None or not standing(t) or t.side == m.side:
+        return None, [(f"{R}/{area}/target", f"{a.target} is not an enemy model on the table")]
+    return t, []
+
+
+def _check_plain(state: State, m: Model, a: Action) -> list[Reason]:
+    if a.target is not None or a.option is not None or a.point is not None:
+        return [(f"{R}/action/syntax", f"declare '{a.kind} {m.id}'")]
+    return []
+
+
+def _check_standup(state: State, m: Model, a: Action) -> list[Reason]:
+    if not knocked(m):
+        return [(f"{R}/standup/standing", f"{m.id} is not knocked over")]
+    return _check_plain(state, m, a)
+
+
+def _check_charge(state: State, m: Model, a: Action) -> list[Reason]:
+    t, bad = _target(state, a, "charge")
+    if t is None:
+        return bad
+    out: list[Reason] = []
+    if gap(m, t) > charge_reach(state, m) + 1e-9:
+        out.append((f"{R}/charge/range", f"{t.id} is beyond {m.id}'s longest charge ({charge_reach(state, m):g}\")"))
+    elif not visible(state, m, t):
+        out.append((f"{R}/charge/visible", f"{t.id} is not in line of sight of {m.id}"))
+    return out
+
+
+def _check_fight(state: State, m: Model, a: Action) -> list[Reason]:
+    t, bad = _target(state, a, "fight")
+    if t is None:
+        return bad
+    out: list[Reason] = []
+    if gap(m, t) > threat(state, m, with_reach=True) + 1e-9:
+        out.append((f"{R}/fight/range", f"{t.id} is not within {m.id}'s threat range"))
+    if a.kind == "slam" and gd.slam_kind(size(m), size(t)) is None:
+        out.append((f"{R}/slam/size", "only a Large or Huge model may Slam!"))
+    return out
+
+
+def _check_reload(state: State, m: Model, a: Action) -> list[Reason]:
+    w = ranged_weapon(m, a.option)
+    if w is None:
+        return [(f"{R}/reload/weapon", f"{m.id} has no ranged weapon {a.option!r}")]
+    if not w["reload"]:
+        return [(f"{R}/reload/needless", f"{w['name']} needs no loading")]
+    if loaded(m, w):
+        return [(f"{R}/reload/loaded", f"{w['name']} is already loaded")]
+    if uses_left(m, w) <= 0:
+        return [(f"{R}/fire/used", f"{w['name']} is used up")]
+    return []
+
+
+def _check_fire(state: State, m: Model, a: Action) -> list[Reason]:
+    w = ranged_weapon(m, a.option)
+    if w is None:
+        return [(f"{R}/fire/weapon", f"{m.id} has no ranged weapon {a.option!r}")]
+    t, bad = _target(state, a, "fire")
+    if t is None:
+        return bad
+    return fire_reasons(state, m, t, w)
+
+
+def fire_reasons(state: State, m: Model, t: Model, w: dict[str, Any]) -> list[Reason]:
+    out: list[Reason] = []
+    if uses_left(m, w) <= 0:
+        out.append((f"{R}/fire/used", f"{w['name']} is used up"))
+    if not loaded(m, w):
+        out.append((f"{R}/fire/loaded", f"{w['name']} must be loaded by a Reload action first"))
+    if in_close_combat(state, m):
+        out.append((f"{R}/fire/close-combat", f"{m.id} is in close combat and cannot fire"))
+    if gap(m, t) > float(w["range"]) + 1e-9:
+        out.append((f"{R}/fire/range", f"{t.id} is beyond {w['name']}'s {w['range']:g}\""))
+    elif not visible(state, m, t):
+        out.append((f"{R}/fire/visible", f"{t.id} is not in line of sight of {m.id}"))
+    return out
+
+
+def _check_interact(state: State, m: Model, a: Action) -> list[Reason]:
+    act = next((x for x in state.ctx.scenario.get("actions", []) or [] if x["id"] == a.option), None)
+    if act is None:
+        return [(f"{R}/interact/unknown", f"the scenario has no action {a.option!r}")]
+    ob = next((o for o in state.ctx.objectives if o.id == a.target), None)
+    if ob is None or ob.id in state.vars["removed_objectives"]:
+        return [(f"{R}/interact/objective", f"{a.target} is not an objective on the table")]
+    for req in act.get("requires", []):
+        kind = req.get("kind")
+        if kind == "near-objective":
+            names = req.get("objectives") or []
+            if names and ob.id not in names:
+                return [(f"{R}/interact/objective", f"{act['id']} is not performed on {ob.id}")]
+            d = math.hypot(m.x - ob.at[0], m.y - ob.at[1]) - m.radius
+            if d > float(req.get("within", 1.0)) + 1e-9:
+                return [(f"{R}/interact/near", f'{m.id} is not within {req.get("within")}" of {ob.id}')]
+        elif kind == "no-enemy-within":
+            if any(gap(m, e) <= float(req["within"]) for e in enemies_of(state, m)):
+                return [(f"{R}/interact/enemy", f'{m.id} is within {req["within"]}" of an enemy')]
+        elif kind == "turn" and not (int(req.get("first", 1)) <= state.turn <= int(req.get("last", 99))):
+            return [(f"{R}/interact/turn", "not in this turn")]
+    return []
+
+
+CHECKS = {
+    "move": _check_plain,
+    "run": _check_plain,
+    "standup": _check_standup,
+    "charge": _check_charge,
+    "fight": _check_fight,
+    "power": _check_fight,
+    "finesse": _check_fight,
+    "slam": _check_fight,
+    "reload": _check_reload,
+    "fire": _check_fire,
+    "interact": _check_interact,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseAction(GFChoice):
+    """The active model's next action (seed 004, Standard and Special Actions), or the end of its activation."""
+
+    kind = "action"
+    about = "model"
+    model: str
+
+    def player(self, state: State) -> int:
+        return state.models[self.model].side
+
+    def options(self, state: State) -> list[Action]:
+        return menu(state, state.models[self.model])
+
+    def tries(self, state: State) -> list[Action]:
+        return menu(state, state.models[self.model], only_legal=False)
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        if action.model != self.model:
+            return [(f"{R}/turn/active-model", f"{self.model} is the active model")]
+        return action_reasons(state, state.models[self.model], action)
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        do_action(state, state.models[self.model], action, events)
+
+
+def declare(state: State) -> int:
+    seq = int(state.vars["seq"]) + 1
+    state.vars["seq"] = seq
+    state.vars["decl"] = []
+    return seq
+
+
+def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
+    events.append(ActionTaken(m.id, str(a), m.side))
+    if a.kind == "end":
+        end_activation(state, m, events)
+        return
+    cost = pint(state, "special_action_ap" if a.kind in SPECIAL else "standard_action_ap")
+    set_ap(m, ap(m) - cost)
+    if a.kind == "move":
+        push(state, Destination(m.id, float(stat(m, "MOV")), False))
+    elif a.kind == "run":
+        push(state, Destination(m.id, gd.run_distance(float(stat(m, "MOV")), state.ctx.params), True))
+    elif a.kind == "standup":
+        m.flags["knocked"] = False
+        events.append(StatusChanged(m.id, "knocked over", False))
+    elif a.kind == "reload":
+        set_loaded(m, a.option or "", True)
+        events.append(Note(f"{m.id} loads its {a.option}", f"{R}/reload/load"))
+    elif a.kind == "charge":
+        t = state.models[a.target or ""]
+        declare(state)
+        push(state, ChargeRoll(m.id, t.id, False))
+        open_window(state, m, t, "charge")
+    elif a.kind in ("fight", "power", "finesse", "slam"):
+        t = state.models[a.target or ""]
+        declare(state)
+        push(state, FightGo(m.id, t.id, a.kind))
+        open_window(state, m, t, "fight")
+    elif a.kind == "fire":
+        t = state.models[a.target or ""]
+        declare(state)
+        push(state, FireGo(m.id, t.id, a.option or "", 0, 0))
+        open_window(state, m, t, "fire")
+    elif a.kind == "interact":
+        do_interact(state, m, a, events)
+
+
+def do_interact(state: State, m: Model, a: Action, events: list[Event]) -> None:
+    act = next(x for x in state.ctx.scenario.get("actions", []) if x["id"] == a.option)
+    for eff in act.get("effects", []):
+        kind = eff.get("kind")
+        if kind == "score":
+            vp = list(state.vars["vp"])
+            vp[m.side] += int(eff.get("vp", 1))
+            state.vars["vp"] = vp
+            events.append(Note(f"side {side_name(m.side)} scores {eff.get('vp', 1)} VP", f"{R}/interact/score"))
+        elif kind == "remove-objective":
+            oid = eff.get("objective") or a.target
+            state.vars["removed_objectives"] = [*state.vars["removed_objectives"], oid]
+        elif kind == "claim":
+            oid = eff.get("objective") or a.target
+            state.vars["claimed"] = {**state.vars["claimed"], oid: m.side}
+        elif kind == "end-activation":
+            m.flags["finished"] = True
+
+
+# =========================================================================================== movement
+@dataclass(frozen=True, slots=True)
+class Destination(GFChoice):
+    """Where a moving model goes (Move: MOV; Run: twice MOV, never through difficult terrain, and the activation
+    ends, seed 004 Run). Any concrete point is checked against the table; the options are candidates."""
+
+    kind = "dest"
+    about = "model"
+    model: str
+    budget: float
+    run: bool
+
+    def player(self, state: State) -> int:
+        return state.models[self.model].side
+
+    def options(self, state: State) -> list[Action]:
+        m = state.models[self.model]
+        pts = move_candidates(state, m, self.budget, self.run)
+        return [*(Action("to", m.id, point=p) for p in pts), Action("stay", m.id)]
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        m = state.models[self.model]
+        if action.model != m.id or action.kind not in ("to", "stay") or (action.kind == "to" and action.point is None):
+            return [(f"{R}/move/destination", f"give a destination: 'to {m.id} @x,y' or 'stay {m.id}'")]
+        if action.kind == "stay":
+            return []
+        assert action.point is not None
+        plan = plan_move(state, m, action.point, self.budget, self.run)
+        return [] if isinstance(plan, Plan) else plan
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        m = state.models[self.model]
+        if action.kind == "to" and action.point is not None:
+            plan = plan_move(state, m, action.point, self.budget, self.run)
+            assert isinstance(plan, Plan)
+            place(state, m, action.point, events, plan.cost)
+        if self.run:
+            events.append(Note(f"{m.id} ran: its activation ends", f"{R}/run/ends"))
+            end_activation(state, m, events)
+
+
+# =========================================================================================== interrupts
+def interrupt_options(state: State, t: Model, a: Model, trigger: str) -> list[Action]:
+    out: list[Action] = []
+    if trigger == "charge":
+        out.append(Action("interrupt", t.id, a.id, option="counter-charge"))
+        if not in_close_combat(state, t):
+            out.append(Action("interrupt", t.id, a.id, option="flee"))
+    out.append(Action("interrupt", t.id, a.id, option="bulwark"))
+    if trigger == "fight" and gap(t, a) <= max(0.0, threat(state, t, with_reach=True)) + 1e-9:
+        out.append(Action("interrupt", t.id, a.id, option="fight"))
+    for w in t.data["ranged"]:
+        if not fire_reasons(state, t, a, w):
+            out.append(Action("interrupt", t.id, a.id, option="fire:" + w["name"]))
+    return out
+
+
+def may_interrupt(state: State, t: Model) -> bool:
+    """A targeted model with held AP (seed 004, Interrupts); not a knocked-over one (digest B2, PROPOSED)."""
+    return standing(t) and not knocked(t) and ap(t) >= pint(state, "interrupt_ap")
+
+
+def open_window(state: State, a: Model, t: Model, trigger: str) -> None:
+    if may_interrupt(state, t) and t.flags.get("interrupted") != state.vars["seq"]:
+        push(state, InterruptWindow(t.side, a.id, t.id, trigger))
+
+
+@dataclass(frozen=True, slots=True)
+class InterruptWindow(GFChoice):
+    """The non-active player may spend a held AP of the targeted model on one Interrupt, declared before any
+    model moves (seed 004, Interrupts): Counter-Charge, Flee!, Fire!, Bulwark, Fight!; or pass."""
+
+    kind = "interrupt"
+    about = "target"
+    by: int
+    attacker: str
+    target: str
+    trigger: str
+
+    def options(self, state: State) -> list[Action]:
+        t, a = state.models[self.target], state.models[self.attacker]
+        return [Action("pass", t.id), *interrupt_options(state, t, a, self.trigger)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.kind == "pass":
+            return
+        t = state.models[self.target]
+        set_ap(t, ap(t) - pint(state, "interrupt_ap"))
+        t.flags["interrupted"] = state.vars["seq"]
+        kind = action.option or ""
+        events.append(Note(f"{t.id} interrupts: {kind}", f"{R}/interrupt/{kind.split(':')[0]}"))
+        if kind == "bulwark":
+            t.flags["bulwark"] = state.vars["seq"]
+            return
+        state.vars["decl"] = [*state.vars["decl"], [kind, t.id]]
+        if kind.startswith("fire:") and self.trigger != "charge":
+            # Fire! against any other action resolves after it (the action sequence: the declaring model first)
+            cont = state.stack[-1]
+            state.stack = [*state.stack[:-1], FireBack(t.id, self.attacker, kind[5:]), cont]
+        if kind == "fight":
+            cont = state.stack[-1]
+            state.stack = [*state.stack[:-1], StrikeBack(t.id, self.attacker), cont]
+
+
+def declared(state: State, kind: str) -> list[str]:
+    """Models that declared an interrupt of ``kind`` against the current action."""
+    return [str(d[1]) for d in state.vars["decl"] if d[0] == kind or str(d[0]).startswith(kind + ":")]
+
+
+@dataclass(frozen=True, slots=True)
+class FireBack(GFAuto):
+    """A Fire! interrupt resolving: a ranged attack at the declaring model; it fires even if the enemy action
+    incapacitated it (PROPOSED, as the seed says for Counter-Charge and Fight!)."""
+
+    kind = "fire-back"
+    model: str
+    target: str
+    weapon: str
+
+    def run(self, state: State, events: list[Event]) -> None:
+        m, t = state.models[self.model], state.models[self.target]
+        w = ranged_weapon(m, self.weapon)
+        if w is None or not m.on_table or not standing(t):
+            return
+        start_ranged(state, m, t, w, 0, 0, events)
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeBack(GFAuto):
+    """A Fight! interrupt: after the active model's attack has fully resolved, the model attacks it, even if it
+    was just incapacitated (seed 004, Fight! interrupt)."""
+
+    kind = "strike-back"
+    model: str
+    target: str
+
+    def run(self, state: State, events: list[Event]) -> None:
+        m, t = state.models[self.model], state.models[self.target]
+        if m.on_table and standing(t) and gap(m, t) <= max(0.0, threat(state, m, True)) + 1e-9:
+            start_melee(state, m, t, "fight", events, free=True)
+
+
+# =========================================================================================== charge
+@dataclass(frozen=True, slots=True)
+class ChargeRoll(GFChance):
+    """Charge! (seed 004): MV dice at 2+/4+/6+ for flat/light/dense terrain; +1" per success on top of MV."""
+
+    kind = "charge-roll"
+    prompt = "charge"
+    model: str
+    target: str
+    counter: bool
+
+    def _pool(self, state: State) -> gd.PoolTest:
+        m, t = state.models[self.model], state.models[self.target]
+        return gd.charge_pool(stat(m, "MOV"), density_between(state, m.pos, t.pos), state.ctx.params)
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(max(1, self._pool(state).dice), pint(state, "die_sides"), "charge", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        m = state.models[self.model]
+        pt = self._pool(state)
+        s = count(state, values[: pt.dice], pt.tn) if pt.dice else 0
+        dist = gd.charge_distance(stat(m, "MOV"), s, state.ctx.params)
+        events.append(DiceRolled(f"charge at {pt.tn}+", values, f'{s} successes: {dist}"', m.id))
+        push(state, ChargeMove(self.model, self.target, float(dist), self.counter))
+        if not self.counter:
+            # Fire! against a charge: after the charger's roll, before it moves (fire_interrupt_timing)
+            for who in reversed(declared(state, "fire")):
+                kind = next(str(d[0]) for d in state.vars["decl"] if d[1] == who)
+                push(state, FireBack(who, self.model, kind[5:]))
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeMove(GFAuto):
+    """The charge move: the whole distance rolled toward the target, stopping at base contact; a failed charge
+    still moves it (seed 004). Flee! moves the target away first; Counter-Charge resolves after."""
+
+    kind = "charge-move"
+    model: str
+    target: str
+    distance: float
+    counter: bool
+
+    def run(self, state: State, events: list[Event]) -> None:
+        m, t = state.models[self.model], state.models[self.target]
+        if not standing(m) or not t.on_table:
+            return
+        fled = [] if self.counter else declared(state, "flee")
+        if t.id in fled and standing(t):
+            move_away(state, t, m, float(stat(t, "MOV")) * pint(state, "flee_multiplier"), events)
+        left = route_toward(state, m, t, self.distance, events)
+        reached = left <= 0.01
+        events.append(
+            Note(
+                f"{m.id}'s charge {'reaches' if reached else 'falls short of'} {t.id}",
+                f"{R}/charge/{'reach' if reached else 'short'}",
+            )
+        )
+        counters = [] if self.counter else declared(state, "counter-charge")
+        if self.counter:
+            if standing(t) and gap(m, t) <= max(0.0, threat(state, m, True)) + 1e-9:
+                start_melee(state, m, t, "fight", events, free=True)
+            return
+        if t.id in counters:
+            if reached:
+                # in tandem: the charger's attack first, then the counter-charger's, then removal (seed 004)
+                push(state, StrikeBack(t.id, m.id))
+            elif standing(t):
+                push(state, ChargeRoll(t.id, m.id, True))
+                return
+        foes = [e for e in enemies_of(state, m) if gap(m, e) <= threat(state, m, True) + 1e-9]
+        if foes:
+            push(state, FreeFight(m.id, m.side))
+
+
+@dataclass(frozen=True, slots=True)
+class FreeFight(GFChoice):
+    """After a charge, a model with an enemy in its threat range may make a free Fight! (seed 004, Charge!)."""
+
+    kind = "free-fight"
+    about = "model"
+    model: str
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        m = state.models[self.model]
+        foes = [e for e in enemies_of(state, m) if gap(m, e) <= threat(state, m, True) + 1e-9]
+        if not standing(m):
+            foes = []
+        return [*(Action("fight", m.id, e.id) for e in foes), Action("decline", m.id)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.kind == "fight":
+            m = state.models[self.model]
+            start_melee(state, m, state.models[action.target or ""], "fight", events, free=True)
+
+
+# =========================================================================================== fight and fire
+@dataclass(frozen=True, slots=True)
+class FightGo(GFAuto):
+    """Fight! (and Power, Finesse, Slam!): the model moves up to its threat range into base contact, then
+    attacks (seed 004, Fight!)."""
+
+    kind = "fight-go"
+    model: str
+    target: str
+    how: str
+
+    def run(self, state: State, events: list[Event]) -> None:
+        m, t = state.models[self.model], state.models[self.target]
+        if not standing(m) or not standing(t):
+            return
+        g = gap(m, t)
+        if g > 0.01:
+            route_toward(state, m, t, max(0.0, threat(state, m)), events)
+        if gap(m, t) <= threat(state, m, True) + 1e-9:
+            start_melee(state, m, t, self.how, events)
+        else:
+            events.append(Note(f"{m.id} cannot reach {t.id}", f"{R}/fight/range"))
+
+
+def defence(state: State, t: Model, ranged: bool) -> int:
+    d = stat(t, "DEF")
+    if t.flags.get("bulwark") == state.vars["seq"]:
+        d = gd.bulwark(d, state.ctx.params)
+    if knocked(t):
+        d += pint(state, "knocked_over_def")
+    if ranged and in_cover(state, t):
+        d += pint(state, "cover_def")
+    return d
+
+
+def start_melee(state: State, m: Model, t: Model, how: str, events: list[Event], free: bool = False) -> None:
+    """One melee attack: ATT (+ weapon) dice at TN = the target's DEF; each hit wounds by size; ARM at TN = DAM
+    (digest B1 Melee)."""
+    w = melee_weapon(m)
+    att = stat(m, "ATT") + int(w["att"])
+    dam = stat(m, "DAM") + int(w["dam"])
+    tn = defence(state, t, False)
+    if how == "power":
+        att += pint(state, "power_attack_att")
+        dam += pint(state, "power_attack_dam")
+    elif how == "finesse":
+        tn += pint(state, "finesse_attack_def")
+        dam += pint(state, "finesse_attack_dam")
+    wpr = gd.wounds_per_melee_hit(size(m), state.ctx.params)
+    if how == "slam":
+        att = stat(m, "ATT")
+        wpr = 0
+    pt = pool(state, att, tn)
+    if pt.dice <= 0:
+        events.append(Note(f"{m.id} has no dice to attack {t.id} with", f"{R}/combat/no-dice"))
+        return
+    push(state, AttackRoll(m.id, t.id, pt.dice, pt.tn, wpr, dam, how, bool(w.get("knockdown"))))
+
+
+def start_ranged(state: State, m: Model, t: Model, w: dict[str, Any], mrk: int, dam: int, events: list[Event]) -> None:
+    """One ranged attack: MRK (+ weapon) dice at TN = DEF (+1 in cover), one wound a hit, ARM at TN = the weapon's
+    DAM (digest B2 Fire!). An archaic weapon is unloaded; a one-use item is spent."""
+    if w["reload"]:
+        set_loaded(m, w["name"], False)
+    spend_use(m, w)
+    pt = pool(state, stat(m, "MRK") + int(w["mrk"]) + mrk, defence(state, t, True))
+    if pt.dice <= 0:
+        events.append(Note(f"{m.id} has no dice to fire with", f"{R}/combat/no-dice"))
+        return
+    push(state, AttackRoll(m.id, t.id, pt.dice, pt.tn, 1, int(w["dam"]) + dam, "ranged", False))
+
+
+@dataclass(frozen=True, slots=True)
+class FireGo(GFAuto):
+    """Fire! after the interrupt window: the attack (the shooter fires unless it is off the table)."""
+
+    kind = "fire-go"
+    model: str
+    target: str
+    weapon: str
+    mrk: int
+    dam: int
+
+    def run(self, state: State, events: list[Event]) -> None:
+        m, t = state.models[self.model], state.models[self.target]
+        w = ranged_weapon(m, self.weapon)
+        if w is None or not standing(m) or not standing(t):
+            return
+        start_ranged(state, m, t, w, self.mrk, self.dam, events)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRoll(GFChance):
+    """The attack dice: successes are hits (a natural 1 fails; TN floor 2; TN above 6 drops dice)."""
+
+    kind = "attack"
+    attacker: str
+    target: str
+    n: int
+    tn: int
+    wounds_per_hit: int
+    dam: int
+    how: str
+    knockdown: bool
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(self.n, pint(state, "die_sides"), f"{self.how} attack at {self.tn}+", self.attacker)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        t = state.models[self.target]
+        hits = count(state, values, self.tn)
+        events.append(DiceRolled(f"{self.how} attack at {self.tn}+", values, f"{hits} hits", self.attacker))
+        if self.how == "slam":
+            if hits > 0 and standing(t):
+                knock_over(state, t, events)
+                a = state.models[self.attacker]
+                move_away(state, t, a, hits * pfloat(state, "slam_push_per_success"), events)
+            return
+        crits = gd.criticals(values, self.tn, rules_of(state))
+        wounds = hits * self.wounds_per_hit + crits * pint(state, "critical_extra_wounds")
+        knock = self.knockdown and any(v == pint(state, "knockdown_face") for v in values)
+        if wounds <= 0:
+            if knock and standing(t):
+                knock_over(state, t, events)
+            return
+        pt = gd.armour_pool(stat(t, "ARM"), self.dam, state.ctx.params)
+        if pt.dice <= 0:
+            take_wounds(state, t, wounds, knock, events)
+            return
+        push(state, ArmourRoll(t.id, pt.dice, pt.tn, wounds, knock))
+
+
+@dataclass(frozen=True, slots=True)
+class ArmourRoll(GFChance):
+    """The target's ARM dice at TN = the attacker's DAM; each success negates a wound (digest B1 Melee)."""
+
+    kind = "armour"
+    target: str
+    n: int
+    tn: int
+    wounds: int
+    knock: bool
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(self.n, pint(state, "die_sides"), f"armour at {self.tn}+", self.target)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        t = state.models[self.target]
+        saved = count(state, values, self.tn)
+        left = gd.wounds_after_armour(self.wounds, saved)
+        events.append(DiceRolled(f"armour at {self.tn}+", values, f"{saved} saved, {left} wounds", t.id))
+        take_wounds(state, t, left, self.knock, events)
+
+
+def take_wounds(state: State, t: Model, wounds: int, knock: bool, events: list[Event]) -> None:
+    if wounds > 0:
+        t.tokens["en"] = en(t) - wounds
+        events.append(TokensChanged(t.id, "EN", -wounds, en(t)))
+        if gd.is_incapacitated(en(t)) and not incap(t):
+            t.flags["incap"] = True
+            events.append(StatusChanged(t.id, "incapacitated", True))
+    if knock and standing(t):
+        knock_over(state, t, events)
+
+
+def knock_over(state: State, t: Model, events: list[Event]) -> None:
+    if not knocked(t):
+        t.flags["knocked"] = True
+        events.append(StatusChanged(t.id, "knocked over", True))
+
+
+# =========================================================================================== the machine
+class GangfightRules(SteppedRules[State]):
+    """Gangfight on the kernel's step machine."""
+
+    def start_game(self, state: State, events: list[Event]) -> None:
+        start_game(state, events)
+
+    def standing(self, state: State) -> Choice[State] | None:
+        if state.phase == "deploy":
+            return Deploy(int(state.vars["deployer"]))
+        if state.phase == "turn":
+            m = active_model(state)
+            return Activate(int(state.vars["active"])) if m is None else ChooseAction(m.id)
+        return None
+
+    def idle(self, state: State, events: list[Event]) -> bool:
+        if state.phase != "turn":
+            return False
+        if remove_incapacitated(state, events):
+            return True
+        for side in (0, 1):
+            if not any(standing(m) for m in state.side_models(side)):
+                game_over(state, f"side {side_name(side)} wiped out", events)
+                return True
+        m = active_model(state)
+        side = int(state.vars["active"])
+        if m is not None:
+            if not standing(m) or m.flags.get("finished") or ap(m) <= 0 or not has_action(state, m):
+                end_activation(state, m, events)
+                return True
+            return False
+        if not any(can_activate(state, x) for x in state.side_models(side)):
+            end_turn(state, events)
+            return True
+        return False
+
+
+STEPS = (
+    InitiativeRoll,
+    ChooseRole,
+    ChooseEdge,
+    Deploy,
+    BraveryRoll,
+    Activate,
+    ChooseAction,
+    Destination,
+    InterruptWindow,
+    FireBack,
+    StrikeBack,
+    ChargeRoll,
+    ChargeMove,
+    FreeFight,
+    FightGo,
+    FireGo,
+    AttackRoll,
+    ArmourRoll,
+)
+RULES = GangfightRules(STEPS)
