@@ -463,6 +463,10 @@ def _tries(state: State, m: Model) -> Iterator[Action]:
     for act in state.ctx.scenario.get("actions", []) or []:
         for ob in state.ctx.objectives:
             yield Action("interact", m.id, ob.id, option=act["id"])
+    yield Action("band", m.id, option="with-me")
+    for e in foes:
+        yield Action("band", m.id, e.id, option="bring-it-down")
+        yield Action("band", m.id, e.id, option="on-my-mark")
 
 
 def _quick_out(state: State, m: Model, a: Action) -> bool:
@@ -478,6 +482,8 @@ def _quick_out(state: State, m: Model, a: Action) -> bool:
     if a.kind == "fire":
         w = ranged_weapon(m, a.option)
         return w is None or g > float(w["range"]) + 1e-9
+    if a.kind == "band" and a.option == "on-my-mark":
+        return not any(g <= float(w["range"]) + 1e-9 for w in m.data["ranged"])
     return g > threat(state, m, with_reach=True) + 1e-9
 
 
@@ -502,7 +508,7 @@ def action_reasons(state: State, m: Model, a: Action) -> list[Reason]:
     check = CHECKS.get(a.kind)
     if check is None:
         return [(f"{R}/action/unknown", f"{a.kind!r} is not an action of this game")]
-    cost = pint(state, "special_action_ap" if a.kind in SPECIAL else "standard_action_ap")
+    cost = action_cost(state, a)
     out: list[Reason] = []
     if ap(m) < cost:
         out.append((f"{R}/ap/cost", f"{m.id} has {ap(m)} AP; {a.kind} costs {cost}"))
@@ -513,6 +519,14 @@ def action_reasons(state: State, m: Model, a: Action) -> list[Reason]:
 
 
 SPECIAL = ("power", "finesse", "slam", "interact")
+
+
+def action_cost(state: State, a: Action) -> int:
+    """AP an action costs: 1 for a Standard or Special Action (seed 004); a Banding leader pays
+    ``banding_leader_ap`` (and the joiners' AP too when ``banding_join_payer = leader``, paid as they join)."""
+    if a.kind == "band":
+        return pint(state, "banding_leader_ap")
+    return pint(state, "special_action_ap" if a.kind in SPECIAL else "standard_action_ap")
 
 
 def _target(state: State, a: Action, area: str) -> tuple[Model | None, list[Reason]]:
@@ -621,6 +635,10 @@ def _check_interact(state: State, m: Model, a: Action) -> list[Reason]:
     return []
 
 
+def _check_band(state: State, m: Model, a: Action) -> list[Reason]:
+    return band_reasons(state, m, a)
+
+
 CHECKS = {
     "move": _check_plain,
     "run": _check_plain,
@@ -633,6 +651,7 @@ CHECKS = {
     "reload": _check_reload,
     "fire": _check_fire,
     "interact": _check_interact,
+    "band": _check_band,
 }
 
 
@@ -674,8 +693,7 @@ def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
     if a.kind == "end":
         end_activation(state, m, events)
         return
-    cost = pint(state, "special_action_ap" if a.kind in SPECIAL else "standard_action_ap")
-    set_ap(m, ap(m) - cost)
+    set_ap(m, ap(m) - action_cost(state, a))
     if a.kind == "move":
         push(state, Destination(m.id, float(stat(m, "MOV")), False))
     elif a.kind == "run":
@@ -689,7 +707,7 @@ def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
     elif a.kind == "charge":
         t = state.models[a.target or ""]
         declare(state)
-        push(state, ChargeRoll(m.id, t.id, False))
+        push(state, ChargeRoll(m.id, t.id, False, False))
         open_window(state, m, t, "charge")
     elif a.kind in ("fight", "power", "finesse", "slam"):
         t = state.models[a.target or ""]
@@ -703,6 +721,8 @@ def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
         open_window(state, m, t, "fire")
     elif a.kind == "interact":
         do_interact(state, m, a, events)
+    elif a.kind == "band":
+        push(state, BandNominate(m.id, a.option or "", a.target, (), m.side))
 
 
 def do_interact(state: State, m: Model, a: Action, events: list[Event]) -> None:
@@ -876,6 +896,7 @@ class ChargeRoll(GFChance):
     model: str
     target: str
     counter: bool
+    band: bool
 
     def _pool(self, state: State) -> gd.PoolTest:
         m, t = state.models[self.model], state.models[self.target]
@@ -890,7 +911,7 @@ class ChargeRoll(GFChance):
         s = count(state, values[: pt.dice], pt.tn) if pt.dice else 0
         dist = gd.charge_distance(stat(m, "MOV"), s, state.ctx.params)
         events.append(DiceRolled(f"charge at {pt.tn}+", values, f'{s} successes: {dist}"', m.id))
-        push(state, ChargeMove(self.model, self.target, float(dist), self.counter))
+        push(state, ChargeMove(self.model, self.target, float(dist), self.counter, self.band))
         if not self.counter:
             # Fire! against a charge: after the charger's roll, before it moves (fire_interrupt_timing)
             for who in reversed(declared(state, "fire")):
@@ -908,6 +929,7 @@ class ChargeMove(GFAuto):
     target: str
     distance: float
     counter: bool
+    band: bool
 
     def run(self, state: State, events: list[Event]) -> None:
         m, t = state.models[self.model], state.models[self.target]
@@ -934,10 +956,10 @@ class ChargeMove(GFAuto):
                 # in tandem: the charger's attack first, then the counter-charger's, then removal (seed 004)
                 push(state, StrikeBack(t.id, m.id))
             elif standing(t):
-                push(state, ChargeRoll(t.id, m.id, True))
+                push(state, ChargeRoll(t.id, m.id, True, False))
                 return
         foes = [e for e in enemies_of(state, m) if gap(m, e) <= threat(state, m, True) + 1e-9]
-        if foes:
+        if foes and not self.band:  # With Me!: the free Fight! comes after the whole order (seed 004)
             push(state, FreeFight(m.id, m.side))
 
 
@@ -998,13 +1020,16 @@ def defence(state: State, t: Model, ranged: bool) -> int:
     return d
 
 
-def start_melee(state: State, m: Model, t: Model, how: str, events: list[Event], free: bool = False) -> None:
+def start_melee(
+    state: State, m: Model, t: Model, how: str, events: list[Event], free: bool = False, bonus: tuple[int, int] = (0, 0)
+) -> None:
     """One melee attack: ATT (+ weapon) dice at TN = the target's DEF; each hit wounds by size; ARM at TN = DAM
     (digest B1 Melee)."""
     w = melee_weapon(m)
     att = stat(m, "ATT") + int(w["att"])
     dam = stat(m, "DAM") + int(w["dam"])
     tn = defence(state, t, False)
+    att, dam = att + bonus[0], dam + bonus[1]
     if how == "power":
         att += pint(state, "power_attack_att")
         dam += pint(state, "power_attack_dam")
@@ -1134,6 +1159,223 @@ def knock_over(state: State, t: Model, events: list[Event]) -> None:
         events.append(StatusChanged(t.id, "knocked over", True))
 
 
+# =========================================================================================== banding
+BAND_KINDS = ("with-me", "bring-it-down", "on-my-mark")
+
+
+def engaged_with(state: State, m: Model, t: Model) -> bool:
+    """In close combat with ``t``: within the threat range (with reach) that a Fight! would need."""
+    return gap(m, t) <= threat(state, m, with_reach=True) + 1e-9
+
+
+def mark_weapon(state: State, m: Model, t: Model) -> dict[str, Any] | None:
+    """A loaded ranged weapon of ``m`` that may fire at ``t`` now (On my Mark!), the longest first."""
+    ok = [w for w in m.data["ranged"] if not w.get("area") and not fire_reasons(state, m, t, w)]
+    return max(ok, key=lambda w: (int(w["dam"]), float(w["range"])), default=None)
+
+
+def member_reasons(state: State, kind: str, m: Model, target: str | None) -> list[Reason]:
+    """What a band's kind asks of every member (the leader included): Bring it Down!: in close combat with the
+    target; On my Mark!: a loaded ranged weapon with the target in range and sight, not in close combat."""
+    if kind == "with-me":
+        return []
+    t = state.models.get(target or "")
+    if t is None or not standing(t) or t.side == m.side:
+        return [(f"{R}/band/target", f"{target} is not an enemy model on the table")]
+    if kind == "bring-it-down" and not engaged_with(state, m, t):
+        return [(f"{R}/band/same-target", f"{m.id} is not in close combat with {t.id}")]
+    if kind == "on-my-mark" and mark_weapon(state, m, t) is None:
+        return [(f"{R}/band/loaded", f"{m.id} has no loaded ranged weapon that can fire at {t.id}")]
+    return []
+
+
+def band_reasons(state: State, m: Model, a: Action) -> list[Reason]:
+    if a.option not in BAND_KINDS:
+        return [(f"{R}/band/kind", f"a Banding Action is one of {', '.join(BAND_KINDS)}")]
+    if a.option == "with-me" and a.target is not None:
+        return [(f"{R}/action/syntax", "With Me! names no target: 'band MODEL [with-me]'")]
+    return member_reasons(state, a.option, m, a.target)
+
+
+def join_reasons(state: State, step: BandNominate, x: Model) -> list[Reason]:
+    """Seed 004, Banding Actions: up to four others within 6", of the leader's rank or lower, none that has
+    finished its activation, each paying an additional AP."""
+    lead = state.models[step.leader]
+    if x.side != lead.side or not standing(x) or x.id == lead.id:
+        return [(f"{R}/band/whose", f"{x.id} is not another model of the leader's party on the table")]
+    if x.id in step.joined:
+        return [(f"{R}/band/twice", f"{x.id} has already joined")]
+    if not gd.banding_size_ok(len(step.joined) + 1, state.ctx.params):
+        return [(f"{R}/band/size", "a Banding Action takes the leader and four others at most")]
+    if gap(lead, x) > pfloat(state, "banding_range") + 1e-9:
+        return [(f"{R}/band/range", f'{x.id} is not within {P(state, "banding_range")}" of {lead.id}')]
+    if not gd.may_band(lead.data["rank"], x.data["rank"]):
+        return [(f"{R}/band/rank", f"a {lead.data['rank']} cannot include a {x.data['rank']}")]
+    if x.flags.get("finished"):
+        return [(f"{R}/band/finished", f"{x.id} has finished its activation")]
+    if knocked(x):
+        return [(f"{R}/band/knocked", f"{x.id} is knocked over")]
+    _, each = gd.banding_cost(len(step.joined) + 1, state.ctx.params)
+    payer, cost = (x, each) if each > 0 else (lead, pint(state, "banding_join_ap"))
+    if ap(payer) < cost:
+        return [(f"{R}/band/ap", f"{payer.id} has no Action Point left to pay for {x.id} joining")]
+    return member_reasons(state, step.band, x, step.target)
+
+
+@dataclass(frozen=True, slots=True)
+class BandNominate(GFChoice):
+    """The leader nominates the models that join its Banding Action, one at a time, then says 'done'."""
+
+    kind = "band"
+    about = "leader"
+    leader: str
+    band: str
+    target: str | None
+    joined: tuple[str, ...]
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        lead = state.models[self.leader]
+        out = [Action("join", lead.id, x.id) for x in state.side_models(lead.side) if not join_reasons(state, self, x)]
+        return [*out, Action("done", lead.id)]
+
+    def tries(self, state: State) -> list[Action]:
+        lead = state.models[self.leader]
+        return [*(Action("join", lead.id, x.id) for x in state.models.values()), Action("done", lead.id)]
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        if action.model != self.leader or action.kind not in ("join", "done"):
+            return [(f"{R}/band/syntax", f"'join {self.leader} MODEL' or 'done {self.leader}'")]
+        if action.kind == "done":
+            return []
+        x = state.models.get(action.target or "")
+        if x is None:
+            return [(f"{R}/band/whose", f"{action.target} is not a model")]
+        return join_reasons(state, self, x)
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        lead = state.models[self.leader]
+        if action.kind == "join":
+            x = state.models[action.target or ""]
+            _, each = gd.banding_cost(len(self.joined) + 1, state.ctx.params)
+            payer = x if each > 0 else lead
+            set_ap(payer, ap(payer) - (each if each > 0 else pint(state, "banding_join_ap")))
+            events.append(Note(f"{x.id} joins {lead.id}'s {self.band}", f"{R}/band/join"))
+            push(state, BandNominate(self.leader, self.band, self.target, (*self.joined, x.id), self.by))
+            return
+        execute_band(state, lead, self.band, self.target, self.joined, events)
+
+
+def execute_band(
+    state: State, lead: Model, kind: str, target: str | None, joined: tuple[str, ...], events: list[Event]
+) -> None:
+    """Carry out the band, then the leader's activation ends (seed 004: With Me!, Bring it Down!, On my Mark!)."""
+    events.append(Note(f"{lead.id} leads {kind} with {len(joined)} others", f"{R}/band/{kind}"))
+    end_activation(state, lead, events)
+    members = (lead.id, *joined)
+    if kind == "with-me":
+        push(state, BandOrder(members, 0, lead.side))
+        return
+    t = state.models[target or ""]
+    declare(state)
+    push(state, BandAttack(lead.id, t.id, kind, members))
+    open_window(state, lead, t, "fight" if kind == "bring-it-down" else "fire")
+
+
+@dataclass(frozen=True, slots=True)
+class BandAttack(GFAuto):
+    """Bring it Down!: the leader's one melee attack at +1 ATT and +1 DAM per model involved; On my Mark!: its one
+    ranged attack at +1 MRK and +1 DAM per model involved (seed 004). Every member's weapon is then unloaded
+    (``on_my_mark_unloads_all``, PROPOSED)."""
+
+    kind = "band-attack"
+    leader: str
+    target: str
+    how: str
+    members: tuple[str, ...]
+
+    def run(self, state: State, events: list[Event]) -> None:
+        lead, t = state.models[self.leader], state.models[self.target]
+        if not standing(lead) or not standing(t):
+            return
+        joined = len(self.members) - 1
+        if self.how == "bring-it-down":
+            att, dam = gd.bring_it_down(0, 0, joined, state.ctx.params)
+            start_melee(state, lead, t, "fight", events, bonus=(att, dam))
+            return
+        w = mark_weapon(state, lead, t)
+        if w is None:
+            events.append(Note(f"{lead.id} can no longer fire at {t.id}", f"{R}/band/loaded"))
+            return
+        if P(state, "on_my_mark_unloads_all"):
+            for mid in self.members[1:]:
+                x = state.models[mid]
+                xw = mark_weapon(state, x, t)
+                if xw is not None and xw["reload"]:
+                    set_loaded(x, xw["name"], False)
+        mrk, dam = gd.on_my_mark(0, 0, joined, state.ctx.params)
+        start_ranged(state, lead, t, w, mrk, dam, events)
+
+
+@dataclass(frozen=True, slots=True)
+class BandOrder(GFChoice):
+    """With Me!: each member in turn, the leader first, makes a Move or a Charge! (no AP of its own); when the
+    order ends, each member with an enemy in its threat range may make a free Fight! (seed 004)."""
+
+    kind = "band-order"
+    about = "model"
+    members: tuple[str, ...]
+    index: int
+    by: int
+
+    @property
+    def model(self) -> str:
+        return self.members[self.index]
+
+    def options(self, state: State) -> list[Action]:
+        m = state.models[self.model]
+        if not standing(m) or knocked(m):
+            return [Action("hold", m.id)]
+        out = [Action("move", m.id)]
+        for e in enemies_of(state, m):
+            if gap(m, e) <= charge_reach(state, m) + 1e-9 and visible(state, m, e):
+                out.append(Action("charge", m.id, e.id))
+        return [*out, Action("hold", m.id)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        m = state.models[self.model]
+        if self.index + 1 < len(self.members):
+            push(state, BandOrder(self.members, self.index + 1, self.by))
+        else:
+            push(state, BandFights(self.members, 0, self.by))
+        if action.kind == "move":
+            push(state, Destination(m.id, float(stat(m, "MOV")), False))
+        elif action.kind == "charge":
+            t = state.models[action.target or ""]
+            declare(state)
+            push(state, ChargeRoll(m.id, t.id, False, True))
+            open_window(state, m, t, "charge")
+
+
+@dataclass(frozen=True, slots=True)
+class BandFights(GFAuto):
+    """After With Me!'s order: the free Fight! of each member with an enemy in its threat range, in order."""
+
+    kind = "band-fights"
+    members: tuple[str, ...]
+    index: int
+    by: int
+
+    def run(self, state: State, events: list[Event]) -> None:
+        for i in range(self.index, len(self.members)):
+            m = state.models[self.members[i]]
+            if standing(m) and any(engaged_with(state, m, e) for e in enemies_of(state, m)):
+                if i + 1 < len(self.members):
+                    push(state, BandFights(self.members, i + 1, self.by))
+                push(state, FreeFight(m.id, self.by))
+                return
+
+
 # =========================================================================================== the machine
 class GangfightRules(SteppedRules[State]):
     """Gangfight on the kernel's step machine."""
@@ -1190,5 +1432,9 @@ STEPS = (
     FireGo,
     AttackRoll,
     ArmourRoll,
+    BandNominate,
+    BandAttack,
+    BandOrder,
+    BandFights,
 )
 RULES = GangfightRules(STEPS)
