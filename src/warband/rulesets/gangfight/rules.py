@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from warband.kernel import setup
@@ -32,7 +32,7 @@ from warband.kernel.events import (
 from warband.kernel.geometry import Vec
 from warband.kernel.space import gap
 from warband.kernel.state import Model
-from warband.kernel.steps import Choice, SteppedRules, push
+from warband.kernel.steps import Choice, SteppedRules, push, replace_top
 from warband.rulesets.gangfight import dice as gd
 from warband.rulesets.gangfight.core import (
     GFAuto,
@@ -718,7 +718,14 @@ def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
         t = state.models[a.target or ""]
         declare(state)
         push(state, FireGo(m.id, t.id, a.option or "", 0, 0))
-        open_window(state, m, t, "fire")
+        w = ranged_weapon(m, a.option)
+        if w is not None and w.get("area"):
+            # every enemy model under the blast is targeted: one window each, in model-id order
+            for x in reversed(under_blast(state, t.pos)):
+                if x.side != m.side:
+                    open_window(state, m, x, "area")
+        else:
+            open_window(state, m, t, "fire")
     elif a.kind == "interact":
         do_interact(state, m, a, events)
     elif a.kind == "band":
@@ -793,6 +800,8 @@ def interrupt_options(state: State, t: Model, a: Model, trigger: str) -> list[Ac
         if not in_close_combat(state, t):
             out.append(Action("interrupt", t.id, a.id, option="flee"))
     out.append(Action("interrupt", t.id, a.id, option="bulwark"))
+    if trigger == "area":
+        out.append(Action("interrupt", t.id, a.id, option="dodge"))
     if trigger == "fight" and gap(t, a) <= max(0.0, threat(state, t, with_reach=True)) + 1e-9:
         out.append(Action("interrupt", t.id, a.id, option="fight"))
     for w in t.data["ranged"]:
@@ -841,11 +850,29 @@ class InterruptWindow(GFChoice):
         state.vars["decl"] = [*state.vars["decl"], [kind, t.id]]
         if kind.startswith("fire:") and self.trigger != "charge":
             # Fire! against any other action resolves after it (the action sequence: the declaring model first)
-            cont = state.stack[-1]
-            state.stack = [*state.stack[:-1], FireBack(t.id, self.attacker, kind[5:]), cont]
+            below_action(state, FireBack(t.id, self.attacker, kind[5:]))
         if kind == "fight":
-            cont = state.stack[-1]
-            state.stack = [*state.stack[:-1], StrikeBack(t.id, self.attacker), cont]
+            below_action(state, StrikeBack(t.id, self.attacker))
+
+
+def under_blast(state: State, centre: Vec) -> list[Model]:
+    """Models whose base a blast of ``aoe_diameter`` centred on ``centre`` touches, friends included."""
+    r = pfloat(state, "aoe_diameter") / 2
+    return [
+        x
+        for x in state.models.values()
+        if standing(x) and math.hypot(x.x - centre[0], x.y - centre[1]) - x.radius <= r + 1e-9
+    ]
+
+
+def below_action(state: State, step: GFAuto) -> None:
+    """Put ``step`` just beneath the declared action (under any interrupt windows still open above it), so that
+    it resolves after the action."""
+    stack = list(state.stack)
+    i = len(stack) - 1
+    while i > 0 and isinstance(stack[i], InterruptWindow):
+        i -= 1
+    state.stack = [*stack[:i], step, *stack[i:]]
 
 
 def declared(state: State, kind: str) -> list[str]:
@@ -1076,7 +1103,22 @@ class FireGo(GFAuto):
         w = ranged_weapon(m, self.weapon)
         if w is None or not standing(m) or not standing(t):
             return
+        if w.get("area"):
+            start_area(state, m, t, w, events)
+            return
         start_ranged(state, m, t, w, self.mrk, self.dam, events)
+
+
+def start_area(state: State, m: Model, t: Model, w: dict[str, Any], events: list[Event]) -> None:
+    """An Area of Effect (digest B2, PROPOSED): every model under the blast centred on the target is attacked
+    separately, in model-id order (friends too)."""
+    if w["reload"]:
+        set_loaded(m, w["name"], False)
+    spend_use(m, w)
+    for x in reversed(under_blast(state, t.pos)):
+        pt = pool(state, stat(m, "MRK") + int(w["mrk"]), defence(state, x, True))
+        if pt.dice > 0:
+            push(state, AttackRoll(m.id, x.id, pt.dice, pt.tn, 1, int(w["dam"]), "area", False))
 
 
 @dataclass(frozen=True, slots=True)
@@ -1115,9 +1157,14 @@ class AttackRoll(GFChance):
             return
         pt = gd.armour_pool(stat(t, "ARM"), self.dam, state.ctx.params)
         if pt.dice <= 0:
-            take_wounds(state, t, wounds, knock, events)
-            return
-        push(state, ArmourRoll(t.id, pt.dice, pt.tn, wounds, knock))
+            push(state, Soak(t.id, wounds, knock, 0))
+        else:
+            push(state, ArmourRoll(t.id, pt.dice, pt.tn, wounds, knock, 0))
+        if self.how == "area" and t.id in declared(state, "dodge"):
+            # Dodge (seed 004): an IV test at TN = the attacker's successes; each success joins the armour roll
+            dp = gd.dodge_pool(stat(t, "IV"), hits, state.ctx.params)
+            if dp.dice > 0:
+                push(state, DodgeRoll(t.id, dp.dice, dp.tn))
 
 
 @dataclass(frozen=True, slots=True)
@@ -1130,6 +1177,7 @@ class ArmourRoll(GFChance):
     tn: int
     wounds: int
     knock: bool
+    dodge: int
 
     def dice(self, state: State) -> DiceSpec:
         return DiceSpec(self.n, pint(state, "die_sides"), f"armour at {self.tn}+", self.target)
@@ -1137,9 +1185,46 @@ class ArmourRoll(GFChance):
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
         t = state.models[self.target]
         saved = count(state, values, self.tn)
-        left = gd.wounds_after_armour(self.wounds, saved)
-        events.append(DiceRolled(f"armour at {self.tn}+", values, f"{saved} saved, {left} wounds", t.id))
+        left = gd.wounds_after_armour(self.wounds, saved, self.dodge)
+        extra = f" (+{self.dodge} dodged)" if self.dodge else ""
+        events.append(DiceRolled(f"armour at {self.tn}+", values, f"{saved} saved{extra}, {left} wounds", t.id))
         take_wounds(state, t, left, self.knock, events)
+
+
+@dataclass(frozen=True, slots=True)
+class Soak(GFAuto):
+    """Wounds on a model that rolls no armour dice (ARM 0), less any Dodge successes."""
+
+    kind = "soak"
+    target: str
+    wounds: int
+    knock: bool
+    dodge: int
+
+    def run(self, state: State, events: list[Event]) -> None:
+        t = state.models[self.target]
+        take_wounds(state, t, gd.wounds_after_armour(self.wounds, 0, self.dodge), self.knock, events)
+
+
+@dataclass(frozen=True, slots=True)
+class DodgeRoll(GFChance):
+    """Dodge (seed 004): IV dice at TN = the Area of Effect attacker's successes against this model; the successes
+    are added to the armour roll stored beneath."""
+
+    kind = "dodge"
+    model: str
+    n: int
+    tn: int
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(self.n, pint(state, "die_sides"), f"dodge at {self.tn}+", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        s = count(state, values, self.tn)
+        events.append(DiceRolled(f"dodge at {self.tn}+", values, f"{s} successes soak wounds", self.model))
+        below = state.stack[-1]
+        if isinstance(below, ArmourRoll | Soak):
+            replace_top(state, replace(below, dodge=s))
 
 
 def take_wounds(state: State, t: Model, wounds: int, knock: bool, events: list[Event]) -> None:
@@ -1436,5 +1521,7 @@ STEPS = (
     BandAttack,
     BandOrder,
     BandFights,
+    Soak,
+    DodgeRoll,
 )
 RULES = GangfightRules(STEPS)
