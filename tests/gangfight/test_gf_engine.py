@@ -334,7 +334,7 @@ def band_game() -> Game:
     arrange(
         g,
         0,
-        {"a1": (10, 4), "a2": (12, 4), "a4": (14, 4), "a5": (30, 4), "b8": (12, 9)},
+        {"a1": (10, 4), "a2": (12, 4), "a4": (14, 4), "a5": (30, 4), "a6": (16, 6), "b8": (12, 9)},
         a1={"ranged": [RIFLE]},
         a2={"ranged": [RIFLE]},
         a4={"ranged": [RIFLE]},
@@ -559,3 +559,15 @@ def test_dodge_adds_iv_successes_to_the_armour_roll_against_an_area_attack() -> 
     assert isinstance(armour, rules.ArmourRoll) and armour.dodge == 2
     g.roll(hits(0, armour.n))
     assert en(g.state.models["b8"]) == 3
+
+
+def test_a_band_takes_several_models() -> None:
+    """#45: a Banding Action is coordinated: a leader with no one able to join cannot declare it, and must
+    nominate at least one model before it is done."""
+    g = band_game()
+    g.apply(A("activate a5"))
+    assert g.why_illegal(A("band a5 [with-me]"))[0][0] == "gangfight/band/several"
+    g.apply(A("end a5"))
+    g.apply(A("activate a1"))
+    g.apply(A("band a1 [with-me]"))
+    assert A("done a1") not in g.legal_actions()

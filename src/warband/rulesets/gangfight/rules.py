@@ -1279,7 +1279,12 @@ def band_reasons(state: State, m: Model, a: Action) -> list[Reason]:
         return [(f"{R}/band/kind", f"a Banding Action is one of {', '.join(BAND_KINDS)}")]
     if a.option == "with-me" and a.target is not None:
         return [(f"{R}/action/syntax", "With Me! names no target: 'band MODEL [with-me]'")]
-    return member_reasons(state, a.option, m, a.target)
+    out = member_reasons(state, a.option, m, a.target)
+    if not out:
+        probe = BandNominate(m.id, a.option, a.target, (), m.side)
+        if not any(not join_reasons(state, probe, x) for x in state.side_models(m.side)):
+            out.append((f"{R}/band/several", "no other model can join: a Banding Action takes several models"))
+    return out
 
 
 def join_reasons(state: State, step: BandNominate, x: Model) -> list[Reason]:
@@ -1322,7 +1327,7 @@ class BandNominate(GFChoice):
     def options(self, state: State) -> list[Action]:
         lead = state.models[self.leader]
         out = [Action("join", lead.id, x.id) for x in state.side_models(lead.side) if not join_reasons(state, self, x)]
-        return [*out, Action("done", lead.id)]
+        return [*out, Action("done", lead.id)] if self.joined or not out else out
 
     def tries(self, state: State) -> list[Action]:
         lead = state.models[self.leader]
@@ -1332,6 +1337,8 @@ class BandNominate(GFChoice):
         if action.model != self.leader or action.kind not in ("join", "done"):
             return [(f"{R}/band/syntax", f"'join {self.leader} MODEL' or 'done {self.leader}'")]
         if action.kind == "done":
+            if not self.joined and self.options(state) != [action]:
+                return [(f"{R}/band/several", "nominate at least one other model (a Banding Action takes several)")]
             return []
         x = state.models.get(action.target or "")
         if x is None:
