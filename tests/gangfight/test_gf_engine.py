@@ -571,3 +571,35 @@ def test_a_band_takes_several_models() -> None:
     g.apply(A("activate a1"))
     g.apply(A("band a1 [with-me]"))
     assert A("done a1") not in g.legal_actions()
+
+
+# ------------------------------------------------------------------------------------------- Jump/Climb
+def test_climbing_a_sheer_roof_is_a_mov_check_at_four_an_inch_a_success() -> None:
+    """#41, #43: at the foot of a sheer surface a model may try to climb it: MOV dice at TN 4, 1" a success
+    (the roof is 3" high: three successes climb it, two fail and leave it at the foot)."""
+    g = make()
+    arrange(g, 0, {"a4": (19, 18.8), "b8": (30, 40)})
+    g.apply(A("activate a4"))
+    climbs = [a for a in g.legal_actions() if a.kind == "jump"]
+    assert climbs
+    g.apply(climbs[0])
+    assert ap(g.state.models["a4"]) == 2 and dice_n(g) == 4
+    g.roll([4, 4, 1, 1])
+    assert g.state.models["a4"].z == 0.0
+    g.apply(climbs[0])
+    g.roll([4, 5, 6, 1])
+    assert g.state.models["a4"].z == 3.0
+
+
+def test_jumping_between_raised_points_covers_the_gap_with_the_check() -> None:
+    """#42: for a single AP a model on a raised point may jump to another: MOV dice at TN 4 against the gap."""
+    g = make()
+    arrange(g, 0, {"a4": (20.3, 22), "b8": (30, 40)})
+    g.state.models["a4"].z = 3.0
+    g.apply(A("activate a4"))
+    jumps = [a for a in g.legal_actions() if a.kind == "jump" and a.point is not None and a.point[0] > 21]
+    assert jumps
+    g.apply(jumps[0])
+    g.roll([6, 6, 1, 1])
+    m = g.state.models["a4"]
+    assert m.z == 3.0 and m.x > 22
