@@ -7,7 +7,10 @@ import math
 from typing import Any
 
 from warband.kernel.state import GameState
-from warband.rulesets.gangfight.core import en, incap, knocked, stat
+from warband.rulesets.gangfight.core import en, incap, knocked, loaded, stat
+
+#: Points a loaded archaic weapon adds to its model's worth.
+LOADED_VALUE = 3.0
 
 
 def _material(state: GameState[Any], side: int) -> float:
@@ -19,6 +22,8 @@ def _material(state: GameState[Any], side: int) -> float:
         value = float(m.data["points"]) * (0.5 + 0.5 * frac)
         if knocked(m):
             value *= 0.85
+        # a loaded weapon is a shot in hand: worth a little, so that a Reload now pays for a Fire! later
+        value += LOADED_VALUE * sum(1 for w in m.data["ranged"] if w["reload"] and loaded(m, w))
         total += value
     return total
 
