@@ -1,8 +1,6 @@
-"""Gangfight (seed 004): groundwork only -- party files, data, parameters, dice and exact odds.
-
-The Ruleset class and its entry point come with the engine (next phase); until then this package is not
-registered, so the conformance suite does not pick it up. See ``docs/rules/gangfight.md`` and
-``docs/design/gangfight-steps.md``.
+"""Gangfight (seed 004). The Ruleset class is ``ruleset.Gangfight`` (entry point ``gangfight``); it lives in its
+own module so that ``dice.py`` and ``roster.py`` can import the paths below without an import loop. See
+``docs/rules/gangfight.md`` and ``docs/design/gangfight-steps.md``.
 """
 
 from pathlib import Path

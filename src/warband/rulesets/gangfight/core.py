@@ -1,0 +1,408 @@
+"""What every Gangfight rules module shares: the context, the state type, the step bases, model helpers and the
+table queries (movement, sight, close combat) on the kernel's :mod:`warband.kernel.space` and
+:mod:`warband.kernel.geometry`.
+
+The modules form one chain: ``core`` <- ``rules`` <- ``ruleset``. Model ids are ``a1..aN`` / ``b1..bN`` in party
+order. Per-model state lives in ``Model.tokens`` (``ap``, ``en``) and ``Model.flags`` (``finished``, ``knocked``,
+``incap``, ``loaded``, ``uses``, ``bulwark``, ``interrupted``); per-game state in ``state.vars`` (see
+``docs/design/gangfight-steps.md`` §7).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from warband.kernel.battlefield import battlefield
+from warband.kernel.context import GameContext
+from warband.kernel.errors import Reason
+from warband.kernel.events import Event, Moved
+from warband.kernel.geometry import TerrainPiece, Vec
+from warband.kernel.space import clear_of_circles, gap, memo_sight, overlapping, walk_path
+from warband.kernel.state import GameState, Model
+from warband.kernel.steps import Auto, Chance, Choice
+from warband.rulesets.gangfight import dice as gd
+from warband.rulesets.gangfight.terms import DENSITIES, Density, Size
+
+R = "gangfight"
+SIDE_PREFIX = ("a", "b")
+
+
+@dataclass(kw_only=True)
+class Context(GameContext):
+    """A Gangfight game's immutable part beyond the kernel's: the round limit, the model order, the density and
+    ladders of the terrain (``rules:`` options of the scenario) and the pieces that stop movement."""
+
+    rounds: int
+    seed: int
+    order: tuple[tuple[str, ...], tuple[str, ...]]
+    density: dict[str, str] = field(default_factory=dict)
+    ladders: frozenset[str] = frozenset()
+    solid: tuple[TerrainPiece, ...] = ()
+    solid_run: tuple[TerrainPiece, ...] = ()
+
+    def __post_init__(self) -> None:
+        terrain = self.table.terrain
+        blocked = ("impassable", "blocking")
+        self.solid = tuple(
+            p for p in terrain if p.kind in blocked or (p.kind == "platform" and p.id not in self.ladders)
+        )
+        self.solid_run = (*self.solid, *(p for p in terrain if p.kind == "difficult"))
+
+
+State = GameState[Context]
+
+
+class GFChoice(Choice[State]):
+    __slots__ = ()
+    rules = R
+
+
+class GFChance(Chance[State]):
+    __slots__ = ()
+    rules = R
+
+
+class GFAuto(Auto[State]):
+    __slots__ = ()
+    rules = R
+
+
+def build_context(
+    params: Mapping[str, Any],
+    rosters: tuple[dict[str, Any], dict[str, Any]],
+    scenario: dict[str, Any],
+    seed: int,
+    specs: tuple[list[dict[str, Any]], list[dict[str, Any]]],
+) -> Context:
+    bf = battlefield(scenario)
+    profiles: dict[str, dict[str, Any]] = {}
+    order: list[tuple[str, ...]] = []
+    for side in (0, 1):
+        ids = []
+        for i, spec in enumerate(specs[side], start=1):
+            mid = f"{SIDE_PREFIX[side]}{i}"
+            ids.append(mid)
+            profiles[mid] = spec
+        order.append(tuple(ids))
+    opts = dict(scenario.get("rules") or {})
+    density = {k.removeprefix("density."): str(v) for k, v in opts.items() if k.startswith("density.")}
+    ladders = frozenset(k.removeprefix("ladder.") for k, v in opts.items() if k.startswith("ladder.") and v is True)
+    rounds = int(params["max_rounds"])
+    return Context(
+        params=dict(params),
+        table=bf.table,
+        cover_ids=bf.cover_ids,
+        zones=bf.zones,
+        objectives=bf.objectives,
+        rosters=rosters,
+        scenario=scenario,
+        profiles=profiles,
+        rounds=rounds,
+        seed=seed,
+        order=(order[0], order[1]),
+        density=density,
+        ladders=ladders,
+    )
+
+
+# ------------------------------------------------------------------------------------------- models
+def side_name(side: int) -> str:
+    return "AB"[side]
+
+
+def stat(m: Model, name: str) -> int:
+    return int(m.data["profile"][name])
+
+
+def size(m: Model) -> Size:
+    s: Size = m.data["size"]
+    return s
+
+
+def ap(m: Model) -> int:
+    return m.token("ap")
+
+
+def set_ap(m: Model, value: int) -> None:
+    m.tokens["ap"] = max(0, value)
+
+
+def en(m: Model) -> int:
+    return m.tokens.get("en", stat(m, "EN"))
+
+
+def knocked(m: Model) -> bool:
+    return bool(m.flags.get("knocked", False))
+
+
+def incap(m: Model) -> bool:
+    return bool(m.flags.get("incap", False))
+
+
+def standing(m: Model) -> bool:
+    """On the table and not incapacitated."""
+    return m.on_table and not incap(m)
+
+
+def threat(state: State, m: Model, with_reach: bool = False) -> float:
+    """Threat range by size (digest B1 Size); a knocked-over model has none (digest B2, PROPOSED); a Reach weapon
+    adds ``reach_bonus`` to the distance it attacks at."""
+    if knocked(m):
+        return -1.0
+    t = gd.threat_range(size(m), state.ctx.params)
+    if with_reach and any(w.get("reach") for w in m.data["melee"]):
+        t += float(state.ctx.params["reach_bonus"])
+    return t
+
+
+def melee_weapon(m: Model) -> dict[str, Any]:
+    """The melee weapon a model fights with: its best (most ATT + DAM, then the first listed); Unarmed if none
+    (PROPOSED: the party file lists no 'wielded' weapon)."""
+    arms = list(m.data["melee"])
+    if not arms:
+        return {"name": "Unarmed", "att": -1, "dam": -1, "reach": False, "knockdown": False}
+    best: dict[str, Any] = max(arms, key=lambda w: int(w["att"]) + int(w["dam"]))
+    return best
+
+
+def ranged_weapon(m: Model, name: str | None) -> dict[str, Any] | None:
+    for w in m.data["ranged"]:
+        if w["name"] == name:
+            wd: dict[str, Any] = w
+            return wd
+    return None
+
+
+def loaded(m: Model, w: dict[str, Any]) -> bool:
+    """A weapon that needs no loading is always ready; an archaic one after a Reload (seed 004, Reload/Fire!)."""
+    if not w["reload"]:
+        return True
+    return bool(m.flags.get("loaded", {}).get(w["name"], False))
+
+
+def set_loaded(m: Model, name: str, value: bool) -> None:
+    m.flags["loaded"] = {**m.flags.get("loaded", {}), name: value}
+
+
+def uses_left(m: Model, w: dict[str, Any]) -> int:
+    if not w.get("one_use"):
+        return 1
+    return int(m.flags.get("uses", {}).get(w["name"], 0))
+
+
+def spend_use(m: Model, w: dict[str, Any]) -> None:
+    if w.get("one_use"):
+        uses = dict(m.flags.get("uses", {}))
+        uses[w["name"]] = max(0, int(uses.get(w["name"], 0)) - 1)
+        m.flags["uses"] = uses
+
+
+def enemies_of(state: State, m: Model) -> list[Model]:
+    return [e for e in state.models.values() if e.side != m.side and standing(e)]
+
+
+def in_close_combat(state: State, m: Model, other: Model | None = None) -> bool:
+    """Base to base with an enemy (``close_combat_gap``): no firing (seed 004, Reload/Fire!)."""
+    lim = float(state.ctx.params["close_combat_gap"]) + 0.01
+    if other is not None:
+        return gap(m, other) <= lim
+    return any(gap(m, e) <= lim for e in enemies_of(state, m))
+
+
+def visible(state: State, a: Model, b: Model) -> bool:
+    t = state.ctx.table
+
+    def see(x: Model, y: Model) -> bool:
+        return t.can_see(x.pos, x.radius, x.z, x.height, y.pos, y.radius, y.z, y.height)
+
+    return memo_sight(state.ctx.memo, a, b, see)
+
+
+def in_cover(state: State, m: Model) -> bool:
+    return any(p.id in state.ctx.cover_ids for p in state.ctx.table.pieces_at(m.pos))
+
+
+def density_between(state: State, a: Vec, b: Vec) -> Density:
+    """The Charge! terrain (seed 004: flat 2+, light 4+, dense 6+): the densest piece the straight line crosses
+    (``charge_terrain = densest-on-path``) or the one the charger stands on (``at-start``)."""
+    ctx = state.ctx
+    if ctx.params["charge_terrain"] == "at-start":
+        pieces = [p.id for p in ctx.table.pieces_at(a)]
+    else:
+        pieces = [c.piece.id for c in ctx.table.trace(a, b).crossings]
+    best: Density = "flat"
+    for pid in pieces:
+        for d in DENSITIES:
+            if ctx.density.get(pid) == d and DENSITIES.index(d) > DENSITIES.index(best):
+                best = d
+    return best
+
+
+def place(state: State, m: Model, p: Vec, events: list[Event], travelled: float | None = None) -> None:
+    start = m.pos
+    m.x, m.y = p
+    m.z = state.ctx.table.surface_height(p)
+    dist = travelled if travelled is not None else math.hypot(p[0] - start[0], p[1] - start[1])
+    events.append(Moved(m.id, start, p, round(dist, 3)))
+
+
+# ------------------------------------------------------------------------------------------- movement
+def _leg_cost(state: State, a: Vec, b: Vec) -> float:
+    """Inches a leg costs: difficult ground counts double (the kernel's trace measures it)."""
+    tr = state.ctx.table.trace(a, b)
+    return tr.length + tr.length_in("difficult")
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    path: tuple[Vec, ...]
+    cost: float
+
+
+def plan_move(
+    state: State, m: Model, p: Vec, budget: float, run: bool, straight_only: bool = False
+) -> Plan | list[Reason]:
+    """A legal route for ``m`` to ``p`` within ``budget`` inches: on the table, clear of other bases and of
+    blocking, impassable and ladderless platform terrain (a sheer face is Jump/Climb's); difficult ground costs
+    double; a Run may not enter difficult terrain (seed 004, Run)."""
+    ctx = state.ctx
+    if not ctx.table.on_table(p, m.radius):
+        return [(f"{R}/move/table", f"{m.id} would leave the table")]
+    o = overlapping(state.models.values(), p, m.radius, skip=lambda x: x.id == m.id or incap(x))
+    if o is not None:
+        return [(f"{R}/move/overlap", f"{m.id} would overlap {o.id}")]
+    solids = ctx.solid_run if run else ctx.solid
+    for piece in solids:
+        if piece.circle_overlaps(p, m.radius - 1e-6):
+            rule = "run/difficult" if run and piece.kind == "difficult" else "move/terrain"
+            return [(f"{R}/{rule}", f"{m.id} cannot end in {piece.kind} terrain {piece.id}")]
+    circles = [(o.pos, o.radius + m.radius) for o in state.models.values() if o.id != m.id and standing(o)]
+    if straight_only:
+        blocked = any(_near(x, m.pos, p, m.radius) and not x._segment_clear(m.pos, p, m.radius) for x in solids)
+        if blocked or not clear_of_circles(m.pos, p, circles):
+            return [(f"{R}/move/route", f"no straight route for {m.id}")]
+        path: tuple[Vec, ...] = (m.pos, p)
+    else:
+        found = ctx.table.shortest_path(
+            m.pos,
+            p,
+            m.radius,
+            solids,
+            circles,
+            cost=lambda a, b: _leg_cost(state, a, b),
+            max_cost=budget + 1e-6,
+            cost_at_least_length=True,
+        )
+        if found is None:
+            what = " without entering difficult terrain" if run else ""
+            rule = "run/difficult" if run else "move/reach"
+            return [(f"{R}/{rule}", f'{m.id} cannot reach that point within {budget:g}"{what}')]
+        path = tuple(found[0])
+    cost = sum(_leg_cost(state, path[i], path[i + 1]) for i in range(len(path) - 1))
+    if cost > budget + 1e-6:
+        rule = "run/difficult" if run else "move/reach"
+        return [(f"{R}/{rule}", f'{m.id} would need {cost:.1f}" of movement; it has {budget:g}"')]
+    return Plan(path, cost)
+
+
+def _near(piece: TerrainPiece, a: Vec, b: Vec, r: float) -> bool:
+    """Whether ``piece``'s bounding box comes within ``r`` of the segment's bounding box (a cheap pre-test)."""
+    x0, y0, x1, y1 = piece.bbox
+    return not (
+        x1 < min(a[0], b[0]) - r or x0 > max(a[0], b[0]) + r or y1 < min(a[1], b[1]) - r or y0 > max(a[1], b[1]) + r
+    )
+
+
+DIRECTIONS = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8))
+
+
+def move_candidates(state: State, m: Model, budget: float, run: bool) -> list[Vec]:
+    """A finite menu of destinations: the full and half budget in eight directions, and toward the nearest
+    enemies and each objective (each checked by :func:`plan_move`)."""
+    out: list[Vec] = []
+    targets: list[Vec] = []
+    for dx, dy in DIRECTIONS:
+        for f in (1.0, 0.5):
+            targets.append((m.x + dx * budget * f, m.y + dy * budget * f))
+    foes = sorted(enemies_of(state, m), key=lambda e: gap(m, e))[:2]
+    for e in foes:
+        d = math.hypot(e.x - m.x, e.y - m.y)
+        reach = min(budget, max(0.0, d - m.radius - e.radius - 0.01))
+        if d > 1e-9 and reach > 0.05:
+            targets.append((m.x + (e.x - m.x) * reach / d, m.y + (e.y - m.y) * reach / d))
+    for ob in state.ctx.objectives:
+        d = math.hypot(ob.at[0] - m.x, ob.at[1] - m.y)
+        reach = min(budget, d)
+        if d > 0.5:
+            targets.append((m.x + (ob.at[0] - m.x) * reach / d, m.y + (ob.at[1] - m.y) * reach / d))
+    for t in targets:
+        q = (round(t[0], 2), round(t[1], 2))
+        if q in out:
+            continue
+        plan = plan_move(state, m, q, budget, run, straight_only=True)
+        if isinstance(plan, Plan):
+            out.append(q)
+    return out
+
+
+def route_toward(state: State, m: Model, t: Model, dist: float, events: list[Event]) -> float:
+    """Move ``m`` up to ``dist`` inches toward ``t``, stopping at base contact (a charge, a threat move):
+    along the kernel's shortest route round terrain and other bases, difficult ground at double; returns the gap
+    left. If no route exists the model stays."""
+    ctx = state.ctx
+    d = math.hypot(t.x - m.x, t.y - m.y)
+    if d <= 1e-9 or dist <= 0:
+        return gap(m, t)
+    contact = m.radius + t.radius + 0.001
+    goal = (t.x + (m.x - t.x) * contact / d, t.y + (m.y - t.y) * contact / d)
+    circles = [(o.pos, o.radius + m.radius) for o in state.models.values() if o.id not in (m.id, t.id) and standing(o)]
+    found = ctx.table.shortest_path(
+        m.pos, goal, m.radius, ctx.solid, circles, cost=lambda a, b: _leg_cost(state, a, b), cost_at_least_length=True
+    )
+    if found is None:
+        return gap(m, t)
+    path = found[0]
+    end = walk_path(path, dist, lambda a, b: _leg_cost(state, a, b))
+    end = _settle(state, m, path, end)
+    if end != m.pos:
+        place(state, m, end, events)
+    return gap(m, t)
+
+
+def _settle(state: State, m: Model, path: list[Vec], end: Vec) -> Vec:
+    """Back along the straight line to the start until the base overlaps nobody and stands on the table."""
+    start = m.pos
+    p = end
+    for k in range(41):
+        f = 1.0 - k / 40
+        p = (start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f)
+        if k == 0:
+            p = end
+        if (
+            state.ctx.table.on_table(p, m.radius)
+            and overlapping(state.models.values(), p, m.radius, skip=lambda x: x.id == m.id or incap(x)) is None
+            and not any(s.circle_overlaps(p, m.radius - 1e-6) for s in state.ctx.solid)
+        ):
+            return (round(p[0], 3), round(p[1], 3))
+    return start
+
+
+def move_away(state: State, m: Model, frm: Model, dist: float, events: list[Event]) -> None:
+    """Directly away from ``frm`` up to ``dist`` inches (Flee!): the straight line, stopped short of terrain it
+    may not enter, the table edge and other bases."""
+    dx, dy = m.x - frm.x, m.y - frm.y
+    d = math.hypot(dx, dy)
+    ux, uy = (dx / d, dy / d) if d > 1e-9 else (0.0, 1.0 if m.side == 0 else -1.0)
+    best = m.pos
+    steps = max(1, int(dist / 0.25))
+    for k in range(1, steps + 1):
+        q = (m.x + ux * dist * k / steps, m.y + uy * dist * k / steps)
+        plan = plan_move(state, m, q, dist, run=False, straight_only=True)
+        if not isinstance(plan, Plan):
+            break
+        best = q
+    if best != m.pos:
+        place(state, m, (round(best[0], 3), round(best[1], 3)), events)

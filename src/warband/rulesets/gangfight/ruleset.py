@@ -1,0 +1,168 @@
+"""The ``gangfight`` ruleset behind the kernel protocol (seed 004).
+
+* ``rules.py``  set-up, the Player's Turn and AP, every action, interrupts and combat (the clause matrix points here)
+* ``core.py``   the context, the state type, model helpers and the table queries
+* ``dice.py`` / ``odds.py``  roll arithmetic and exact odds; ``roster.py`` party files; ``terrain.py`` density, ladders
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from warband.kernel.actions import Action
+from warband.kernel.mission import ActionVocabulary
+from warband.kernel.params import ParamTable
+from warband.kernel.rng import Rng
+from warband.kernel.ruleset import GameResult, SteppedRuleset
+from warband.kernel.state import GameState, Model, SideState
+from warband.kernel.steps import SteppedRules
+from warband.rulesets.gangfight import DATA_DIR, PARAMS_PATH, rules
+from warband.rulesets.gangfight.core import Context, build_context, en
+from warband.rulesets.gangfight.roster import (
+    GFParty,
+    effective_profile,
+    load_armoury,
+    load_party,
+    model_points,
+    party_points,
+    resolve_model,
+)
+from warband.rulesets.gangfight.terrain import load_gangfight_scenario
+
+VOCABULARY = ActionVocabulary(
+    kinds=frozenset({"move", "run", "charge", "fight", "power", "finesse", "slam", "fire", "reload", "standup"}),
+    statuses=frozenset(),
+    supported=True,
+    ruleset="gangfight",
+)
+
+
+def model_specs(party: GFParty, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One static profile per model of the party (``count`` expanded): what the rules read from ``Model.data``."""
+    arm = load_armoury()
+    out: list[dict[str, Any]] = []
+    for entry in party.models:
+        r = resolve_model(entry)
+        if r is None:  # pragma: no cover - load_party refused it already
+            continue
+        prof = effective_profile(r, params)
+        melee: list[dict[str, Any]] = []
+        ranged: list[dict[str, Any]] = []
+        for name in entry.weapons:
+            w = arm.weapon(name)
+            if w is None:
+                continue
+            d = w.model_dump(mode="json")
+            if "range" in d:
+                same = next((x for x in ranged if x["name"] == name), None)
+                if same is not None:
+                    same["count"] = int(same.get("count", 1)) + 1
+                    continue
+                d["count"] = 1
+                ranged.append(d)
+            elif all(x["name"] != name for x in melee):
+                melee.append(d)
+        for i in range(entry.count):
+            label = entry.display_name if entry.count == 1 else f"{entry.display_name} {i + 1}"
+            out.append(
+                {
+                    "name": label,
+                    "type": entry.type,
+                    "rank": r.rank,
+                    "size": r.size,
+                    "points": model_points(r, arm, params),
+                    "leader": bool(entry.leader),
+                    "profile": prof.model_dump(mode="json"),
+                    "melee": [dict(x) for x in melee],
+                    "ranged": [dict(x) for x in ranged],
+                }
+            )
+    return out
+
+
+class Gangfight(SteppedRuleset):
+    """Gangfight (seed 004) on the kernel's step machine."""
+
+    id: ClassVar[str] = "gangfight"
+    version: ClassVar[str] = "0.1.0"
+    title: ClassVar[str] = "Gangfight (seed 004: AP, interrupts, banding)"
+    params: ClassVar[ParamTable] = ParamTable.load(PARAMS_PATH)
+    rules: ClassVar[SteppedRules[Any]] = rules.RULES
+    action_vocabulary: ClassVar[ActionVocabulary | None] = VOCABULARY
+
+    def data_dir(self) -> Path:
+        return DATA_DIR
+
+    def samples(self) -> dict[str, list[dict[str, str]]]:
+        """Party files live in ``data/parties`` (the kernel's name for them is ``warbands``)."""
+        out: dict[str, list[dict[str, str]]] = {}
+        for kind, folder in (("warbands", "parties"), ("scenarios", "scenarios")):
+            out[kind] = [
+                {"name": self.sample_name(p), "path": str(p)} for p in sorted((DATA_DIR / folder).glob("*.y*ml"))
+            ]
+        return out
+
+    def load_roster(self, path: Path) -> dict[str, Any]:
+        return load_party(path).model_dump(mode="json", exclude_none=True)
+
+    def load_scenario(self, path: Path) -> dict[str, Any]:
+        load_gangfight_scenario(path)  # density and ladder options, every problem at once
+        return super().load_scenario(path)
+
+    def roster_points(self, roster: dict[str, Any]) -> int | None:
+        return party_points(GFParty.model_validate(roster))
+
+    def blank(
+        self,
+        params: Mapping[str, Any],
+        rosters: tuple[dict[str, Any], dict[str, Any]],
+        scenario: dict[str, Any],
+        seed: int,
+    ) -> GameState[Context]:
+        specs = (
+            model_specs(GFParty.model_validate(rosters[0]), params),
+            model_specs(GFParty.model_validate(rosters[1]), params),
+        )
+        ctx = build_context(params, rosters, scenario, seed, specs)
+        models: dict[str, Model] = {}
+        for side in (0, 1):
+            for mid in ctx.order[side]:
+                spec = ctx.profiles[mid]
+                key = str(spec["size"]).lower()
+                radius = float(params[f"volume_{key}_width"]) / 2
+                height = float(params[f"volume_{key}_height"])
+                models[mid] = Model(mid, side, spec["name"], spec["type"], radius, height, spec)
+        sides = [SideState(str(rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
+        return GameState(ctx, models, sides, Rng(seed))
+
+    def result(self, state: GameState[Any]) -> GameResult | None:
+        if state.phase != "over":
+            return None
+        vp = state.vars["vp"]
+        fates = {
+            m.id: {"side": m.side, "on_table": m.on_table, "en": en(m), "out": bool(m.flags.get("out"))}
+            for m in state.models.values()
+        }
+        return GameResult(
+            rules.winner_of(state), str(state.vars.get("end_reason", "")), (int(vp[0]), int(vp[1])), state.turn, fates
+        )
+
+    def evaluate(self, state: GameState[Any], side: int) -> float:
+        from warband.rulesets.gangfight.evaluate import evaluate
+
+        return evaluate(state, side)
+
+    def render(self, state: GameState[Any]) -> str:
+        from warband.rulesets.gangfight.render import render_table
+
+        return render_table(state)
+
+    def explain(self, state: GameState[Any], action: Action) -> str:
+        from warband.rulesets.gangfight.render import explain_action
+
+        return explain_action(state, action)
+
+
+__all__ = ["Gangfight"]
