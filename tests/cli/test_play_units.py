@@ -3,6 +3,7 @@ opponent's reaction prompts (issue: the second ruleset through every face)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -35,5 +36,8 @@ def test_human_plays_units_and_answers_reactions_to_the_end() -> None:
     assert result.exit_code == 0, result.output[-2000:]
     out = result.output
     assert "Side A (Iron Legion Company): react" in out  # a reaction prompt put to the person
-    assert "react a4 b2 [prone]" in out and "a4 is now prone" in out
+    # the person's answer (the first choice: Go Prone) is carried out on the unit it names
+    chosen = re.search(r"^  react (a\d+) b\d+ \[prone\]$", out, re.M)
+    assert chosen is not None, out[-2000:]
+    assert f"{chosen.group(1)} is now prone" in out
     assert "Result: " in out

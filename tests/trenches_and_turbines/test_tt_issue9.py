@@ -134,7 +134,7 @@ def test_each_die_less_than_or_equal_to_the_modified_ranged_scores_a_hit_so_10_o
     g.force([10], [10])
     events = g.settle()
     assert any("1 hit(s)" in e.describe() for e in events)
-    from warband.odds.trenches_and_turbines import p_test
+    from warband.rulesets.trenches_and_turbines.odds import p_test
 
     assert p_test(10) == 1 and p_test(0) == 0 and p_test(5) * 10 == 5
 

@@ -14,9 +14,12 @@ rules.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 from warband.kernel.dice import Distribution, pool_map
+from warband.kernel.offers import Column, OddsCommand, OddsOption, OddsTable
 from warband.rulesets.gangfight import dice
 from warband.rulesets.gangfight.dice import DEFAULTS, DiceRules, Params, PoolTest
 from warband.rulesets.gangfight.terms import Density
@@ -103,3 +106,61 @@ def initiative(first_iv: int, second_iv: int, params: Params = DEFAULTS) -> Dist
     if decided == 0:
         raise ValueError(f"an opposed test of {first_iv} against {second_iv} dice can never be decided")
     return Distribution({"first": wins["first"] / decided, "second": wins["second"] / decided})
+
+
+# ------------------------------------------------------------------------------------------- the faces' commands
+_COLUMNS = (Column("Result"), Column("Exact", "right"), Column("Probability", "right"))
+
+
+def _rows(dist: Distribution[int], unit: str) -> tuple[tuple[str, ...], ...]:
+    return tuple((f"{k}{unit}", f"{p.numerator}/{p.denominator}", f"{float(p):.4f}") for k, p in sorted(dist.items()))
+
+
+def _data(dist: Distribution[int]) -> dict[str, Any]:
+    items = sorted(dist.items())
+    mean = sum((p * k for k, p in items), Fraction(0))
+    return {
+        "distribution": {str(k): {"p": float(p), "exact": f"{p.numerator}/{p.denominator}"} for k, p in items},
+        "mean": float(mean),
+    }
+
+
+def run_attack(params: Mapping[str, Any], values: Mapping[str, Any]) -> OddsTable:
+    """``warband odds gangfight attack``: exact wounds after armour (TN above 6 drops dice, floor 2)."""
+    dist = attack(
+        int(values["dice"]), int(values["tn"]), int(values["armour"]), int(values["dam"]), int(values["size"]), params
+    )
+    title = f"{values['dice']} dice at TN {values['tn']}, ARM {values['armour']} vs DAM {values['dam']}"
+    return OddsTable(title, _COLUMNS, _rows(dist, " wounds"), _data(dist), (f"mean {_data(dist)['mean']:.4f} wounds",))
+
+
+def run_charge(params: Mapping[str, Any], values: Mapping[str, Any]) -> OddsTable:
+    """``warband odds gangfight charge``: the exact Charge! distance for MV dice on a terrain density."""
+    dist = charge(int(values["mv"]), values["terrain"], params)
+    title = f"Charge! with MV {values['mv']} on {values['terrain']} terrain"
+    return OddsTable(title, _COLUMNS, _rows(dist, '"'), _data(dist), (f'mean {_data(dist)["mean"]:.4f}"',))
+
+
+ODDS_COMMANDS = (
+    OddsCommand(
+        "attack",
+        "Exact wounds after armour of one attack (with the TN-above-6 rule).",
+        (
+            OddsOption("dice", int, "Attack dice.", required=True, min=0, max=12),
+            OddsOption("tn", int, "Target number (the target's DEF).", required=True, min=0, max=12),
+            OddsOption("armour", int, "ARM dice of the target.", required=True, min=0, max=12),
+            OddsOption("dam", int, "DAM of the attack (the armour roll's TN).", required=True, min=0, max=12),
+            OddsOption("size", int, "Wounds per hit (the attacker's size multiplier in melee).", 1, min=1, max=4),
+        ),
+        run_attack,
+    ),
+    OddsCommand(
+        "charge",
+        "Exact distribution of a Charge! distance.",
+        (
+            OddsOption("mv", int, "MV dice.", required=True, min=0, max=10),
+            OddsOption("terrain", str, "Density of the terrain.", "flat", choices=("flat", "light", "dense")),
+        ),
+        run_charge,
+    ),
+)

@@ -13,13 +13,15 @@ from typing import Any, ClassVar
 
 from warband.kernel.actions import Action
 from warband.kernel.mission import ActionVocabulary
+from warband.kernel.offers import OddsCommand, RosterLine, RosterSummary
 from warband.kernel.params import ParamTable
+from warband.kernel.result import ModelFate
 from warband.kernel.rng import Rng
 from warband.kernel.ruleset import GameResult, SteppedRuleset
 from warband.kernel.state import GameState, Model, SideState
 from warband.kernel.steps import SteppedRules
 from warband.rulesets.gangfight import DATA_DIR, PARAMS_PATH, rules
-from warband.rulesets.gangfight.core import Context, build_context, en
+from warband.rulesets.gangfight.core import Context, build_context, en, stat
 from warband.rulesets.gangfight.roster import (
     GFParty,
     effective_profile,
@@ -114,6 +116,21 @@ class Gangfight(SteppedRuleset):
     def roster_points(self, roster: dict[str, Any]) -> int | None:
         return party_points(GFParty.model_validate(roster))
 
+    def describe_roster(self, roster: dict[str, Any]) -> RosterSummary:
+        """One line per model entry (its name, count and points for all of them); no units in this game."""
+        party = GFParty.model_validate(roster)
+        lines = []
+        for entry in party.models:
+            r = resolve_model(entry)
+            lines.append(RosterLine(entry.display_name, entry.count, model_points(r) * entry.count if r else 0))
+        models = sum(e.count for e in party.models)
+        return RosterSummary(party.name, self.roster_points(roster), models, None, tuple(lines))
+
+    def odds_commands(self) -> tuple[OddsCommand, ...]:
+        from warband.rulesets.gangfight.odds import ODDS_COMMANDS
+
+        return ODDS_COMMANDS
+
     def blank(
         self,
         params: Mapping[str, Any],
@@ -141,10 +158,21 @@ class Gangfight(SteppedRuleset):
         if state.phase != "over":
             return None
         vp = state.vars["vp"]
-        fates = {
-            m.id: {"side": m.side, "on_table": m.on_table, "en": en(m), "out": bool(m.flags.get("out"))}
+        points = _model_points(state.ctx.rosters, state.ctx.params)
+        fates = tuple(
+            ModelFate(
+                id=m.id,
+                side=m.side,
+                name=m.name,
+                type=m.kind,
+                points=points[m.side][i] if i < len(points[m.side]) else 0,
+                fate="out" if m.flags.get("out") else "down" if m.flags.get("knocked") else "in play",
+                kills=int(m.flags.get("kills", 0)),
+                damage=max(0, stat(m, "EN") - en(m)),
+            )
             for m in state.models.values()
-        }
+            for i in [state.ctx.order[m.side].index(m.id)]
+        )
         return GameResult(
             rules.winner_of(state), str(state.vars.get("end_reason", "")), (int(vp[0]), int(vp[1])), state.turn, fates
         )
@@ -166,3 +194,16 @@ class Gangfight(SteppedRuleset):
 
 
 __all__ = ["Gangfight"]
+
+
+def _model_points(rosters: tuple[dict[str, Any], dict[str, Any]], params: Mapping[str, Any]) -> list[list[int]]:
+    """Each model's points, side by side in model order (``count`` expanded), for the lab's statistics."""
+    out: list[list[int]] = []
+    for doc in rosters:
+        party = GFParty.model_validate(doc)
+        side: list[int] = []
+        for entry in party.models:
+            r = resolve_model(entry)
+            side.extend([model_points(r) if r else 0] * entry.count)
+        out.append(side)
+    return out

@@ -67,7 +67,7 @@ def succeeds(params: Mapping[str, Any], value: int, target: int) -> bool:
     """A d10 test succeeds at or under the modified target (seed 002, Make Hit Rolls: nothing else, so a target
     of 10 or more always succeeds); options, off by default: a natural roll at or under ``natural_success``
     always succeeds, one at or over ``natural_failure`` always fails (digest §3.1). The one statement of the rule: the
-    rules and the odds (``warband.odds.trenches_and_turbines.p_test``) both call it."""
+    rules and the odds (``rulesets.trenches_and_turbines.odds.p_test``) both call it."""
     if value <= int(params["natural_success"]):
         return True
     if value >= int(params["natural_failure"]):
