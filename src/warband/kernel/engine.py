@@ -231,7 +231,10 @@ class Game:
         game = cls(rs, state, header, [] if record else None)
         try:  # a state the rules cannot read (an unknown phase, a step that names nobody) fails here, not later
             game.legal_actions()
-        except Exception as exc:
+        except KeyError as exc:  # bookkeeping the rules look for is missing
+            why = f"the rules cannot read this state: no {exc}"
+            raise PositionError([Problem(file, "state.vars", why)]) from None
+        except Exception as exc:  # any failure of the rules on this state is the file's problem
             why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise PositionError([Problem(file, "state", f"the rules cannot read this state: {why}")]) from None
         return game
