@@ -106,6 +106,47 @@ class Choice(Step, Generic[S]):
         """Carry out a legal choice (the step is already off the stack)."""
 
 
+class ActionMenu(Choice[S]):
+    """The standing decision of an activation: the active model or unit (the field named by ``about``) picks its
+    next action, or ends its activation. A ruleset gives its menu (:meth:`menu`, legal only or everything one
+    might try), the rules an action breaks (:meth:`check`) and what doing it means (:meth:`act`); naming another
+    model or unit is refused with ``wait_rule`` / ``wait_text``."""
+
+    __slots__ = ()
+    kind = "action"
+    #: Rule id (after the ruleset's prefix) and message when an action names another model or unit.
+    wait_rule: ClassVar[str] = "activation/active-model"
+    wait_text: ClassVar[str] = "{actor} is the activated model; {other} must wait"
+
+    @abc.abstractmethod
+    def menu(self, state: S, only_legal: bool) -> list[Action]:
+        """The actions in a fixed order: the legal ones, or (``only_legal=False``) every one a player might try."""
+
+    @abc.abstractmethod
+    def check(self, state: S, action: Action) -> list[Reason]:
+        """Every rule ``action`` of the active model or unit breaks now."""
+
+    @abc.abstractmethod
+    def act(self, state: S, action: Action, events: list[Event]) -> None:
+        """Carry out a legal action."""
+
+    def options(self, state: S) -> list[Action]:
+        return self.menu(state, True)
+
+    def tries(self, state: S) -> list[Action]:
+        return self.menu(state, False)
+
+    def reasons(self, state: S, action: Action) -> list[Reason]:
+        actor = self.subject()
+        if action.model != actor:
+            text = self.wait_text.format(actor=actor, other=action.model)
+            return [(f"{self.rules}/{self.wait_rule}", text)]
+        return self.check(state, action)
+
+    def apply(self, state: S, action: Action, events: list[Event]) -> None:
+        self.act(state, action, events)
+
+
 class Chance(Step, Generic[S]):
     """A step at which dice are rolled (chance is a player)."""
 

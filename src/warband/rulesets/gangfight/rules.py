@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from warband.kernel import setup
+from warband.kernel import setup, steps
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.battlefield import controller
 from warband.kernel.errors import Reason
@@ -663,28 +663,25 @@ CHECKS = {
 
 
 @dataclass(frozen=True, slots=True)
-class ChooseAction(GFChoice):
+class ChooseAction(steps.ActionMenu[State]):
     """The active model's next action (seed 004, Standard and Special Actions), or the end of its activation."""
 
-    kind = "action"
+    rules = R
     about = "model"
+    wait_rule = "turn/active-model"
+    wait_text = "{actor} is the active model"
     model: str
 
     def player(self, state: State) -> int:
         return state.models[self.model].side
 
-    def options(self, state: State) -> list[Action]:
-        return menu(state, state.models[self.model])
+    def menu(self, state: State, only_legal: bool) -> list[Action]:
+        return menu(state, state.models[self.model], only_legal=only_legal)
 
-    def tries(self, state: State) -> list[Action]:
-        return menu(state, state.models[self.model], only_legal=False)
-
-    def reasons(self, state: State, action: Action) -> list[Reason]:
-        if action.model != self.model:
-            return [(f"{R}/turn/active-model", f"{self.model} is the active model")]
+    def check(self, state: State, action: Action) -> list[Reason]:
         return action_reasons(state, state.models[self.model], action)
 
-    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+    def act(self, state: State, action: Action, events: list[Event]) -> None:
         do_action(state, state.models[self.model], action, events)
 
 

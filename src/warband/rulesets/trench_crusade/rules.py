@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from warband.kernel import setup
+from warband.kernel import setup, steps
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import (
@@ -914,28 +914,23 @@ class Activate(TCChoice):
 
 
 @dataclass(frozen=True, slots=True)
-class ActionMenu(TCChoice):
+class ActionMenu(steps.ActionMenu[State]):
     """Standing decision of an activated model: its next action (seed 000 §Actions)."""
 
-    kind = "action"
+    rules = R
     about = "model"
     model: str
 
     def player(self, state: State) -> int:
         return state.models[self.model].side
 
-    def options(self, state: State) -> list[Action]:
-        return menu(state, state.models[self.model])
+    def menu(self, state: State, only_legal: bool) -> list[Action]:
+        return menu(state, state.models[self.model], only_legal=only_legal)
 
-    def tries(self, state: State) -> list[Action]:
-        return menu(state, state.models[self.model], only_legal=False)
-
-    def reasons(self, state: State, action: Action) -> list[Reason]:
-        if action.model != self.model:
-            return [(f"{R}/activation/active-model", f"{self.model} is the activated model; {action.model} must wait")]
+    def check(self, state: State, action: Action) -> list[Reason]:
         return action_reasons(state, state.models[self.model], action)
 
-    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+    def act(self, state: State, action: Action, events: list[Event]) -> None:
         do_action(state, state.models[self.model], action, events)
 
 

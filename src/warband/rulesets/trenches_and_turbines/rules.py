@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from warband.kernel import battlefield, setup
+from warband.kernel import battlefield, setup, steps
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import (
@@ -589,28 +589,26 @@ CHECKS = {
 
 
 @dataclass(frozen=True, slots=True)
-class ActionMenu(TTChoice):
+class ActionMenu(steps.ActionMenu[State]):
     """The standing decision of an activation (never stored): the active ``unit`` picks its next action, or
     ends its activation."""
 
-    kind = "action"
+    rules = R
     about = "unit"
+    wait_rule = "activation/active-unit"
+    wait_text = "{actor} is the active unit (its card was drawn); {other} must wait"
     unit: str
 
-    def options(self, state: State) -> list[Action]:
-        return menu(state, self.unit)
+    def player(self, state: State) -> int:
+        return side_of(state, self.unit)
 
-    def tries(self, state: State) -> list[Action]:
-        return menu(state, self.unit, only_legal=False)
+    def menu(self, state: State, only_legal: bool) -> list[Action]:
+        return menu(state, self.unit, only_legal=only_legal)
 
-    def reasons(self, state: State, action: Action) -> list[Reason]:
-        uid = self.unit
-        if action.model != uid:
-            msg = f"{uid} is the active unit (its card was drawn); {action.model} must wait"
-            return [(f"{R}/activation/active-unit", msg)]
-        return action_reasons(state, uid, action)
+    def check(self, state: State, action: Action) -> list[Reason]:
+        return action_reasons(state, self.unit, action)
 
-    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+    def act(self, state: State, action: Action, events: list[Event]) -> None:
         do_action(state, self.unit, action, events)
 
 

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from warband.kernel import setup
+from warband.kernel import setup, steps
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import (
@@ -436,28 +436,24 @@ def complete(state: State, m: Model) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class ActivationStep(WChoice):
+class ActivationStep(steps.ActionMenu[State]):
     """The active fighter's choices: an action (S 4-6), an ability (S 7-13), a bonus action (S 6 aside), or
     ending the activation once both actions are taken."""
 
-    kind = "action"
+    rules = R
     about = "model"
+    wait_rule = "activation/who"
+    wait_text = "{actor} is the active fighter: name it in the action"
     by: int
     model: str
 
-    def options(self, state: State) -> list[Action]:
-        return menu(state, state.models[self.model])
+    def menu(self, state: State, only_legal: bool) -> list[Action]:
+        return menu(state, state.models[self.model], only_legal=only_legal)
 
-    def reasons(self, state: State, action: Action) -> list[Reason]:
-        m = state.models[self.model]
-        if action.model != m.id:
-            return [(f"{R}/activation/who", f"{m.id} is the active fighter: name it in the action")]
-        return action_reasons(state, m, action)
+    def check(self, state: State, action: Action) -> list[Reason]:
+        return action_reasons(state, state.models[self.model], action)
 
-    def tries(self, state: State) -> list[Action]:
-        return menu(state, state.models[self.model], only_legal=False)
-
-    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+    def act(self, state: State, action: Action, events: list[Event]) -> None:
         do_action(state, state.models[self.model], action, events)
 
 
