@@ -203,6 +203,15 @@ def test_two_browsers_each_act_only_on_their_turn(browser: Any, live: LiveServer
     ctx_b.close()
 
 
+def keeps_typed_faces_over_a_refresh(page: Any) -> None:
+    """A refresh that brings no new version (a websocket echo, a reconnect) leaves the dice form alone: the
+    faces typed so far stay (they were wiped once, and the submit then sent empty dice)."""
+    page.locator("[data-testid=die-0]").fill("5")
+    page.evaluate("window.warbandTable.refresh()")
+    assert page.locator("[data-testid=die-0]").input_value() == "5"
+    page.locator("[data-testid=die-0]").fill("")
+
+
 def test_physical_dice_typed_by_the_deciding_seat(browser: Any, live: LiveServer) -> None:
     page = browser.new_page(viewport={"width": 1500, "height": 1000})
     links = create_by_form(page, live, TC, ("human", "random"), dice="physical", seed=2)
@@ -210,7 +219,11 @@ def test_physical_dice_typed_by_the_deciding_seat(browser: Any, live: LiveServer
     rng = random.Random(4)
     done: list[str] = []
     while done.count("dice") < 3 and wait_turn_or_end(page):
+        if page.locator("[data-testid=roll-submit]").count() and "kept" not in done:
+            keeps_typed_faces_over_a_refresh(page)
+            done.append("kept")
         done.append(take_turn(page, rng))
+    assert "kept" in done
     assert done.count("dice") >= 3
     assert "(manual)" in page.inner_text("[data-testid=log]")
     shot(page, "physical-dice")

@@ -109,7 +109,7 @@ async function newGamePage() {
 class TablePage {
   constructor(id, token) {
     this.id = id; this.token = token; this.snap = null; this.log = []; this.legal = [];
-    this.selected = null; this.pick = null; this.measuring = null; this.line = null; this.busy = false;
+    this.selected = null; this.pick = null; this.measuring = null; this.line = null; this.sending = null;
     this.svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     this.board = new Board(this.svg, tipNode());
     this.board.onModel = (mid) => this.modelClicked(mid);
@@ -222,7 +222,10 @@ class TablePage {
 
   renderDice() {
     const s = this.snap, d = s.decision;
-    if (!(s.your_turn && d.kind === "chance")) { this.dice.replaceChildren(); return; }
+    if (!(s.your_turn && d.kind === "chance")) { this.dice.replaceChildren(); this.diceFor = null; return; }
+    // a refresh that brings the same version keeps the form, so faces typed so far are not wiped
+    if (this.diceFor === s.version && this.dice.firstChild) return;
+    this.diceFor = s.version;
     const inputs = Array.from({ length: d.dice.n }, (_, k) => h("input", { type: "number", min: 1, max: d.dice.sides, style: "width:3.5em", "data-testid": `die-${k}` }));
     const send = async (ev) => {
       ev.preventDefault();
@@ -286,14 +289,22 @@ class TablePage {
   }
 
   async send(what, body) {
-    if (this.busy) return;
-    this.busy = true; this.error.textContent = ""; this.info.textContent = "";
+    // a second click on the decision already being sent is dropped; a click on a newer decision (shown by the
+    // websocket before the first answer's reply came back) waits for that reply instead of being lost
+    if (this.sending && this.sendingVersion === body.version) return;
+    while (this.sending) await this.sending;
+    this.sendingVersion = body.version;
+    this.sending = this.post(what, body);
+    try { await this.sending; } finally { this.sending = null; }
+  }
+
+  async post(what, body) {
+    this.error.textContent = ""; this.info.textContent = "";
     try {
       await api("POST", `/api/games/${this.id}/${what}`, body, this.token);
       this.selected = null; this.pick = null;
       await this.refresh();
     } catch (err) { this.error.textContent = errorText(err); if (err.status === 409) await this.refresh(); }
-    finally { this.busy = false; }
   }
 
   toggleMeasure() {
@@ -365,7 +376,9 @@ async function route() {
   try {
     if (path.startsWith("/table/")) {
       const token = new URLSearchParams(location.search).get("token") || "";
-      await new TablePage(decodeURIComponent(path.slice(7)), token).start();
+      const table = new TablePage(decodeURIComponent(path.slice(7)), token);
+      window.warbandTable = table; // a handle for the console and the browser tests
+      await table.start();
     } else if (path.startsWith("/replay/")) {
       await replayPage(decodeURIComponent(path.slice(8)));
     } else {
