@@ -31,7 +31,7 @@ def digest(config: SimulationConfig, games: int) -> str:
     for index in range(games):
         record = play_one(config, index, keep_log=True)
         h.update(json.dumps(record.to_json(), sort_keys=True).encode())
-        h.update(json.dumps(record.models, sort_keys=True).encode())
+        h.update(json.dumps([m.to_json() for m in record.models], sort_keys=True).encode())
         h.update((record.log_text or "").encode())
     return h.hexdigest()[:16]
 
@@ -40,8 +40,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="seeded equivalence digests")
     parser.add_argument("--seeds", type=int, nargs="*", default=[1, 2])
     parser.add_argument("--quick", action="store_true", help="random agents only")
+    parser.add_argument(
+        "--ruleset", action="append", help="only this ruleset (repeatable; default: every installed one)"
+    )
     args = parser.parse_args(argv)
-    for ruleset_id in ("trench-crusade", "trenches-and-turbines"):
+    for ruleset_id in args.ruleset or registry.available():
         warbands = registry.get(ruleset_id).samples()["warbands"]
         a, b = Path(warbands[0]["path"]), Path(warbands[1]["path"])
         for agent_a, agent_b, games in CONFIGS[:1] if args.quick else CONFIGS:
