@@ -199,11 +199,18 @@ class HeuristicAgent(Agent):
         x, y, on_table = m.x, m.y, m.on_table
         m.on_table = True
         scored: list[tuple[float, int, Action]] = []
-        evaluate = probe.ruleset.evaluate
-        for i, a in enumerate(pointed):
-            assert a.point is not None
-            m.x, m.y = a.point
-            scored.append((evaluate(probe.state, me), i, a))
+        # a ruleset may value all the points at once (incrementally: only the moved model's terms change);
+        # it must give the same values as the loop below
+        at_points = getattr(probe.ruleset, "evaluate_points", None)
+        if at_points is not None:
+            values = at_points(probe.state, me, m.id, [a.point for a in pointed])
+            scored = [(v, i, a) for i, (v, a) in enumerate(zip(values, pointed, strict=True))]
+        else:
+            evaluate = probe.ruleset.evaluate
+            for i, a in enumerate(pointed):
+                assert a.point is not None
+                m.x, m.y = a.point
+                scored.append((evaluate(probe.state, me), i, a))
         m.x, m.y, m.on_table = x, y, on_table
         scored.sort(key=lambda t: (-t[0], t[1]))
         return [(v, a) for v, _, a in scored]

@@ -13,7 +13,7 @@ Where things are:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -100,6 +100,15 @@ class TrenchCrusade(SteppedRuleset):
         from warband.rulesets.trench_crusade.evaluate import evaluate
 
         return evaluate(state, side)
+
+    def evaluate_points(
+        self, state: GameState[Any], side: int, model_id: str, points: Sequence[tuple[float, float]]
+    ) -> list[float]:
+        """``evaluate`` with the model standing at each point in turn, computed incrementally (the heuristic
+        agent's ranking of destinations); the same values as moving the model and calling ``evaluate``."""
+        from warband.rulesets.trench_crusade.evaluate import evaluate_points
+
+        return evaluate_points(state, side, model_id, points)
 
     def view(self, state: GameState[Any]) -> dict[str, Any]:
         from warband.rulesets.trench_crusade.view import view

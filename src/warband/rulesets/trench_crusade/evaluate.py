@@ -21,7 +21,9 @@ times per game, so it keeps to simple arithmetic over the models (about 50 µs f
 
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +57,9 @@ CHARGE_DIE_MEAN = 3.5
 _MAX_CACHE = 16
 _MEMO_LIMIT = 200_000
 _CACHE: dict[int, _Static] = {}
+#: The exact roll odds (hit, damage, morale failure) depend only on the parameters: computed once per parameter set,
+#: not once per game (exact fractions over every roll are slow: seconds per game otherwise).
+_ODDS: dict[str, tuple[dict[int, float], dict[tuple[int, int], float], tuple[float, float]]] = {}
 
 
 @dataclass(slots=True)
@@ -157,17 +162,33 @@ def _profile(spec: dict[str, Any]) -> _Profile:
     )
 
 
-def _build(state: State) -> _Static:
+def _odds(p: dict[str, Any]) -> tuple[dict[int, float], dict[tuple[int, int], float], tuple[float, float]]:
+    """Hit chances by net DICE, damage by (extra injury dice, modifier) and Morale failure (without, with a
+    leader), for the parameters ``p``; memoised on the parameters' values."""
     from warband.rulesets.trench_crusade.odds import injury_odds, success_odds
 
-    ctx = state.ctx
-    p = ctx.params
+    key = json.dumps(p, sort_keys=True, default=repr)
+    hit_odds = _ODDS.get(key)
+    if hit_odds is not None:
+        return hit_odds
     hit = {n: float(success_odds(n, p)["success"]) for n in range(-6, 7)}
     damage: dict[tuple[int, int], float] = {}
     for extra in range(0, 3):
         for mod in range(-3, 4):
             odds = injury_odds(extra, mod, params=p)
             damage[(extra, mod)] = float(odds["out"]) + 0.45 * float(odds["down"]) + 0.04 * float(odds["minor"])
+    lead = int(p["leader_morale_dice"])
+    fail = (float(success_odds(0, p)["failure"]), float(success_odds(lead, p)["failure"]))
+    if len(_ODDS) >= _MAX_CACHE:
+        _ODDS.clear()
+    _ODDS[key] = (hit, damage, fail)
+    return hit, damage, fail
+
+
+def _build(state: State) -> _Static:
+    ctx = state.ctx
+    p = ctx.params
+    hit, damage, fail = _odds(p)
     covers = []
     for piece in ctx.table.terrain:
         if piece.height < p["cover_min_height"] or piece.kind in ("difficult", "dangerous", "open"):
@@ -184,8 +205,6 @@ def _build(state: State) -> _Static:
     objectives = [(o.at[0], o.at[1], o.radius, float(o.vp)) for o in ctx.objectives]
     sizes = (len(ctx.order[0]), len(ctx.order[1]))
     need = tuple(math.ceil(n * float(p["morale_fraction"])) for n in sizes)
-    lead = int(p["leader_morale_dice"])
-    fail = (float(success_odds(0, p)["failure"]), float(success_odds(lead, p)["failure"]))
     profiles = {mid: _profile(spec) for mid, spec in ctx.specs.items()}
     melee, shots = _attack_tables(profiles, hit, damage)
     reach = {
@@ -309,17 +328,6 @@ def _covered(cover: list[tuple[float, float]], m: Model, sx: float, sy: float) -
 
 
 # ------------------------------------------------------------------------------------------- the terms
-def _material(st: _Static, m: Model) -> float:
-    prof = st.profiles[m.id]
-    if not m.on_table:
-        return 0.0 if m.flags.get("out") else prof.points
-    v = prof.points * (DOWN_FACTOR if m.flags.get("down") else 1.0)
-    blood = m.tokens.get("blood", 0)
-    if blood:
-        v *= max(0.4, 1.0 - BLOOD_COST * blood)
-    return v
-
-
 def _scoring_turns_left(st: _Static, state: State) -> int:
     now = max(state.turn, 1) if state.phase != "deploy" else 1
     return max(0, st.turns - max(now, st.from_turn) + 1)
@@ -331,90 +339,185 @@ def _objectives(st: _Static, state: State, up: list[Model], left: int) -> float:
         return 0.0
     total = 0.0
     current = 0 if state.phase == "deploy" or state.turn < st.from_turn else 1
+    rows = [(m.x, m.y, m.radius, m.side) for m in up]
+    hypot = math.hypot
     for ox, oy, orad, vp in st.objectives:
         counts = [0, 0]
         near = [0.0, 0.0]
-        for m in up:
-            d = math.hypot(m.x - ox, m.y - oy) - m.radius - orad
+        for x, y, r, side in rows:
+            d = hypot(x - ox, y - oy) - r - orad
             if d <= 1e-9:
-                counts[m.side] += 1
-                near[m.side] += 1.0
+                counts[side] += 1
+                near[side] += 1.0
             elif d < OBJECTIVE_REACH:
-                near[m.side] += 0.6 * (1.0 - d / OBJECTIVE_REACH)
+                near[side] += 0.6 * (1.0 - d / OBJECTIVE_REACH)
         now = (counts[0] > counts[1]) - (counts[0] < counts[1])
         soft = (near[0] - near[1]) / (near[0] + near[1] + 0.5)
         total += vp * (current * 0.5 * now + OBJECTIVE_PROJECTION * (left - current * 0.5) * (0.4 * now + 0.6 * soft))
     return total * VP_WORTH
 
 
-def _threats(st: _Static, state: State, up: list[Model]) -> tuple[float, float]:
-    """Expected damage (in points) each side can deal in its next activations, best target per attacker."""
-    out = [0.0, 0.0]
-    by_side: tuple[list[Model], list[Model]] = ([], [])
-    for m in up:
-        by_side[m.side].append(m)
-    covers = {m.id: _touching_cover(st, m) for m in up}
+_ObjPart = tuple[float, float, float, float, list[int], list[float], list[float]]
+
+
+def _objective_parts(st: _Static, standing: list[Model], m: Model) -> list[_ObjPart]:
+    """For :func:`evaluate_points`: per objective, what the standing models other than ``m`` add to
+    :func:`_objectives`' sums: (x, y, radius, vp, their counts by side, the presence of the side m is not on
+    and of m's side before m, the presence of m's side after m in model order: the addends, in order, so that
+    adding m's share between them gives the same float sums)."""
+    hypot = math.hypot
+    parts: list[_ObjPart] = []
+    for ox, oy, orad, vp in st.objectives:
+        counts = [0, 0]
+        near = [0.0, 0.0]
+        after: list[float] = []
+        seen = False
+        for o in standing:
+            if o is m:
+                seen = True
+                continue
+            d = hypot(o.x - ox, o.y - oy) - o.radius - orad
+            if d <= 1e-9:
+                counts[o.side] += 1
+                add = 1.0
+            elif d < OBJECTIVE_REACH:
+                add = 0.6 * (1.0 - d / OBJECTIVE_REACH)
+            else:
+                continue
+            if seen and o.side == m.side:
+                after.append(add)
+            else:
+                near[o.side] += add
+        parts.append((ox, oy, orad, vp, counts, near, after))
+    return parts
+
+
+def _objectives_at(st: _Static, state: State, parts: list[_ObjPart], m: Model, left: int) -> float:
+    """:func:`_objectives` with ``m`` (standing) where it now is and the others as in ``parts``."""
+    if left <= 0:
+        return 0.0
+    total = 0.0
+    current = 0 if state.phase == "deploy" or state.turn < st.from_turn else 1
+    side = m.side
+    for ox, oy, orad, vp, base_counts, base_near, after in parts:
+        counts = list(base_counts)
+        near = list(base_near)
+        d = math.hypot(m.x - ox, m.y - oy) - m.radius - orad
+        if d <= 1e-9:
+            counts[side] += 1
+            near[side] += 1.0
+        elif d < OBJECTIVE_REACH:
+            near[side] += 0.6 * (1.0 - d / OBJECTIVE_REACH)
+        for add in after:
+            near[side] += add
+        now = (counts[0] > counts[1]) - (counts[0] < counts[1])
+        soft = (near[0] - near[1]) / (near[0] + near[1] + 0.5)
+        total += vp * (current * 0.5 * now + OBJECTIVE_PROJECTION * (left - current * 0.5) * (0.4 * now + 0.6 * soft))
+    return total * VP_WORTH
+
+
+#: Height above the target that gives a shooter +1 DICE in the threat estimate (digest §4 Elevated).
+_ELEVATED = 3.0 - 1e-9
+
+
+_Target = tuple[str, float, float, float, float, bool, list[tuple[float, float]]]
+
+
+def _target_row(st: _Static, m: Model) -> _Target:
+    """What the threat estimate reads of a model as a target: id, x, y, z, radius, Down, the cover it touches."""
+    return (m.id, m.x, m.y, m.z, m.radius, bool(m.flags.get("down")), _touching_cover(st, m))
+
+
+_Arm = tuple[dict[str, tuple[float, float]], dict[str, tuple[float, float, float, float]], float, float, float, float]
+
+
+def _arm(st: _Static, a: Model) -> _Arm:
+    """What an attacker brings, from its profile: its melee and shot tables by target, charge reach, the gap it
+    closes by moving, its shooting range and where long range begins."""
+    aid = a.id
+    srange = st.profiles[aid].shoot_range
+    return (
+        st.melee[aid],
+        st.shots[aid],
+        st.reach[aid],
+        st.profiles[aid].movement + 1.0,
+        srange,
+        srange * st.long_fraction,
+    )
+
+
+def _attacker(st: _Static, a: Model, targets: list[_Target], arm: _Arm | None = None) -> tuple[bool, float, float]:
+    """What attacker ``a`` can do to ``targets``: (engaged with one of them, best expected melee damage, best
+    expected shot). Both bests are maxima and ``engaged`` an "any", so the answer over a list of targets is the
+    combination of the answers over its parts (what :func:`evaluate_points` relies on)."""
+    melee, shots, reach, near, srange, long_range = arm or _arm(st, a)
     engagement = st.engagement
-    long_fraction = st.long_fraction
     blockers = st.blockers
     sight_memo = st.sight_memo
     hypot = math.hypot
+    best_shot = 0.0
+    best_melee = 0.0
+    engaged = False
+    ax, ay, az, ar = a.x, a.y, a.z, a.radius
+    for tid, tx, ty, tz, tr, down, cover in targets:
+        g = hypot(ax - tx, ay - ty) - ar - tr
+        if g <= engagement:
+            engaged = True
+        if g <= reach:
+            dmg = melee[tid][down]
+            if g > engagement:
+                dmg *= 0.75 if g <= near else 0.45
+            if dmg > best_melee:
+                best_melee = dmg
+        if engagement < g <= srange:
+            if blockers:
+                key = (ax, ay, tx, ty)
+                blocked = sight_memo.get(key)
+                if blocked is None:
+                    if len(sight_memo) > _MEMO_LIMIT:
+                        sight_memo.clear()
+                    blocked = sight_memo[key] = _blocked(blockers, ax, ay, tx, ty)
+                if blocked:
+                    continue
+            adj = 2
+            if g > long_range:
+                adj -= 1
+            if cover:
+                for cx, cy in cover:
+                    if (cx - tx) * (ax - tx) + (cy - ty) * (ay - ty) > 0.0:
+                        adj -= 1
+                        break
+            if az - tz >= _ELEVATED:
+                adj += 1
+            dmg = shots[tid][adj] * DOWN_FACTOR if down else shots[tid][adj]
+            if dmg > best_shot:
+                best_shot = dmg
+    return engaged, best_melee, best_shot
+
+
+def _threats(st: _Static, up: list[Model]) -> tuple[float, float]:
+    """Expected damage (in points) each side can deal in its next activations, best target per attacker.
+
+    The hot loop of the evaluation (every attacker against every enemy): each target is read once into a tuple
+    and the pairs run over tuples; every value is computed by the same arithmetic in the same order as the plain
+    reading (``hypot`` gap, best melee / best shot per attacker, summed in model order), so it is exact."""
+    out = [0.0, 0.0]
+    rows: tuple[list[_Target], list[_Target]] = ([], [])
+    for m in up:
+        rows[m.side].append(_target_row(st, m))
     for a in up:
         if a.flags.get("down"):
             continue
-        pa = st.profiles[a.id]
-        melee = st.melee[a.id]
-        shots = st.shots[a.id]
-        best_shot = 0.0
-        best_melee = 0.0
-        engaged = False
-        reach = st.reach[a.id]
-        near = pa.movement + 1.0
-        srange = pa.shoot_range
-        ax, ay = a.x, a.y
-        for t in by_side[1 - a.side]:
-            g = hypot(ax - t.x, ay - t.y) - a.radius - t.radius
-            down = bool(t.flags.get("down"))
-            if g <= engagement:
-                engaged = True
-            if g <= reach:
-                dmg = melee[t.id][down]
-                if g > engagement:
-                    dmg *= 0.75 if g <= near else 0.45
-                if dmg > best_melee:
-                    best_melee = dmg
-            if engagement < g <= srange:
-                if blockers:
-                    key = (ax, ay, t.x, t.y)
-                    blocked = sight_memo.get(key)
-                    if blocked is None:
-                        if len(sight_memo) > _MEMO_LIMIT:
-                            sight_memo.clear()
-                        blocked = sight_memo[key] = _blocked(blockers, ax, ay, t.x, t.y)
-                    if blocked:
-                        continue
-                adj = 2
-                if g > srange * long_fraction:
-                    adj -= 1
-                cover = covers[t.id]
-                if cover and _covered(cover, t, ax, ay):
-                    adj -= 1
-                if a.z - t.z >= 3.0 - 1e-9:
-                    adj += 1
-                dmg = shots[t.id][adj] * (DOWN_FACTOR if down else 1.0)
-                if dmg > best_shot:
-                    best_shot = dmg
+        engaged, best_melee, best_shot = _attacker(st, a, rows[1 - a.side])
         best = best_melee if engaged or best_melee > best_shot else best_shot
         out[a.side] += best * (ACTIVATED_FACTOR if a.flags.get("activated") else 1.0)
     return out[0], out[1]
 
 
-def _morale(st: _Static, state: State, side: int) -> float:
-    """The cost to ``side`` of its morale: Shaken, and the chance of failing the next Morale check."""
-    models = state.side_models(side)
-    hurt = sum(1 for m in models if not m.on_table or m.flags.get("down"))
+def _morale_cost(st: _Static, state: State, side: int, hurt: int, leader: bool) -> float:
+    """The cost to ``side`` of its morale: Shaken, and the chance of failing the next Morale check (``hurt``:
+    its models Down or off the table; ``leader``: its leader stands)."""
     shaken = bool(state.sides[side].flags.get("shaken"))
-    leader = any(m.on_table and not m.flags.get("down") and st.profiles[m.id].leader for m in models)
     fail = st.morale_fail[1 if leader else 0]
     cost = SHAKEN_COST if shaken else 0.0
     need = st.need[side]
@@ -428,30 +531,131 @@ def _morale(st: _Static, state: State, side: int) -> float:
 
 
 # ------------------------------------------------------------------------------------------- the value
+def _over(state: State, sign: float) -> float:
+    """A finished game: :data:`WIN` (plus the victory-point margin) to the winner."""
+    vp = state.vars.get("vp", [0, 0])
+    winner = state.vars.get("winner")
+    margin = float(vp[0] - vp[1])
+    if winner is None:
+        return sign * margin
+    return sign * ((WIN if winner == 0 else -WIN) + margin)
+
+
+def _fixed(st: _Static, state: State) -> tuple[float, list[Model], list[Model], float]:
+    """The terms that do not depend on where the models stand: (material plus victory points for side 0, the
+    models on the table, those of them standing, side 0's morale value)."""
+    profiles = st.profiles
+    score = 0.0
+    up: list[Model] = []
+    standing: list[Model] = []
+    hurt = [0, 0]
+    leader = [False, False]
+    # material (the points of models in the game, digest §6 Blood) and, in the same pass, what morale counts
+    for m in state.models.values():
+        prof = profiles[m.id]
+        flags = m.flags
+        if not m.on_table:
+            v = 0.0 if flags.get("out") else prof.points
+            hurt[m.side] += 1
+        else:
+            up.append(m)
+            if flags.get("down"):
+                v = prof.points * DOWN_FACTOR
+                hurt[m.side] += 1
+            else:
+                v = prof.points
+                standing.append(m)
+                if prof.leader:
+                    leader[m.side] = True
+            blood = m.tokens.get("blood", 0)
+            if blood:
+                v *= max(0.4, 1.0 - BLOOD_COST * blood)
+        score += v if m.side == 0 else -v
+    vp = state.vars.get("vp", [0, 0])
+    score += VP_WORTH * float(vp[0] - vp[1])
+    morale = _morale_cost(st, state, 1, hurt[1], leader[1]) - _morale_cost(st, state, 0, hurt[0], leader[0])
+    return score, up, standing, morale
+
+
 def evaluate(state: State, side: int) -> float:
     """The value of ``state`` for ``side`` in points (higher is better; the opponent's value is its negative).
 
     A finished game is worth :data:`WIN` (plus the victory-point margin) to the winner."""
-    vp = state.vars.get("vp", [0, 0])
     sign = 1.0 if side == 0 else -1.0
     if state.phase == "over":
-        winner = state.vars.get("winner")
-        margin = float(vp[0] - vp[1])
-        if winner is None:
-            return sign * margin
-        return sign * ((WIN if winner == 0 else -WIN) + margin)
+        return _over(state, sign)
     st = _static(state)
-    score = 0.0
-    up: list[Model] = []
-    for m in state.models.values():
-        v = _material(st, m)
-        score += v if m.side == 0 else -v
-        if m.on_table:
-            up.append(m)
-    score += VP_WORTH * float(vp[0] - vp[1])
-    if state.phase != "deploy" or any(m.on_table for m in up):
-        score += _objectives(st, state, [m for m in up if not m.flags.get("down")], _scoring_turns_left(st, state))
-        t0, t1 = _threats(st, state, up)
+    score, up, standing, morale = _fixed(st, state)
+    if state.phase != "deploy" or up:
+        score += _objectives(st, state, standing, _scoring_turns_left(st, state))
+        t0, t1 = _threats(st, up)
         score += THREAT_WEIGHT * (t0 - t1)
-    score += _morale(st, state, 1) - _morale(st, state, 0)
+    score += morale
     return sign * score
+
+
+def evaluate_points(state: State, side: int, model_id: str, points: Sequence[tuple[float, float]]) -> list[float]:
+    """``evaluate(state, side)`` with model ``model_id`` standing on the table at each of ``points`` in turn (as
+    the heuristic agent ranks destinations: the model put there, no rule run), equal to it value for value.
+
+    Only the moved model's terms are recomputed per point: its objective presence, its own attacks and the
+    attacks of each enemy on it, combined with each enemy's best attack on the others, which is computed once
+    (a best is a maximum, so the combination is exact). The state is left as it was."""
+    m = state.models[model_id]
+    saved = (m.x, m.y, m.on_table)
+    m.on_table = True
+    try:
+        sign = 1.0 if side == 0 else -1.0
+        if state.phase == "over" or not points:
+            return [_over(state, sign)] * len(points) if points else []
+        st = _static(state)
+        fixed, up, standing, morale = _fixed(st, state)
+        left = _scoring_turns_left(st, state)
+        rows: tuple[list[_Target], list[_Target]] = ([], [])
+        for o in up:
+            if o is not m:
+                rows[o.side].append(_target_row(st, o))
+        # each attacker's best against everything but m, once
+        partial: dict[str, tuple[bool, float, float]] = {}
+        arms: dict[str, _Arm] = {}
+        for a in up:
+            if not a.flags.get("down"):
+                arms[a.id] = arm = _arm(st, a)
+                if a is not m:
+                    partial[a.id] = _attacker(st, a, rows[1 - a.side], arm)
+        m_attacks = not m.flags.get("down")
+        parts = _objective_parts(st, standing, m) if m_attacks else None
+        still = _objectives(st, state, standing, left) if parts is None else 0.0
+        enemy = 1 - m.side
+        out: list[float] = []
+        for x, y in points:
+            m.x, m.y = x, y
+            score = fixed
+            score += still if parts is None else _objectives_at(st, state, parts, m, left)
+            mrow = [_target_row(st, m)]
+            threat = [0.0, 0.0]
+            for a in up:
+                if a is m:
+                    if not m_attacks:
+                        continue
+                    engaged, best_melee, best_shot = _attacker(st, a, rows[enemy], arms[a.id])
+                else:
+                    got = partial.get(a.id)
+                    if got is None:
+                        continue  # Down: no attacks
+                    engaged, best_melee, best_shot = got
+                    if a.side == enemy:
+                        e2, m2, s2 = _attacker(st, a, mrow, arms[a.id])
+                        engaged = engaged or e2
+                        if m2 > best_melee:
+                            best_melee = m2
+                        if s2 > best_shot:
+                            best_shot = s2
+                best = best_melee if engaged or best_melee > best_shot else best_shot
+                threat[a.side] += best * (ACTIVATED_FACTOR if a.flags.get("activated") else 1.0)
+            score += THREAT_WEIGHT * (threat[0] - threat[1])
+            score += morale
+            out.append(sign * score)
+        return out
+    finally:
+        m.x, m.y, m.on_table = saved
