@@ -163,11 +163,12 @@ def pairing_info(config: SimulationConfig) -> dict[str, Any]:
     }
 
 
-def pairings() -> list[SimulationConfig]:
-    """Every ruleset's first two sample warbands on its default scenario, for each installed agent pairing."""
+def pairings(only: list[str] | None = None) -> list[SimulationConfig]:
+    """Every ruleset's (or those in ``only``) first two sample warbands on its default scenario, for each installed
+    agent pairing."""
     agents = ["random"] + (["heuristic"] if default_agent() == "heuristic" else [])
     configs: list[SimulationConfig] = []
-    for ruleset_id in registry.available():
+    for ruleset_id in only or registry.available():
         warbands = registry.get(ruleset_id).samples()["warbands"]
         if len(warbands) < 2:
             continue
@@ -388,13 +389,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--demo", action="store_true", help="also time `python -m warband.demo` (about a minute)")
     parser.add_argument("--runs", type=int, default=None, help="timed runs per pairing [5; 2 with --quick]")
     parser.add_argument("--seconds", type=float, default=None, help="CPU seconds per timed run [2.5; 0.2 quick]")
+    parser.add_argument(
+        "--ruleset", action="append", help="only this ruleset (repeatable; default: every installed one)"
+    )
     args = parser.parse_args(argv)
     runs, seconds = (2, 0.2) if args.quick else (5, 2.5)
     runs = args.runs if args.runs is not None else runs
     seconds = args.seconds if args.seconds is not None else seconds
     out = args.out if args.out is not None or args.quick else HERE / "results.json"
     console = Console()
-    configs = pairings()
+    configs = pairings(args.ruleset)
     runners: dict[str, Runner] = {"python-chess random": measure_chess}
     for config in configs:
         runners[f"{config.ruleset} {config.agent_a}"] = partial(measure_run, config)
