@@ -30,6 +30,9 @@ class Context(GameContext):
     specs: dict[str, dict[str, Any]]
     order: tuple[tuple[str, ...], tuple[str, ...]]
     los_cache: dict[tuple[float, ...], bool] = field(default_factory=dict)
+    #: memo of movement answers (candidates, plans, charge spots) keyed on the question and where every model
+    #: stands: pure functions of those, asked again and again by an agent's lookahead on clones (a cache)
+    move_memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     solid_pieces: tuple[TerrainPiece, ...] = ()
     platforms: tuple[TerrainPiece, ...] = ()
 

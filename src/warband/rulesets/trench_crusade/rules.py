@@ -169,7 +169,13 @@ class Deploy(setup.Deploy[State]):
     def spots(self, state: State, piece: str) -> list[Vec]:
         m = state.models[piece]
         zone = state.ctx.zones[state.vars["zone_of"][m.side]]
-        return setup.deploy_spots(_zone_grid(state, m), zone, lambda p: not deploy_problems(state, m, p))
+        grid = _zone_grid(state, m)
+        clear = set(grid)  # the zone and the terrain already allow these: only the other bases are left to check
+
+        def fits(p: Vec) -> bool:
+            return not (_overlap_problems(state, m, p) if p in clear else deploy_problems(state, m, p))
+
+        return setup.deploy_spots(grid, zone, fits)
 
     def options(self, state: State) -> list[Action]:
         by_radius: dict[float, list[Vec]] = {}

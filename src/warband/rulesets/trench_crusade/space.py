@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from warband.kernel.errors import Reason
 from warband.kernel.geometry import Table, TerrainPiece, Vec
@@ -29,6 +30,22 @@ from warband.rulesets.trench_crusade.core import State
 
 R = "trench-crusade"
 _SOLID = frozenset(("impassable", "blocking"))
+_MEMO_LIMIT = 20_000
+_MISS = object()
+
+
+def _memo(state: State, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+    """``compute()``, memoised in the context on ``key`` and where every model stands (position, height, on the
+    table or not): the movement questions below depend on nothing else of the state (the profiles and the table
+    are the context's). A lookahead asks them again on every clone of the same position."""
+    memo = state.ctx.move_memo
+    full = (key, tuple([(m.x, m.y, m.z, m.on_table) for m in state.models.values()]))
+    hit = memo.get(full, _MISS)
+    if hit is _MISS:
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        hit = memo[full] = compute()
+    return hit
 
 
 def standing_enemies(state: State, m: Model) -> list[Model]:
@@ -276,6 +293,27 @@ def plan_move(
     way round is in reach, the straight line may climb over the sheer surfaces of any piece but impassable
     terrain (seed 000 Move: 'your model can climb sheer surfaces'): each piece's height counts as climb
     (``climb_over`` False: never, for a charge)."""
+    if env is None:
+        aim = None if target is None else (target.id, target.x, target.y, target.z)
+        key = ("plan", m.id, m.x, m.y, m.z, dest, allowance, mode, aim, straight, climb_over)
+        got: MovePlan | list[Reason] = _memo(
+            state, key, lambda: _plan_move(state, m, dest, allowance, mode, target, straight, None, climb_over)
+        )
+        return got if isinstance(got, MovePlan) else list(got)
+    return _plan_move(state, m, dest, allowance, mode, target, straight, env, climb_over)
+
+
+def _plan_move(
+    state: State,
+    m: Model,
+    dest: Vec,
+    allowance: float,
+    mode: str,
+    target: Model | None,
+    straight: bool,
+    env: MoveEnv | None,
+    climb_over: bool,
+) -> MovePlan | list[Reason]:
     env = env or MoveEnv(state, m, mode, target)
     reasons = check_destination(state, m, dest, mode, env)
     if reasons:
@@ -369,6 +407,13 @@ def move_candidates(state: State, m: Model, allowance: float) -> list[Vec]:
     compass points at full distance (each brought 40% closer if the full one is not allowed). A point within
     ``_CANDIDATE_SPACING`` of one already kept adds nothing and is skipped. Every candidate passes
     :func:`plan_move`."""
+    got: list[Vec] = _memo(
+        state, ("moves", m.id, m.x, m.y, m.z, allowance), lambda: _move_candidates(state, m, allowance)
+    )
+    return list(got)
+
+
+def _move_candidates(state: State, m: Model, allowance: float) -> list[Vec]:
     ctx = state.ctx
     start = (m.x, m.y)
     pts: list[Vec] = []
@@ -479,6 +524,15 @@ def retreat_reach(state: State, m: Model, allowance: float, direction: Vec, env:
 def retreat_candidates(state: State, m: Model, allowance: float, away: Vec) -> list[Vec]:
     """Destinations directly away (and off it by up to ``retreat_angle`` either way), each as far as the
     Movement or the table allows along its line."""
+    got: list[Vec] = _memo(
+        state,
+        ("retreats", m.id, m.x, m.y, m.z, allowance, away),
+        lambda: _retreat_candidates(state, m, allowance, away),
+    )
+    return list(got)
+
+
+def _retreat_candidates(state: State, m: Model, allowance: float, away: Vec) -> list[Vec]:
     out: list[Vec] = []
     env = MoveEnv(state, m, "retreat")
     tol = math.radians(state.ctx.params["retreat_angle"])
@@ -534,6 +588,15 @@ def charge_spots(state: State, m: Model, target: Model, allowance: float, first_
     in base contact with the target on the charger's side never stops the charge) makes the charge reach; the
     cheapest is the engine's choice. When none is in reach the charger still moves towards the target, as far
     as the allowance and the table let it (``closest``: its gap to the target then)."""
+    got: ChargeSpots = _memo(
+        state,
+        ("charge", m.id, m.x, m.y, m.z, target.id, target.x, target.y, target.z, allowance, first_only),
+        lambda: _charge_spots(state, m, target, allowance, first_only),
+    )
+    return got
+
+
+def _charge_spots(state: State, m: Model, target: Model, allowance: float, first_only: bool) -> ChargeSpots:
     rng = float(state.ctx.params["engagement_range"])
     env = MoveEnv(state, m, "charge")
     ring = [p for p in _ring(m, target, rng) if not check_destination(state, m, p, "charge", env)]
