@@ -495,6 +495,55 @@ def _attacker(st: _Static, a: Model, targets: list[_Target], arm: _Arm | None = 
     return engaged, best_melee, best_shot
 
 
+def _on_target(st: _Static, attackers: list[tuple[Model, _Arm]], target: _Target) -> list[tuple[bool, float, float]]:
+    """:func:`_attacker` of each of ``attackers`` against the one ``target`` (the same arithmetic, with the
+    attacker in the loop instead of the target: the per-point step of :func:`evaluate_points`)."""
+    engagement = st.engagement
+    blockers = st.blockers
+    sight_memo = st.sight_memo
+    hypot = math.hypot
+    tid, tx, ty, tz, tr, down, cover = target
+    out: list[tuple[bool, float, float]] = []
+    for a, (melee, shots, reach, near, srange, long_range) in attackers:
+        ax, ay = a.x, a.y
+        best_melee = 0.0
+        best_shot = 0.0
+        g = hypot(ax - tx, ay - ty) - a.radius - tr
+        engaged = g <= engagement
+        if g <= reach:
+            dmg = melee[tid][down]
+            if g > engagement:
+                dmg *= 0.75 if g <= near else 0.45
+            if dmg > best_melee:
+                best_melee = dmg
+        if engagement < g <= srange:
+            blocked = False
+            if blockers:
+                key = (ax, ay, tx, ty)
+                seen = sight_memo.get(key)
+                if seen is None:
+                    if len(sight_memo) > _MEMO_LIMIT:
+                        sight_memo.clear()
+                    seen = sight_memo[key] = _blocked(blockers, ax, ay, tx, ty)
+                blocked = seen
+            if not blocked:
+                adj = 2
+                if g > long_range:
+                    adj -= 1
+                if cover:
+                    for cx, cy in cover:
+                        if (cx - tx) * (ax - tx) + (cy - ty) * (ay - ty) > 0.0:
+                            adj -= 1
+                            break
+                if a.z - tz >= _ELEVATED:
+                    adj += 1
+                dmg = shots[tid][adj] * DOWN_FACTOR if down else shots[tid][adj]
+                if dmg > best_shot:
+                    best_shot = dmg
+        out.append((engaged, best_melee, best_shot))
+    return out
+
+
 def _threats(st: _Static, up: list[Model]) -> tuple[float, float]:
     """Expected damage (in points) each side can deal in its next activations, best target per attacker.
 
@@ -627,12 +676,13 @@ def evaluate_points(state: State, side: int, model_id: str, points: Sequence[tup
         parts = _objective_parts(st, standing, m) if m_attacks else None
         still = _objectives(st, state, standing, left) if parts is None else 0.0
         enemy = 1 - m.side
+        foes = [(a, arms[a.id]) for a in up if a.side == enemy and a.id in partial]
         out: list[float] = []
         for x, y in points:
             m.x, m.y = x, y
             score = fixed
             score += still if parts is None else _objectives_at(st, state, parts, m, left)
-            mrow = [_target_row(st, m)]
+            on_m = iter(_on_target(st, foes, _target_row(st, m)))
             threat = [0.0, 0.0]
             for a in up:
                 if a is m:
@@ -645,7 +695,7 @@ def evaluate_points(state: State, side: int, model_id: str, points: Sequence[tup
                         continue  # Down: no attacks
                     engaged, best_melee, best_shot = got
                     if a.side == enemy:
-                        e2, m2, s2 = _attacker(st, a, mrow, arms[a.id])
+                        e2, m2, s2 = next(on_m)
                         engaged = engaged or e2
                         if m2 > best_melee:
                             best_melee = m2
