@@ -313,11 +313,14 @@ def _plan_move(
     straight: bool,
     env: MoveEnv | None,
     climb_over: bool,
+    checked: bool = False,
 ) -> MovePlan | list[Reason]:
+    """:func:`plan_move` itself (``checked``: the caller has found ``dest`` passes :func:`check_destination`)."""
     env = env or MoveEnv(state, m, mode, target)
-    reasons = check_destination(state, m, dest, mode, env)
-    if reasons:
-        return reasons
+    if not checked:
+        reasons = check_destination(state, m, dest, mode, env)
+        if reasons:
+            return reasons
     ctx = state.ctx
     table = ctx.table
     p = ctx.params
@@ -604,7 +607,7 @@ def _charge_spots(state: State, m: Model, target: Model, allowance: float, first
     for straight in (True, False):
         order = ring if straight else sorted(ring, key=lambda p: math.hypot(p[0] - m.x, p[1] - m.y))[:16]
         for i, p in enumerate(order):
-            plan = plan_move(state, m, p, allowance, "charge", straight=straight, env=env, climb_over=False)
+            plan = _plan_move(state, m, p, allowance, "charge", None, straight, env, False, checked=True)
             if isinstance(plan, MovePlan) and ends_in_reach(state, m, target, p, plan.end_z):
                 found.append((round(gap_at(p, m.radius, target), 2), plan.cost, i, _r2(p)))
                 if first_only or (not straight and len(found) >= 4):
