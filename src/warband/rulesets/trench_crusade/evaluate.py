@@ -56,6 +56,7 @@ CHARGE_DIE_MEAN = 3.5
 
 _MAX_CACHE = 16
 _MEMO_LIMIT = 200_000
+_ATTACK_MEMO_LIMIT = 5_000
 _CACHE: dict[int, _Static] = {}
 #: The exact roll odds (hit, damage, morale failure) depend only on the parameters: computed once per parameter set,
 #: not once per game (exact fractions over every roll are slow: seconds per game otherwise).
@@ -112,7 +113,12 @@ class _Static:
     shots: dict[str, dict[str, tuple[float, float, float, float]]]
     reach: dict[str, float]
     sight_memo: dict[tuple[float, float, float, float], bool] = field(default_factory=dict)
-    cover_memo: dict[tuple[float, float, float, float], list[tuple[float, float]]] = field(default_factory=dict)
+    cover_memo: dict[tuple[float, float, float, float], tuple[tuple[float, float], ...]] = field(default_factory=dict)
+    objective_memo: dict[tuple[Any, ...], float] = field(default_factory=dict)
+    #: per enemy side as it stands (its target rows), per attacker where it stands: _attacker's answer
+    attack_memo: dict[tuple[Any, ...], dict[tuple[str, float, float, float], tuple[bool, float, float]]] = field(
+        default_factory=dict
+    )
 
 
 # ------------------------------------------------------------------------------------------- static data
@@ -295,7 +301,7 @@ def _blocked(blockers: list[tuple[float, float, float, float]], ax: float, ay: f
     return False
 
 
-def _touching_cover(st: _Static, m: Model) -> list[tuple[float, float]]:
+def _touching_cover(st: _Static, m: Model) -> tuple[tuple[float, float], ...]:
     """Centres of the cover pieces ``m`` touches (digest §4 Cover: at least as wide as the base), memoised."""
     key = (m.x, m.y, m.z, m.radius)
     hit = st.cover_memo.get(key)
@@ -306,7 +312,7 @@ def _touching_cover(st: _Static, m: Model) -> list[tuple[float, float]]:
     return hit
 
 
-def _find_cover(st: _Static, m: Model) -> list[tuple[float, float]]:
+def _find_cover(st: _Static, m: Model) -> tuple[tuple[float, float], ...]:
     out = []
     reach = m.radius + st.contact
     x, y = m.x, m.y
@@ -320,11 +326,7 @@ def _find_cover(st: _Static, m: Model) -> list[tuple[float, float]]:
             continue
         if c.piece.distance_to((x, y)) <= reach:
             out.append(c.centre)
-    return out
-
-
-def _covered(cover: list[tuple[float, float]], m: Model, sx: float, sy: float) -> bool:
-    return any((cx - m.x) * (sx - m.x) + (cy - m.y) * (sy - m.y) > 0.0 for cx, cy in cover)
+    return tuple(out)
 
 
 # ------------------------------------------------------------------------------------------- the terms
@@ -337,8 +339,17 @@ def _objectives(st: _Static, state: State, up: list[Model], left: int) -> float:
     """Side 0's objective value: control now (scored at the end of this turn) and presence nearby."""
     if left <= 0:
         return 0.0
-    total = 0.0
     current = 0 if state.phase == "deploy" or state.turn < st.from_turn else 1
+    # a pure function of where the standing models are (and of the turn): memoised for the lookahead, which
+    # values many positions where no model moved (a shot, a fight)
+    key = (current, left, tuple([(m.id, m.x, m.y) for m in up]))
+    memo = st.objective_memo
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    total = 0.0
     rows = [(m.x, m.y, m.radius, m.side) for m in up]
     hypot = math.hypot
     for ox, oy, orad, vp in st.objectives:
@@ -354,7 +365,8 @@ def _objectives(st: _Static, state: State, up: list[Model], left: int) -> float:
         now = (counts[0] > counts[1]) - (counts[0] < counts[1])
         soft = (near[0] - near[1]) / (near[0] + near[1] + 0.5)
         total += vp * (current * 0.5 * now + OBJECTIVE_PROJECTION * (left - current * 0.5) * (0.4 * now + 0.6 * soft))
-    return total * VP_WORTH
+    memo[key] = value = total * VP_WORTH
+    return value
 
 
 _ObjPart = tuple[float, float, float, float, list[int], list[float], list[float]]
@@ -420,7 +432,7 @@ def _objectives_at(st: _Static, state: State, parts: list[_ObjPart], m: Model, l
 _ELEVATED = 3.0 - 1e-9
 
 
-_Target = tuple[str, float, float, float, float, bool, list[tuple[float, float]]]
+_Target = tuple[str, float, float, float, float, bool, tuple[tuple[float, float], ...]]
 
 
 def _target_row(st: _Static, m: Model) -> _Target:
@@ -554,10 +566,21 @@ def _threats(st: _Static, up: list[Model]) -> tuple[float, float]:
     rows: tuple[list[_Target], list[_Target]] = ([], [])
     for m in up:
         rows[m.side].append(_target_row(st, m))
+    # an attacker's answer depends only on where it stands and on the enemy side's rows: a lookahead evaluates
+    # many positions where one side has not changed, so answers are kept per side as it stands
+    memo = st.attack_memo
+    if len(memo) > _ATTACK_MEMO_LIMIT:
+        memo.clear()
+    known = (memo.setdefault(tuple(rows[0]), {}), memo.setdefault(tuple(rows[1]), {}))
     for a in up:
         if a.flags.get("down"):
             continue
-        engaged, best_melee, best_shot = _attacker(st, a, rows[1 - a.side])
+        seen = known[1 - a.side]
+        key = (a.id, a.x, a.y, a.z)
+        got = seen.get(key)
+        if got is None:
+            got = seen[key] = _attacker(st, a, rows[1 - a.side])
+        engaged, best_melee, best_shot = got
         best = best_melee if engaged or best_melee > best_shot else best_shot
         out[a.side] += best * (ACTIVATED_FACTOR if a.flags.get("activated") else 1.0)
     return out[0], out[1]
