@@ -458,6 +458,7 @@ def _move_candidates(state: State, m: Model, allowance: float) -> list[Vec]:
     env = MoveEnv(state, m, "move")
     table = ctx.table
     spacing2 = _CANDIDATE_SPACING**2
+    reach = allowance + 1e-6  # plan_move's own tolerance
     for raw in pts:
         for shrink in (1.0, 0.6):
             cand = _r2((m.x + (raw[0] - m.x) * shrink, m.y + (raw[1] - m.y) * shrink))
@@ -467,6 +468,8 @@ def _move_candidates(state: State, m: Model, allowance: float) -> list[Vec]:
                 break
             if not table.on_table(cand, m.radius):
                 continue
+            if math.hypot(cand[0] - m.x, cand[1] - m.y) > reach:
+                continue  # a straight move costs at least its length: plan_move would refuse it as too far
             plan = plan_move(state, m, cand, allowance, straight=True, env=env)
             if isinstance(plan, MovePlan):
                 out.append(cand)
@@ -562,6 +565,7 @@ class ChargeSpots:
     closest: float
 
 
+_OUT_OF_REACH = 1e-3  # inches beyond the allowance past which a spot is skipped without planning a route
 _RING_ANGLES = 24  # directions round the target where a charger's base may end
 _SPOT_CHOICES = 8  # at most this many end spots are offered as candidates (any other point is checked)
 
@@ -604,9 +608,15 @@ def _charge_spots(state: State, m: Model, target: Model, allowance: float, first
     env = MoveEnv(state, m, "charge")
     ring = [p for p in _ring(m, target, rng) if not check_destination(state, m, p, "charge", env)]
     found: list[tuple[float, float, int, Vec]] = []
+    # a route is never shorter than the straight line and never costs less than its length (difficult_cost is at
+    # least 1): a spot farther than the allowance cannot be reached, so it is not planned (the margin covers
+    # float rounding: only spots clearly out of reach are skipped)
+    far = allowance + _OUT_OF_REACH
     for straight in (True, False):
         order = ring if straight else sorted(ring, key=lambda p: math.hypot(p[0] - m.x, p[1] - m.y))[:16]
         for i, p in enumerate(order):
+            if math.hypot(p[0] - m.x, p[1] - m.y) > far:
+                continue
             plan = _plan_move(state, m, p, allowance, "charge", None, straight, env, False, checked=True)
             if isinstance(plan, MovePlan) and ends_in_reach(state, m, target, p, plan.end_z):
                 found.append((round(gap_at(p, m.radius, target), 2), plan.cost, i, _r2(p)))
