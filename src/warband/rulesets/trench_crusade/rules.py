@@ -304,17 +304,33 @@ def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
 
 
 def _legal(state: State, m: Model, a: Action, eng: list[Model]) -> bool:
-    """``not action_reasons(...)``, with the commonest refusal (a target out of reach) tested first and cheaply."""
-    if a.target is not None and a.kind in ("charge", "shoot"):
+    """``not action_reasons(...)``, stopping at the first refusal found, with the commonest ones (a target out of
+    reach, a model within 1" of an enemy, an action already taken) tested first and cheaply: the menu and
+    :func:`has_action` ask it of every action the model might try, after every step."""
+    kind = a.kind
+    if a.target is not None and kind in ("charge", "shoot"):
+        if eng:
+            return False  # _check_charge and _check_shoot: not within 1" of an enemy
         t = state.models[a.target]
-        if a.kind == "charge":
+        if kind == "charge":
             reach = float(state.ctx.params["charge_range"])
         else:
             w = weapon_named(m, a.option, "ranged")
             reach = float(w["range"] or 0.0) if w is not None else -1.0
         if gap(m, t) > reach + 1e-9:
             return False
-    return not action_reasons(state, m, a, eng)
+    # the activation-wide refusals of action_reasons, in its order
+    done = state.vars.get("acts", ())
+    if kind != "end" and kind in done:
+        return False
+    if kind in MOVES and any(k in done for k in MOVES):
+        return False
+    if (kind in MOVES or kind == "dash") and _heavy_then_move(state, m):
+        return False
+    check = CHECKS.get(kind)
+    if check is None:
+        return kind == "end"
+    return not check(state, m, a, eng)
 
 
 def has_action(state: State, m: Model) -> bool:
