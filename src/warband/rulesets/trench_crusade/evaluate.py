@@ -690,11 +690,20 @@ def evaluate_points(state: State, side: int, model_id: str, points: Sequence[tup
         # each attacker's best against everything but m, once
         partial: dict[str, tuple[bool, float, float]] = {}
         arms: dict[str, _Arm] = {}
+        memo = st.attack_memo
+        if len(memo) > _ATTACK_MEMO_LIMIT:
+            memo.clear()
+        known = (memo.setdefault(tuple(rows[0]), {}), memo.setdefault(tuple(rows[1]), {}))
         for a in up:
             if not a.flags.get("down"):
                 arms[a.id] = arm = _arm(st, a)
                 if a is not m:
-                    partial[a.id] = _attacker(st, a, rows[1 - a.side], arm)
+                    seen = known[1 - a.side]  # as in _threats: the answer depends on these rows and where a is
+                    key = (a.id, a.x, a.y, a.z)
+                    got = seen.get(key)
+                    if got is None:
+                        got = seen[key] = _attacker(st, a, rows[1 - a.side], arm)
+                    partial[a.id] = got
         m_attacks = not m.flags.get("down")
         parts = _objective_parts(st, standing, m) if m_attacks else None
         still = _objectives(st, state, standing, left) if parts is None else 0.0
