@@ -214,30 +214,6 @@ def test_agents_think_in_worker_processes_and_choose_as_they_would_in_a_thread(t
     assert games[0] == games[1]
 
 
-@pytest.mark.parametrize("ruleset_id", registry.available())
-def test_the_legal_actions_listed_in_a_worker_process_are_those_listed_in_the_server(
-    tmp_path: Path, ruleset_id: str
-) -> None:
-    """The legal actions are listed in the server's process pool on the game rebuilt from its saved JSON (off
-    the event loop): the same list, notes and order as the game in the server lists."""
-    listed = []
-    for workers in (0, 1):
-        with client_for(tmp_path / f"web-{workers}.db", agent_workers=workers) as c:
-            g = new_game(c, ruleset=ruleset_id)
-            s = snap(c, g)
-            mine, _ = decider_token(g, s)
-            for _ in range(3):  # a few steps in, past the first set-up choice
-                assert act(c, g, mine, s["version"], first_legal(c, g)).status_code == 200
-                s = snap(c, g)
-                mine, _ = decider_token(g, s)
-            r = c.get(f"/api/games/{g['id']}/legal", params={"token": mine}).json()
-            assert r["version"] == s["version"] and r["actions"]
-            job = c.app.state.server.tables[g["id"]].legal_job  # type: ignore[attr-defined]
-            assert (job is not None and job[0] == s["version"]) == bool(workers), "listed in a worker iff a pool"
-            listed.append(r["actions"])
-    assert listed[0] == listed[1]
-
-
 def test_a_game_resumes_after_a_restart(tmp_path: Path) -> None:
     store = tmp_path / "web.db"
     with client_for(store) as c:

@@ -3,7 +3,6 @@ the seat checks of an action, and the ruler."""
 
 from __future__ import annotations
 
-from concurrent.futures import Executor
 from typing import Any
 
 from warband.kernel.actions import Decision
@@ -59,22 +58,28 @@ def snapshot(table: Table, role: Role, since: int) -> dict[str, Any]:
     }
 
 
-async def legal_json(table: Table, model: str | None, pool: Executor | None = None) -> tuple[int, list[dict[str, Any]]]:
-    """(state version, the legal actions), listed once per state version for every browser (see
-    :meth:`Table.legal`); with ``model``, that model's with their odds (kept per state version and model, so
-    watchers of one game pay for them once)."""
-    version, items = await table.legal(pool)
-    if model is None or version != table.version:
-        return version, [it for it in items if model is None or it.get("model") == model]
-    key = (version, model)
+def legal_json(table: Table, model: str | None) -> list[dict[str, Any]]:
+    """The legal actions (built once per state version for every browser); with ``model``, that model's with
+    their odds (kept per state version and model, so watchers of one game pay for them once)."""
+    if table.legal_cache is None or table.legal_cache[0] != table.version:
+        game = table.game
+        items = [
+            {"i": i, "text": str(a), **a.to_json(), "note": game.ruleset.describe_action(game.state, a)}
+            for i, a in enumerate(game.legal_actions())
+        ]
+        table.legal_cache = (table.version, items)
+    items = table.legal_cache[1]
+    if model is None:
+        return items
+    key = (table.version, model)
     if key not in table.odds_cache:
         game = table.game
         actions = game.legal_actions()
-        kept = {k: v for k, v in table.odds_cache.items() if k[0] == version}  # older versions go
+        kept = {k: v for k, v in table.odds_cache.items() if k[0] == table.version}  # older versions go
         mine = [it for it in items if it.get("model") == model]
         kept[key] = [{**it, "odds": game.ruleset.explain(game.state, actions[it["i"]])} for it in mine]
         table.odds_cache = kept
-    return version, table.odds_cache[key]
+    return table.odds_cache[key]
 
 
 def role_or_403(table: Table, token: str | None) -> Role:

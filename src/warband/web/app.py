@@ -266,8 +266,7 @@ def _game_routes(app: FastAPI, server: Server) -> None:
         started = time.perf_counter()
         table = server.table(table_id)
         role_or_403(table, token)
-        version, actions = await legal_json(table, model, server.pool)
-        response = fast_json({"version": version, "actions": actions})
+        response = fast_json({"version": table.version, "actions": legal_json(table, model)})
         response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
         return response
 

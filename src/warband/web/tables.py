@@ -65,8 +65,6 @@ class Table:
     listeners: set[asyncio.Queue[int]] = field(default_factory=set)
     runner: asyncio.Task[None] | None = None
     legal_cache: tuple[int, list[dict[str, Any]]] | None = None
-    #: the legal actions of a state version being listed in a worker process (every request for it awaits this)
-    legal_job: tuple[int, asyncio.Future[list[dict[str, Any]]]] | None = None
     #: per state version: the drawable view, one model's actions with their odds, the saved JSON of the game
     view_cache: tuple[int, dict[str, Any]] | None = None
     odds_cache: dict[tuple[int, str], list[dict[str, Any]]] = field(default_factory=dict)
@@ -207,47 +205,12 @@ class Table:
             self.fault = f"the server could not play this step: {type(exc).__name__}: {exc}"
             self.notify()
 
-    async def legal(self, pool: Executor | None = None) -> tuple[int, list[dict[str, Any]]]:
-        """(state version, its legal actions), listed once per version for every browser. With a pool they are
-        listed in a worker process, so that a ruleset whose listing is slow does not hold the event loop: the
-        requests that come meanwhile await the same job."""
-        version = self.version
-        if self.legal_cache is not None and self.legal_cache[0] == version:
-            return self.legal_cache
-        items: list[dict[str, Any]] | None = None
-        if pool is not None and self.game.decision.kind == "choice":
-            if self.legal_job is None or self.legal_job[0] != version:
-                job = asyncio.get_running_loop().run_in_executor(pool, legal_elsewhere, self.game_json())
-                self.legal_job = (version, job)
-            with contextlib.suppress(Exception):  # a listing that fails there is listed here (and fails here)
-                items = await asyncio.shield(self.legal_job[1])
-        if items is None:
-            if self.version != version:
-                return await self.legal(None)
-            items = legal_items(self.game)
-        if self.version == version:
-            self.legal_cache = (version, items)
-        return version, items
-
     def kick(self, delay: float, pool: Executor | None = None) -> None:
         """Start the runner if the server has something to do and none is running."""
         if self.runner is not None and not self.runner.done():
             return
         if self.waits_for_server():
             self.runner = asyncio.get_running_loop().create_task(self.run(delay, pool))
-
-
-def legal_items(game: Game) -> list[dict[str, Any]]:
-    """The legal actions now as a browser reads them: index, text, the action's fields and the ruleset's note."""
-    return [
-        {"i": i, "text": str(a), **a.to_json(), "note": game.ruleset.describe_action(game.state, a)}
-        for i, a in enumerate(game.legal_actions())
-    ]
-
-
-def legal_elsewhere(game: dict[str, Any]) -> list[dict[str, Any]]:
-    """In a worker process: the legal actions of the game rebuilt from its saved JSON."""
-    return legal_items(Game.from_json(game))
 
 
 def choose_elsewhere(agent: Agent, game: dict[str, Any]) -> tuple[dict[str, Any], Agent]:
