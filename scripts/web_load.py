@@ -1,9 +1,11 @@
 """A bounded load test of the web table (localhost only): start one ``warband serve`` process, open N games
-with agent seats on both sides (half per ruleset), and while the agents play them to the end, ask each game's
-legal actions each time it moves, as a browser following it would. Reports errors and the p50/p95 time of the
-legal-actions request per ruleset (``/legal``: every legal action; ``/legal?model=``: one model's with odds).
+with agent seats on both sides (spread evenly over every installed ruleset), and while the agents play them to
+the end, ask each game's legal actions each time it moves, as a browser following it would. Reports errors, the
+p50/p95 time of the legal-actions request per ruleset (``/legal``: every legal action; ``/legal?model=``: one
+model's with odds) and the machine's load average during the run. The agent seats think in the server's worker
+processes.
 
-    python scripts/web_load.py --games 20 --agent random --ai-delay 0.05
+    python scripts/web_load.py --games 20 --agent random --ai-delay 0.4
 """
 
 from __future__ import annotations
@@ -131,6 +133,13 @@ async def timed(
         errors.append(f"{url} {r.status_code}: {r.text[:200]}")
 
 
+async def sample_load(out: list[float]) -> None:
+    """The machine's 1-minute load average, once a second, until cancelled."""
+    while True:
+        out.append(os.getloadavg()[0])
+        await asyncio.sleep(1)
+
+
 async def run(args: argparse.Namespace) -> int:
     rulesets = list(registry.available())
     with tempfile.TemporaryDirectory() as tmp:
@@ -143,9 +152,14 @@ async def run(args: argparse.Namespace) -> int:
                 times: dict[str, list[float]] = defaultdict(list)
                 errors: list[str] = []
                 t0 = time.perf_counter()
-                steps = await asyncio.wait_for(
-                    asyncio.gather(*(watch(client, args.port, g, times, errors) for g in games)), args.timeout
-                )
+                loads: list[float] = []
+                sampler = asyncio.create_task(sample_load(loads))
+                try:
+                    steps = await asyncio.wait_for(
+                        asyncio.gather(*(watch(client, args.port, g, times, errors) for g in games)), args.timeout
+                    )
+                finally:
+                    sampler.cancel()
                 wall = time.perf_counter() - t0
         finally:
             server.terminate()
@@ -154,7 +168,10 @@ async def run(args: argparse.Namespace) -> int:
         f"{len(games)} concurrent games ({args.agent} v {args.agent}, ai delay {args.ai_delay}s) finished in "
         f"{wall:.1f}s, {sum(steps)} steps; errors: {len(errors)}"
     )
-    print(f"load average after: {os.getloadavg()[0]:.1f} (other jobs on the machine inflate round trips)")
+    print(
+        f"load average during the run (1-minute, sampled each second): mean {statistics.mean(loads):.1f}, max "
+        f"{max(loads):.1f}, on {os.cpu_count()} cores (other jobs on the machine inflate round trips)"
+    )
     for e in errors[:10]:
         print("  error:", e)
     for name in sorted(times):

@@ -1,4 +1,4 @@
-"""The README's pictures of the web table: for each ruleset, a game played by the API to the middle of its
+"""The README's pictures of the web table: for each installed ruleset, a game played by the API to the middle of its
 first turn (seat A by random choices, seat B the random agent), then one model selected in headless Chromium.
 
     python scripts/web_screenshots.py --out docs/images
@@ -16,10 +16,14 @@ from typing import Any
 
 import httpx
 
+from warband.kernel import ruleset as registry
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
 from conftest import CHROMIUM_ARGS, LiveServer, chromium_path
 
-GAMES = {"trench-crusade": 40, "trenches-and-turbines": 40}
+#: seat A's decisions before the picture, per ruleset (any ruleset not named: DEFAULT_CHOICES)
+GAMES: dict[str, int] = {"trench-crusade": 40, "trenches-and-turbines": 40}
+DEFAULT_CHOICES = 40
 
 
 def advance(url: str, game: dict[str, Any], choices: int, rng: random.Random) -> None:
@@ -42,6 +46,7 @@ def advance(url: str, game: dict[str, Any], choices: int, rng: random.Random) ->
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, default=Path("docs/images"))
+    ap.add_argument("--ruleset", action="append", help="only this ruleset (repeatable; default: every installed one)")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -51,8 +56,8 @@ def main() -> None:
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-                for ruleset_id, choices in GAMES.items():
-                    shoot(browser, live.url, ruleset_id, choices, args.out)
+                for ruleset_id in args.ruleset or registry.available():
+                    shoot(browser, live.url, ruleset_id, GAMES.get(ruleset_id, DEFAULT_CHOICES), args.out)
                 browser.close()
         finally:
             live.stop()

@@ -65,6 +65,7 @@ class LiveServer:
     def stop(self) -> None:
         self.uvicorn.should_exit = True
         self.thread.join(timeout=10)
+        self.server.close()
         self.server.store.close()
 
 

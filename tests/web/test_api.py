@@ -22,8 +22,8 @@ TC = "trench-crusade"
 TT = "trenches-and-turbines"
 
 
-def client_for(store: Path) -> TestClient:
-    return TestClient(create_app(Server(TableStore(store), ReplayShelf(), ai_delay=0.0)))
+def client_for(store: Path, agent_workers: int = 1) -> TestClient:
+    return TestClient(create_app(Server(TableStore(store), ReplayShelf(), ai_delay=0.0, agent_workers=agent_workers)))
 
 
 @pytest.fixture
@@ -197,6 +197,23 @@ def wait_until_over(c: TestClient, g: dict[str, Any], seconds: float = 60) -> di
     raise AssertionError("the agents did not finish the game")
 
 
+def test_agents_think_in_worker_processes_and_choose_as_they_would_in_a_thread(tmp_path: Path) -> None:
+    """An agent seat's search runs in the server's process pool (off the event loop and its GIL) on the game
+    rebuilt from its saved JSON, with its random stream carried there and back: the same seed plays the same
+    game as agents thinking in a thread of the server."""
+    games = []
+    for workers in (0, 1):
+        with client_for(tmp_path / f"web-{workers}.db", agent_workers=workers) as c:
+            g = new_game(c, ("random", "random"), TT, params={"rounds": 1})
+            s = wait_until_over(c, g)
+            table = c.app.state.server.tables[g["id"]]  # type: ignore[attr-defined]
+            agent_moves = sum(1 for line in s["log"] if ". A: " in line or ". B: " in line)
+            assert table.moved_elsewhere == (agent_moves if workers else 0)
+            games.append(s["log"])
+    assert agent_moves > 10
+    assert games[0] == games[1]
+
+
 def test_a_game_resumes_after_a_restart(tmp_path: Path) -> None:
     store = tmp_path / "web.db"
     with client_for(store) as c:
@@ -314,13 +331,18 @@ def test_warband_serve_prints_its_url(tmp_path: Path) -> None:
         proc.wait(10)
 
 
-def test_an_agent_that_fails_is_reported_not_fatal(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_agent_that_fails_is_reported_not_fatal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from warband.agents.random_agent import RandomAgent
 
     def broken(self: RandomAgent, game: Any) -> Any:
         raise RuntimeError("agent bug")
 
-    monkeypatch.setattr(RandomAgent, "choose", broken)
+    monkeypatch.setattr(RandomAgent, "choose", broken)  # a patch lives in this process: agents think in threads
+    with client_for(tmp_path / "web.db", agent_workers=0) as client:
+        fails_and_lives_on(client)
+
+
+def fails_and_lives_on(client: TestClient) -> None:
     g = new_game(client, ("random", "random"))
     deadline = time.monotonic() + 20
     while (s := snap(client, g))["fault"] is None and time.monotonic() < deadline:

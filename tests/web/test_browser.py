@@ -1,6 +1,10 @@
-"""The web table in a real headless Chromium: whole games by clicks against an agent in both rulesets, two
-browsers that each act only on their turn, physical dice typed in, and a replay stepped forward and back.
-Screenshots go to ``test-output/web/``."""
+"""The web table in a real headless Chromium: whole games by clicks against an agent in every ruleset (with
+the other side's reactions and interrupts asked of the human seat in its own browser), two browsers that each act
+only on their turn, physical dice typed in, and a replay stepped forward and back. Screenshots go to
+``test-output/web/``.
+
+Every wait is on the page's state (a selector, a version change), never on time, so a loaded machine only
+makes the tests slower."""
 
 from __future__ import annotations
 
@@ -18,13 +22,21 @@ pytestmark = pytest.mark.xdist_group("browser")
 
 TC = "trench-crusade"
 TT = "trenches-and-turbines"
+WC = "wyrdcry"
+GF = "gangfight"
 STEP_TIMEOUT = 20_000
 
 
-def short_scenario(ruleset_id: str, turns: int) -> bytes:
-    """The ruleset's default scenario with fewer turns, as an uploaded file's content."""
+def short_scenario(ruleset_id: str, turns: int | None = None, zone_b: tuple[float, float] | None = None) -> bytes:
+    """The ruleset's default scenario as an uploaded file's content, with fewer turns and/or side B's deployment
+    zone moved to the band ``zone_b`` (y from, y to) across the table: close enough that the two sides fight in
+    the single round a short test plays."""
     doc = yaml.safe_load(registry.get(ruleset_id).default_scenario().read_text(encoding="utf-8"))
-    doc["turns"] = turns
+    if turns is not None:
+        doc["turns"] = turns
+    if zone_b is not None:
+        width, (y0, y1) = doc["table"]["width"], zone_b
+        doc["deployment"][1]["polygon"] = [[0, y0], [width, y0], [width, y1], [0, y1]]
     return yaml.safe_dump(doc).encode()
 
 
@@ -122,32 +134,65 @@ def select_a_model(page: Any, name: str) -> bool:
     return True
 
 
-def play_to_end(page: Any, seed: int, limit: int = 600, probe: list[str] | None = None, name: str = "") -> list[str]:
+def play_to_end(
+    page: Any,
+    seed: int,
+    limit: int = 600,
+    probe: list[str] | None = None,
+    name: str = "",
+    asked: list[str] | None = None,
+    shoot: tuple[str, ...] = (),
+) -> list[str]:
+    """Answer every decision of this seat by clicks until the game is over; ``asked`` collects the prompt of
+    each decision this browser was asked (the first of each kind in ``shoot`` is screenshotted)."""
     rng = random.Random(seed)
     done = []
     for n in range(limit):
         if not wait_turn_or_end(page):
             return done
+        # the choices (or the dice form) are on the page before anything is clicked, so that what is clicked
+        # depends on the seed only, never on how fast the legal actions came back
+        page.wait_for_selector("[data-testid^=action-], [data-testid=roll-submit]", timeout=STEP_TIMEOUT)
+        if asked is not None:
+            prompt = str(page.get_attribute("[data-testid=your-turn]", "data-prompt"))
+            if prompt in shoot and prompt not in asked:
+                shot(page, f"asked-{name}-{prompt}")
+            asked.append(prompt)
         if name and n >= 12 and "selected" not in done and select_a_model(page, name):
             done.append("selected")
         done.append(take_turn(page, rng, probe))
     raise AssertionError(f"the game did not end within {limit} decisions")
 
 
-@pytest.mark.parametrize(
-    ("ruleset_id", "settings"),
-    [(TC, {"scenario": short_scenario(TC, 1)}), (TT, {"params": "rounds=1"})],
-    ids=["trench-crusade", "trenches-and-turbines"],
-)
-def test_whole_game_by_clicks_against_an_agent(
-    browser: Any, live: LiveServer, ruleset_id: str, settings: dict[str, Any]
-) -> None:
+#: Per ruleset: the new-game settings of a short game, its seed, and the decisions of the other side's turn that
+#: must be asked of the human seat in its own browser. The seeds were chosen so that such a moment occurs: in
+#: Wyrdcry side B attacks a fighter of side A, which may react (seed 003 S 26-32: counter, take cover), and side
+#: A spends its wyrd dice (ability dice, digest §A2.3); in Gangfight side B charges or shoots a model of side A
+#: that holds an AP, which may interrupt (seed 004, Interrupts).
+WHOLE_GAMES: dict[str, tuple[dict[str, Any], int, tuple[str, ...]]] = {
+    TC: ({"scenario": short_scenario(TC, turns=1)}, 3, ()),
+    TT: ({"params": "rounds=1"}, 3, ()),
+    WC: (
+        {"scenario": short_scenario(WC, zone_b=(5, 8)), "params": "battle_rounds=1, extra_round_from=7"},
+        5,
+        ("reaction", "wyrd"),
+    ),
+    GF: ({"scenario": short_scenario(GF, zone_b=(14, 22)), "params": "max_rounds=1"}, 10, ("interrupt",)),
+}
+
+
+@pytest.mark.parametrize("ruleset_id", list(WHOLE_GAMES))
+def test_whole_game_by_clicks_against_an_agent(browser: Any, live: LiveServer, ruleset_id: str) -> None:
+    settings, seed, must_ask = WHOLE_GAMES[ruleset_id]
     page = browser.new_page(viewport={"width": 1500, "height": 1000})
-    links = create_by_form(page, live, ruleset_id, ("human", "random"), seed=3, **settings)
+    links = create_by_form(page, live, ruleset_id, ("human", "random"), seed=seed, **settings)
     page.goto(live.url + links["A"])
     page.wait_for_selector("[data-testid^=model-], [data-testid=your-turn]")
     probe: list[str] = []
-    done = play_to_end(page, seed=7, probe=probe, name=ruleset_id)
+    asked: list[str] = []
+    done = play_to_end(page, seed=7, probe=probe, name=ruleset_id, asked=asked, shoot=must_ask)
+    for prompt in must_ask:
+        assert prompt in asked, f"the human seat was never asked a {prompt!r} decision: {sorted(set(asked))}"
     assert "selected" in done, "a model was clicked to list its actions"
     assert probe and f"[{ruleset_id}/" in probe[0], f"an illegal click names its rule: {probe}"
     measure_two_models(page)

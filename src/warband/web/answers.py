@@ -50,7 +50,7 @@ def snapshot(table: Table, role: Role, since: int) -> dict[str, Any]:
         "decision": decision_json(game, game.decision),
         "decider": decider,
         "your_turn": decider is not None and decider == role and not table.is_agent(decider),
-        "view": game.ruleset.view(game.state),
+        "view": table.view(),
         "log_from": since,
         "log": log_lines(table, since),
         "result": None if result is None else result.to_json(),
@@ -59,7 +59,8 @@ def snapshot(table: Table, role: Role, since: int) -> dict[str, Any]:
 
 
 def legal_json(table: Table, model: str | None) -> list[dict[str, Any]]:
-    """The legal actions (cached per state version); with ``model``, that model's with their odds."""
+    """The legal actions (built once per state version for every browser); with ``model``, that model's with
+    their odds (kept per state version and model, so watchers of one game pay for them once)."""
     if table.legal_cache is None or table.legal_cache[0] != table.version:
         game = table.game
         items = [
@@ -70,11 +71,15 @@ def legal_json(table: Table, model: str | None) -> list[dict[str, Any]]:
     items = table.legal_cache[1]
     if model is None:
         return items
-    game = table.game
-    actions = game.legal_actions()
-    return [
-        {**it, "odds": game.ruleset.explain(game.state, actions[it["i"]])} for it in items if it.get("model") == model
-    ]
+    key = (table.version, model)
+    if key not in table.odds_cache:
+        game = table.game
+        actions = game.legal_actions()
+        kept = {k: v for k, v in table.odds_cache.items() if k[0] == table.version}  # older versions go
+        mine = [it for it in items if it.get("model") == model]
+        kept[key] = [{**it, "odds": game.ruleset.explain(game.state, actions[it["i"]])} for it in mine]
+        table.odds_cache = kept
+    return table.odds_cache[key]
 
 
 def role_or_403(table: Table, token: str | None) -> Role:

@@ -9,9 +9,12 @@ rule that forbids it)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import multiprocessing
 import secrets
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,13 +55,37 @@ STATIC = Path(__file__).parent / "static"
 
 @dataclass
 class Server:
-    """What the app serves: the table store, the open tables, the replays, the agents' delay."""
+    """What the app serves: the table store, the open tables, the replays, the agents' delay, and the pool of
+    worker processes the agent seats think in (``agent_workers`` processes, started at the first agent move;
+    0: worker threads of this process, which share its GIL with the request handlers)."""
 
     store: TableStore
     shelf: ReplayShelf
     ai_delay: float = 0.4
+    agent_workers: int = 2
     tables: dict[str, Table] = field(default_factory=dict)
     fields: dict[str, Battlefield] = field(default_factory=dict)
+    _pool: ProcessPoolExecutor | None = None
+
+    @property
+    def pool(self) -> ProcessPoolExecutor | None:
+        if self.agent_workers > 0 and self._pool is None:
+            # spawn, not fork: the server runs threads (uvicorn, SQLite), and a forked copy of a lock held by one
+            # of them would never be released in the child
+            ctx = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self.agent_workers, mp_context=ctx)
+        return self._pool
+
+    def kick(self, table: Table) -> None:
+        """Set the table's server steps (dice, agent seats) going if it has any."""
+        if table.waits_for_server():
+            table.kick(self.ai_delay, self.pool)
+
+    def close(self) -> None:
+        """Stop the agents' worker processes (the games are saved after every step)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     def table(self, table_id: str) -> Table:
         """The table (loaded from the store after a restart, its agents set going again); 404 if unknown."""
@@ -68,7 +95,7 @@ class Server:
             if stored is None:
                 raise ApiError(404, f"no game {table_id!r}")
             table = self.tables[table_id] = restore_table(self.store, stored)
-        table.kick(self.ai_delay)
+        self.kick(table)
         return table
 
     def battlefield(self, table: Table) -> Battlefield:
@@ -120,7 +147,12 @@ def _too_large(limit: int) -> JSONResponse:
 
 
 def create_app(server: Server) -> FastAPI:
-    app = FastAPI(title="warband table", docs_url=None, redoc_url=None, openapi_url=None)
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        server.close()
+
+    app = FastAPI(title="warband table", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.server = server
     _errors(app)
     _pages(app)
@@ -210,7 +242,7 @@ def _meta_routes(app: FastAPI, server: Server) -> None:
         game = Game.new(rs, rosters, scenario, body.seed, params)
         table_id = secrets.token_urlsafe(9)
         table = server.tables[table_id] = open_table(server.store, table_id, game, seats, body.dice)
-        table.kick(server.ai_delay)
+        server.kick(table)
         links = {key: f"/table/{table_id}?token={tok}" for key, tok in table.tokens.items()}
         return {"id": table_id, "links": {"A": links["0"], "B": links["1"], "spectator": links["spectator"]}}
 
@@ -247,7 +279,7 @@ def _game_routes(app: FastAPI, server: Server) -> None:
             table.apply(action)
         except IllegalActionError as exc:
             raise ApiError(422, f"illegal: {action}", reasons=reasons_json(exc.reasons)) from None
-        table.kick(server.ai_delay)
+        server.kick(table)
         return {"version": table.version}
 
     @app.post("/api/games/{table_id}/why")
@@ -265,7 +297,7 @@ def _game_routes(app: FastAPI, server: Server) -> None:
             table.roll(body.values)
         except IllegalActionError as exc:
             raise ApiError(422, "those dice do not fit the roll", reasons=reasons_json(exc.reasons)) from None
-        table.kick(server.ai_delay)
+        server.kick(table)
         return {"version": table.version}
 
     @app.post("/api/games/{table_id}/measure")

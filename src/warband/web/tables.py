@@ -2,15 +2,20 @@
 the browsers listening for changes.
 
 Every change to a game happens in the server's event loop thread between two awaits, so requests and agent
-turns never interleave inside a step; an agent thinks in a worker thread on a clone of the game and its
+turns never interleave inside a step. An agent thinks in a worker process (the server's pool) on a copy of the
+game rebuilt from its saved JSON, so its search holds neither the event loop nor the server's GIL while
+browsers ask for the state and the legal actions; without a pool it thinks in a worker thread on a clone. Its
 choice is applied only if the game has not moved meanwhile."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import pickle
 import secrets
 import time
+from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,8 +65,14 @@ class Table:
     listeners: set[asyncio.Queue[int]] = field(default_factory=set)
     runner: asyncio.Task[None] | None = None
     legal_cache: tuple[int, list[dict[str, Any]]] | None = None
+    #: per state version: the drawable view, one model's actions with their odds, the saved JSON of the game
+    view_cache: tuple[int, dict[str, Any]] | None = None
+    odds_cache: dict[tuple[int, str], list[dict[str, Any]]] = field(default_factory=dict)
+    json_cache: tuple[int, dict[str, Any]] | None = None
     saved: int = 0
     fault: str | None = None
+    #: agent moves chosen in a worker process (the others were chosen in a thread of the server)
+    moved_elsewhere: int = 0
 
     # --- who is who ------------------------------------------------------------------------------
     def role_of(self, token: str | None) -> Role | None:
@@ -115,8 +126,21 @@ class Table:
 
     def persist(self) -> None:
         new = [(i, self.steps[i]) for i in range(self.saved, len(self.steps))]
-        self.store.save(self.id, self.game.to_json(), self.version, self.game.over, new)
+        self.store.save(self.id, self.game_json(), self.version, self.game.over, new)
         self.saved = len(self.steps)
+
+    def game_json(self) -> dict[str, Any]:
+        """The game as saved (``Game.to_json``), built once per state version: the store and an agent's worker
+        process read the same copy."""
+        if self.json_cache is None or self.json_cache[0] != self.version:
+            self.json_cache = (self.version, self.game.to_json())
+        return self.json_cache[1]
+
+    def view(self) -> dict[str, Any]:
+        """The ruleset's drawable view of the state, built once per state version for every browser."""
+        if self.view_cache is None or self.view_cache[0] != self.version:
+            self.view_cache = (self.version, self.game.ruleset.view(self.game.state))
+        return self.view_cache[1]
 
     def notify(self) -> None:
         for q in list(self.listeners):
@@ -141,37 +165,59 @@ class Table:
             return True
         return False
 
-    async def agent_step(self, delay: float) -> None:
-        """Let the agent of the deciding seat choose (after ``delay``, in a worker thread, on a clone) and apply
-        its choice if the game is still where it was."""
+    async def agent_step(self, delay: float, pool: Executor | None = None) -> None:
+        """Let the agent of the deciding seat choose (after ``delay``; in ``pool``'s worker process on the saved
+        game, else in a worker thread on a clone) and apply its choice if the game is still where it was."""
         d = self.game.decision
         assert d.player is not None
-        agent = self.agents[d.player]
+        side = d.player
         before = self.version
         await asyncio.sleep(delay)
-        action = await asyncio.to_thread(agent.choose, self.game.clone())
+        if self.version != before:
+            return
+        agent = self.agents[side]
+        action: Action | None = None
+        if pool is not None:
+            try:
+                future = asyncio.get_running_loop().run_in_executor(pool, choose_elsewhere, agent, self.game_json())
+                chosen, moved = await future
+            except (pickle.PicklingError, TypeError, AttributeError, BrokenProcessPool):
+                pass  # an agent that cannot travel to a process (or a broken pool): it thinks in a thread
+            else:
+                self.agents[side] = moved  # its random stream and memory went on in the worker
+                self.moved_elsewhere += 1
+                action = Action.from_json(chosen)
+        if action is None:
+            action = await asyncio.to_thread(agent.choose, self.game.clone())
         if self.version == before:
             self.apply(action)
 
-    async def run(self, delay: float) -> None:
+    async def run(self, delay: float, pool: Executor | None = None) -> None:
         """Play every server step (dice, agent seats) until a person must answer or the game is over. An agent
         that fails stops the runner and its message is shown to every seat (the next request tries again)."""
         try:
             while self.waits_for_server():
                 if not self.server_step():
-                    await self.agent_step(delay)
+                    await self.agent_step(delay, pool)
                 await asyncio.sleep(0)
             self.fault = None
         except Exception as exc:  # an agent plug-in's bug must not kill the server nor go unseen
             self.fault = f"the server could not play this step: {type(exc).__name__}: {exc}"
             self.notify()
 
-    def kick(self, delay: float) -> None:
+    def kick(self, delay: float, pool: Executor | None = None) -> None:
         """Start the runner if the server has something to do and none is running."""
         if self.runner is not None and not self.runner.done():
             return
         if self.waits_for_server():
-            self.runner = asyncio.get_running_loop().create_task(self.run(delay))
+            self.runner = asyncio.get_running_loop().create_task(self.run(delay, pool))
+
+
+def choose_elsewhere(agent: Agent, game: dict[str, Any]) -> tuple[dict[str, Any], Agent]:
+    """In a worker process: the agent's choice on the game rebuilt from its saved JSON, and the agent as it is
+    after choosing (its random stream moved on), to be kept by the table for its next turn."""
+    action = agent.choose(Game.from_json(game))
+    return action.to_json(), agent
 
 
 def build_agents(seats: list[str], seed: int) -> dict[int, Agent]:

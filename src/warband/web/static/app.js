@@ -189,7 +189,7 @@ class TablePage {
       return h("span", { class: "turn wait", "data-testid": "result" }, `Game over: ${who} (${s.result.reason}; ${s.result.score.join("-")})`);
     }
     const what = d.kind === "chance" ? `roll ${d.dice.n}d${d.dice.sides} (${d.dice.label})` : `${d.prompt}${d.model ? " for " + d.model : ""}${d.text ? " — " + d.text : ""}`;
-    if (s.your_turn) return h("span", { class: "turn yours", "data-testid": "your-turn" }, `Your decision: ${what}`);
+    if (s.your_turn) return h("span", { class: "turn yours", "data-testid": "your-turn", "data-prompt": d.prompt || d.kind }, `Your decision: ${what}`);
     const who = s.decider === null ? "the server" : `side ${"AB"[s.decider]} (${s.seats[s.decider]})`;
     return h("span", { class: "turn wait", "data-testid": "waiting" }, `Waiting for ${who}: ${what}`);
   }
