@@ -26,8 +26,9 @@ def play(*args: str, input: str = "") -> tuple[int, str]:
 
 
 def test_scripted_human_numbers_why_illegal_and_quit(tmp_path: Path) -> None:
-    # seed 1: side A wins the roll-off; "1" picks zone 0, then eight "1"s deploy side A's eight models.
-    script = ["1"] * 9 + ["all", "why 12", "shoot a1 b1 [Rifle]", "99999", "quit", "1"]
+    # seed 1: side A wins the roll-off; "1" picks zone 0, then sixteen "1"s deploy side A's eight models (each
+    # is two decisions: which model, then where).
+    script = ["1"] * 17 + ["all", "why 12", "shoot a1 b1 [Rifle]", "99999", "quit", "1"]
     log = tmp_path / "quit.jsonl"
     code, out = play("--agent-b", "random", "--log", str(log), input="\n".join(script) + "\n")
     assert code == 0, out
@@ -40,7 +41,7 @@ def test_scripted_human_numbers_why_illegal_and_quit(tmp_path: Path) -> None:
     lines = log.read_text().splitlines()
     assert json.loads(lines[0])["format"] == "warband-log"
     assert json.loads(lines[2])["a"] == {"kind": "zone", "option": "0"}
-    assert len(lines) == 1 + 1 + 1 + 8 + 9  # header, roll-off, zone, side A's 8 and side B's 9 deployments
+    assert len(lines) == 1 + 1 + 1 + 16 + 18  # header, roll-off, zone, side A's 8 and side B's 9 deployments
 
 
 def test_odds_are_shown_before_committing() -> None:
@@ -64,9 +65,11 @@ def test_bare_coordinates_at_a_destination() -> None:
 
 
 def test_coordinates_during_deployment_ask_for_the_model() -> None:
-    code, out = play("--agent-b", "random", input="1\n5,5\nhelp\nmap\nquit\n")
+    """Coordinates answer "where": before a model is picked they are refused; once it is, they place it."""
+    code, out = play("--agent-b", "random", input="1\n5,5\n1\n5,5\nhelp\nmap\nquit\n")
     assert code == 0
-    assert "several models could go there" in out
+    assert "no destination is asked for here" in out
+    assert "deploy for a1 (Father Orobas)" in out and "(5.0, 5.0, z 0)" in out
     assert "why N | why TEXT" in out
 
 

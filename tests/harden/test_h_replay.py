@@ -60,3 +60,17 @@ def test_a_binary_file_is_a_clear_error(tmp_path: Path) -> None:
     blob.write_bytes(bytes(range(256)) * 4)
     out = cli("replay", blob, "--verify")
     assert out.code == 2 and str(blob) in out.text and "UTF-8" in out.text
+
+
+@pytest.mark.parametrize("point", [[], [3.0], "x"])
+def test_a_step_whose_point_is_not_two_numbers_is_a_clear_error(log: Path, tmp_path: Path, point: object) -> None:
+    """Found by the fuzz test: ``"point": []`` on a deployment step raised IndexError out of the replay."""
+    lines = log.read_text().splitlines()
+    n = next(i for i, line in enumerate(lines) if '"point"' in line)
+    step = json.loads(lines[n])
+    step["a"]["point"] = point
+    lines[n] = json.dumps(step)
+    path = tmp_path / "point.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    out = cli("replay", path, "--verify", "--quiet")
+    assert out.code == 1 and f"line {n + 1}: malformed step" in out.text and "point is [x, y]" in out.text

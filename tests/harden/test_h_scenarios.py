@@ -55,3 +55,16 @@ def test_a_zone_partly_impassable_still_loads(tmp_path: Path) -> None:
     path = tmp_path / "pond.yaml"
     path.write_text(yaml.safe_dump(doc))
     assert get(TC).load_scenario(path)["name"]
+
+
+RULESETS = ("trench-crusade", "trenches-and-turbines", "wyrdcry", "gangfight")
+
+
+@pytest.mark.parametrize(
+    ("loader", "other"), [(a, b) for a in RULESETS for b in RULESETS if a != b], ids=lambda r: str(r)
+)
+def test_every_ruleset_refuses_every_other_rulesets_scenario(loader: str, other: str) -> None:
+    with pytest.raises(ScenarioError) as info:
+        get(loader).load_scenario(scenario(other))
+    assert all(p.file == str(scenario(other)) for p in info.value.problems)
+    assert "ruleset" in [p.place for p in info.value.problems]

@@ -233,3 +233,22 @@ def test_configs_are_plain_data() -> None:
     base = _base()
     variant = dataclasses.replace(base, params={"charge_range": "3"})
     assert [base.game_seed(i) for i in range(5)] == [variant.game_seed(i) for i in range(5)]
+
+
+def test_a_game_crashing_in_one_arm_leaves_its_seed_out_of_that_pairing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 10 item 2: the variant's game 3 raises; the comparison goes on, names it, and pairs the other seeds."""
+
+    def crashing(config: SimulationConfig, index: int) -> GameRecord:
+        if config.params and index == 3:
+            raise RuntimeError("boom")
+        return _scripted(config, index)
+
+    monkeypatch.setattr(cmp, "play_one", crashing)
+    s = cmp.compare(_base(), [parse_variant("success_threshold=9")], Plan.make(10, 10)).summary
+    (variant,) = s["variants"]
+    assert [(c["arm"], c["index"], c["error"]) for c in s["crashes"]] == [
+        ("success_threshold=9", 3, "RuntimeError: boom")
+    ]
+    assert variant["paired_games"] == 9 and variant["crashed"] == 1 and variant["a_wins"] == 9
+    assert variant["changed_games"] == 4  # odd seeds 1, 5, 7, 9: A now wins where it lost; seed 3 is not paired
+    assert s["baseline"]["games"] == 10 and s["baseline"]["crashed"] == 0 and s["games_played"] == 20

@@ -2,7 +2,9 @@
 model type worth in these games?).
 
 As with ``simulate``: every input is checked before the first game (a bad file, variant, parameter or agent
-exits 2 naming it), progress goes to stderr, and ``--json`` prints exactly one JSON object on stdout.
+exits 2 naming it), progress goes to stderr, and ``--json`` prints exactly one JSON object on stdout. A game
+that crashes is named on stderr with the command that replays it alone; the run goes on, the games that
+finished are reported, and the command exits 1.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from warband.cli.simulate_cmd import report_crashes
 from warband.kernel.rng import MAX_SEED
 from warband.lab.balance import MARGIN, run_balance
 from warband.lab.compare import BOUNDARY_NAMES, Boundary, CompareError, Plan, check_variants, compare, parse_variant
@@ -145,16 +148,17 @@ def compare_command(
         summary = compare(config, variants, plan, workers, hook).summary
     if as_json:
         typer.echo(json.dumps(summary))
-        return
-    console = Console()
-    console.print(compare_table(summary))
-    for v in summary["variants"]:
-        console.print(
-            f"{v['label']}: {v['verdict']}; change {_signed(v['change'])} "
-            f"({_signed(v['ci'][0])} … {_signed(v['ci'][1])}), p={v['p_value']:.2g}; the outcome differed from "
-            f"the baseline's in {v['changed_games']} of {v['games']} games",
-            highlight=False,
-        )
+    else:
+        console = Console()
+        console.print(compare_table(summary))
+        for v in summary["variants"]:
+            console.print(
+                f"{v['label']}: {v['verdict']}; change {_signed(v['change'])} "
+                f"({_signed(v['ci'][0])} … {_signed(v['ci'][1])}), p={v['p_value']:.2g}; the outcome differed "
+                f"from the baseline's in {v['changed_games']} of {v['paired_games']} games",
+                highlight=False,
+            )
+    report_crashes(summary["crashes"])
 
 
 def balance_table(s: dict[str, Any]) -> tuple[Table, Table]:
@@ -240,10 +244,11 @@ def balance_command(
         )
     if as_json:
         typer.echo(json.dumps(summary))
-        return
-    console = Console()
-    for table in balance_table(summary):
-        console.print(table)
+    else:
+        console = Console()
+        for table in balance_table(summary):
+            console.print(table)
+    report_crashes(summary["crashes"])
 
 
 def register(app: typer.Typer) -> None:

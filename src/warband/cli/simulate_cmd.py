@@ -195,7 +195,7 @@ def simulate_command(
         Console().print(summary_table(summary))
         if log_dir is not None:
             typer.echo(f"logs: {log_dir}/game-00000.jsonl … game-{games - 1:05d}.jsonl")
-    _report_crashes(summary["crashes"])
+    report_crashes(summary["crashes"])
 
 
 def _one_game(config: SimulationConfig, index: int) -> None:
@@ -221,13 +221,15 @@ def _announce_resume(summary: dict[str, Any], db: str) -> None:
     )
 
 
-def _report_crashes(crashes: list[dict[str, Any]]) -> None:
-    """Name every crashed game (index, seed, error, replay command) on stderr and exit 1 if there was one."""
+def report_crashes(crashes: list[dict[str, Any]]) -> None:
+    """Name every crashed game (index, seed, error, replay command; ``warband compare`` adds the arm) on stderr
+    and exit 1 if there was one. ``simulate``, ``compare`` and ``balance`` all end this way."""
     if not crashes:
         return
     typer.echo(f"{len(crashes)} game(s) crashed and are left out of the results:", err=True)
     for c in crashes:
-        typer.echo(f"  game {c['index']} (seed {c['seed']}): {c['error']}", err=True)
+        arm = f"{c['arm']}: " if c.get("arm") else ""
+        typer.echo(f"  {arm}game {c['index']} (seed {c['seed']}): {c['error']}", err=True)
         typer.echo(f"    replay: {c['replay']}", err=True)
     raise typer.Exit(1)
 

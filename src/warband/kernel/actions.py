@@ -83,7 +83,10 @@ class Action:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Action:
+        """An action from its JSON; ValueError (or KeyError, TypeError) for one that is not an action."""
         point = data.get("point")
+        if point is not None and (not isinstance(point, list | tuple) or len(point) != 2):
+            raise ValueError(f"an action's point is [x, y], found {point!r}")
         return cls(
             kind=str(data["kind"]),
             model=data.get("model"),

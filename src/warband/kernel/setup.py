@@ -7,11 +7,17 @@ first, how a model or a unit is put on the table). The kernel keeps two conventi
 Deployment spots never run out while a legal spot exists: :func:`deploy_spots` offers a coarse grid over the
 zone, and when none of it is free it searches a fine grid, so a large base that fits nowhere on the coarse grid
 is still offered every region where it fits (a player may also name any point).
+
+Deployment is two small decisions rather than one long list of pieces times spots (issue 10 item 1): first
+which piece (``deploy M``, one option per piece that has somewhere to go), then where (the same step, pending
+with its ``piece`` set, offering that piece's spots: ``deploy M @x,y``). A player may still give both at once by
+typing ``deploy M @x,y`` at the first decision (checked by :meth:`Deploy.problems`, like any point action).
 """
 
 from __future__ import annotations
 
 import abc
+import dataclasses
 import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -94,13 +100,43 @@ class ChooseZone(Choice[S]):
 class Deploy(Choice[S]):
     """The standing decision of alternating deployment: side ``by`` puts one of its pieces (a model, or a unit
     round its leader) on the table; then the other side, while it has pieces left, else the same side again;
-    when both are done, :meth:`all_deployed`. Subclasses are dataclasses with a ``by`` field."""
+    when both are done, :meth:`all_deployed`. Subclasses are dataclasses with a ``by`` field and a ``piece: str
+    = ""`` field: "" at the standing decision (which piece?), the piece picked when the step is pending (where?).
+
+    A ruleset whose rules fix the order of the pieces (roster order) sets :attr:`pick_then_place` to False and
+    offers the next piece's spots directly (its own :meth:`options`); it needs no ``piece`` field."""
 
     __slots__ = ()
     kind = "deploy"
     #: What a piece is called in messages ("model", "unit").
     noun: ClassVar[str] = "model"
+    #: Whether the player first picks a piece, then its spot (two decisions); False: spots only.
+    pick_then_place: ClassVar[bool] = True
     by: int
+
+    def picked(self) -> str:
+        """The piece whose spot is being chosen ("" at the standing decision)."""
+        return str(getattr(self, "piece", ""))
+
+    def subject(self) -> str | None:
+        return self.picked() or None
+
+    def spot_key(self, state: S, piece: str) -> object:
+        """Pieces with equal keys have the same spots (e.g. the same base on the same side), so the standing
+        decision looks for room once per key."""
+        return piece
+
+    def placeable(self, state: S) -> list[str]:
+        """The pieces of side ``by`` still to deploy that have at least one legal spot, in roster order."""
+        room: dict[object, bool] = {}
+        out: list[str] = []
+        for p in self.pieces(state, self.by):
+            key = self.spot_key(state, p)
+            if key not in room:
+                room[key] = bool(self.spots(state, p))
+            if room[key]:
+                out.append(p)
+        return out
 
     @abc.abstractmethod
     def pieces(self, state: S, side: int) -> list[str]:
@@ -123,18 +159,37 @@ class Deploy(Choice[S]):
         """Both sides are on the table: start the first turn."""
 
     def options(self, state: S) -> list[Action]:
+        piece = self.picked()
+        if piece:
+            if piece not in self.pieces(state, self.by):  # only a hand-made position gets here
+                raise ValueError(f"{piece} is not a {self.noun} of side {side_name(self.by)} still to deploy")
+            return [Action("deploy", piece, point=q) for q in self.spots(state, piece)]
+        if self.pick_then_place:
+            return [Action("deploy", p) for p in self.placeable(state)]
         return [Action("deploy", p, point=q) for p in self.pieces(state, self.by) for q in self.spots(state, p)]
 
     def reasons(self, state: S, action: Action) -> list[Reason]:
-        if action.kind != "deploy" or action.model is None or action.point is None:
-            return [(f"{self.rules}/deploy/syntax", f"deploy a {self.noun}: 'deploy {self.noun.upper()} @x,y'")]
+        piece = self.picked()
+        two = self.pick_then_place and not piece
+        if action.kind != "deploy" or action.model is None or (action.point is None and not two):
+            form = f"'deploy {self.noun.upper()}' or " if two else ""
+            return [(f"{self.rules}/deploy/syntax", f"deploy a {self.noun}: {form}'deploy {self.noun.upper()} @x,y'")]
+        if piece and action.model != piece:
+            return [(f"{self.rules}/deploy/picked", f"{piece} was picked: say where it goes ('deploy {piece} @x,y')")]
         if action.model not in self.pieces(state, self.by):
             why = f"{action.model} is not a {self.noun} of side {side_name(self.by)} still to deploy"
             return [(f"{self.rules}/deploy/whose", why)]
+        if action.point is None:
+            if not self.spots(state, action.model):
+                return [(f"{self.rules}/deploy/no-room", f"{action.model} fits nowhere in its deployment zone")]
+            return []
         return self.problems(state, action.model, action.point)
 
     def apply(self, state: S, action: Action, events: list[Event]) -> None:
-        assert action.model is not None and action.point is not None
+        assert action.model is not None
+        if action.point is None:  # the piece is picked: its spot is the next decision
+            push(state, dataclasses.replace(self, piece=action.model))  # type: ignore[type-var]
+            return
         self.put(state, action.model, action.point, events)
         nxt = next((s for s in (1 - self.by, self.by) if self.pieces(state, s)), None)
         if nxt is None:

@@ -12,6 +12,10 @@ them. A type's **fair points** is its mean contribution per game, scaled so that
 their listed total; a type whose fair points exceed its listed points did more than its cost in these games
 (under-costed), one below did less (over-costed). The 95% interval is a percentile bootstrap over games.
 
+A game that raises (a rules or agent bug) does not stop the round robin: it is left out of every figure and
+reported with its index, seed and the command that replays it alone (``crashes`` in the report), as in
+``warband simulate``.
+
 What it does not see: objectives held, support (a MEDIC, a LEADER's morale bonus), screening, synergy; and it
 measures worth against *these* warbands played by *these* agents (the "meta"), not in general. The bootstrap
 covers the sampling error of the games only.
@@ -23,15 +27,15 @@ import itertools
 import random
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from warband.kernel import ruleset as registry
 from warband.kernel.rng import derive_seed
+from warband.lab.backends import worker_pool
 from warband.lab.compare import score_interval
-from warband.lab.simulate import SIDES, SimulationConfig, SimulationError, check, play_one
+from warband.lab.simulate import SIDES, GameCrash, SimulationConfig, SimulationError, check, crashed_record, play_one
 
 MARGIN = 0.05
 """A type is called under- or over-costed only when its whole interval is more than this fraction away from its
@@ -59,18 +63,25 @@ class ModelLine:
 
 @dataclass(frozen=True, slots=True)
 class BalanceGame:
-    """One round-robin game: which warbands played (``pair[0]`` is side a), who won, and every model's fate."""
+    """One round-robin game: which warbands played (``pair[0]`` is side a), who won, and every model's fate;
+    or, with ``crash``, a game that raised (then it has no models and counts nowhere)."""
 
     pair: tuple[int, int]
     index: int
     winner: str | None
     models: tuple[ModelLine, ...]
+    crash: GameCrash | None = None
 
 
 def play_models(config: SimulationConfig, index: int, pair: tuple[int, int]) -> BalanceGame:
     """Game ``index`` of ``config`` (played by :func:`warband.lab.simulate.play_one`) with each model's fate;
-    ``pair`` names the warbands of sides a and b."""
-    record = play_one(config, index)
+    ``pair`` names the warbands of sides a and b. A game that raises comes back with its ``crash``."""
+    try:
+        record = play_one(config, index)
+    except Exception as exc:  # a bug inside one game: report it and let the round robin go on
+        record = crashed_record(config, index, exc)
+    if record.crash is not None:
+        return BalanceGame(pair, index, None, (), record.crash)
     lines = tuple(
         ModelLine(pair[m.side], m.type, m.points, m.out, m.kills, m.side)
         for m in sorted(record.models, key=lambda m: m.id)
@@ -175,12 +186,18 @@ def run_balance(
     for config, _, _ in tasks[::games]:  # one config per pair: every file and the agent checked before playing
         check(config, workers)
     played: list[BalanceGame] = []
-    with ProcessPoolExecutor(max_workers=workers) if workers > 1 else _Inline() as pool:
-        for record in pool.map(play_models, *zip(*tasks, strict=True)):
-            played.append(record)
+    crashes: list[dict[str, Any]] = []
+    done = 0
+    with worker_pool(workers) if workers > 1 else _Inline() as pool:
+        for (config, _, _), game in zip(tasks, pool.map(play_models, *zip(*tasks, strict=True)), strict=True):
+            if game.crash is not None:
+                crashes.append({"pair": list(game.pair), **game.crash.to_json(config)})
+            else:
+                played.append(game)
+            done += 1
             if progress is not None:
-                progress(len(played), len(tasks))
-    return report(ruleset, warbands, played, seed, agent, rounds)
+                progress(done, len(tasks))
+    return report(ruleset, warbands, played, seed, agent, rounds, crashes)
 
 
 class _Inline:
@@ -197,9 +214,16 @@ class _Inline:
 
 
 def report(
-    ruleset: str, warbands: Sequence[Path], games: Sequence[BalanceGame], seed: int, agent: str, rounds: int
+    ruleset: str,
+    warbands: Sequence[Path],
+    games: Sequence[BalanceGame],
+    seed: int,
+    agent: str,
+    rounds: int,
+    crashes: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
-    """The report of a finished round robin (types sorted from most under- to most over-costed)."""
+    """The report of a finished round robin (types sorted from most under- to most over-costed); ``games`` are
+    the finished ones, ``crashes`` the games that raised (each with its replay command)."""
     tallies, _ = _tally(games)
     fair = fair_points(games)
     intervals = bootstrap(games, rounds, seed) if rounds > 0 else {}
@@ -222,6 +246,7 @@ def report(
         "method": METHOD,
         "warbands": _standings(names, warbands, games),
         "types": types,
+        "crashes": list(crashes),
     }
 
 

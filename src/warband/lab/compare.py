@@ -21,6 +21,9 @@ Design (what ``warband compare`` prints, and why it is valid):
   stopping rule. Both use the normal approximation with the variance estimated from the pairs.
 * Each variant is tested against the baseline at level ``alpha``; with several variants the family-wise error
   is up to ``k · alpha`` (pass ``--alpha 0.05/k`` for a Bonferroni bound).
+* A game that raises (a rules or agent bug) does not stop the comparison: it is reported with its arm, index,
+  seed and the command that replays it alone (``summary["crashes"]``), and its seed is left out of the pairs of
+  that arm (a pair needs both games finished), as in ``warband simulate``.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ import numpy as np
 from warband.kernel import ruleset as registry
 from warband.kernel.errors import ParameterError, WarbandError
 from warband.lab.backends import worker_pool
-from warband.lab.simulate import GameRecord, SimulationConfig, check, play_one
+from warband.lab.simulate import GameCrash, GameRecord, SimulationConfig, check, crashed_record, play_one
 
 Boundary = Literal["obf", "pocock"]
 BOUNDARY_NAMES: dict[str, str] = {"obf": "O'Brien–Fleming", "pocock": "Pocock"}
@@ -208,6 +211,8 @@ class Paired:
     def of(cls, base: Sequence[float], variant: Sequence[float]) -> Paired:
         diffs = [v - b for b, v in zip(base, variant, strict=True)]
         n = len(diffs)
+        if n == 0:  # every game of the arm crashed: no evidence either way
+            return cls(0, 0.0, 0.0, 0)
         mean = sum(diffs) / n
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
         return cls(n, mean, math.sqrt(var / n), sum(1 for d in diffs if d != 0))
@@ -254,15 +259,27 @@ def check_variants(ruleset: str, variants: Sequence[Variant]) -> None:
 
 @dataclass
 class Arm:
-    """One arm of the comparison: its config and the records played so far (index order)."""
+    """One arm of the comparison: its config, the records of its finished games so far (index order) and the
+    games that crashed."""
 
     label: str
     config: SimulationConfig
     records: list[GameRecord] = field(default_factory=list)
     decided: dict[str, Any] | None = None
+    crashes: list[GameCrash] = field(default_factory=list)
 
-    def scores(self, n: int | None = None) -> list[float]:
-        return [a_score(r) for r in self.records[:n]]
+    def add(self, record: GameRecord) -> None:
+        if record.crash is not None:
+            self.crashes.append(record.crash)
+        else:
+            self.records.append(record)
+
+
+def paired_scores(baseline: Arm, arm: Arm) -> tuple[list[float], list[float]]:
+    """A's scores in the games (by seed index) that both the baseline and ``arm`` finished, in index order."""
+    base = {r.index: a_score(r) for r in baseline.records}
+    pairs = [(base[r.index], a_score(r)) for r in arm.records if r.index in base]
+    return [b for b, _ in pairs], [v for _, v in pairs]
 
 
 Progress = Callable[[int, int], None]
@@ -276,9 +293,18 @@ class CompareResult:
     summary: dict[str, Any]
 
 
+def play_guarded(config: SimulationConfig, index: int) -> GameRecord:
+    """Game ``index`` of an arm (this module's :func:`play_one`); an exception inside it comes back as a record
+    whose ``crash`` names it (see :func:`warband.lab.simulate.crashed_record`)."""
+    try:
+        return play_one(config, index)
+    except Exception as exc:  # a bug inside one game: report it and let the comparison go on
+        return crashed_record(config, index, exc)
+
+
 def _serial_map(tasks: list[tuple[SimulationConfig, int]]) -> Iterator[GameRecord]:
     for config, index in tasks:
-        yield play_one(config, index)
+        yield play_guarded(config, index)
 
 
 @contextmanager
@@ -290,7 +316,7 @@ def _runner(workers: int) -> Iterator[Callable[[list[tuple[SimulationConfig, int
     with worker_pool(workers) as pool:
 
         def run(tasks: list[tuple[SimulationConfig, int]]) -> Iterable[GameRecord]:
-            return pool.map(play_one, [c for c, _ in tasks], [i for _, i in tasks])
+            return pool.map(play_guarded, [c for c, _ in tasks], [i for _, i in tasks])
 
         yield run
 
@@ -314,7 +340,7 @@ def compare(
             live = [baseline, *(a for a in arms if a.decided is None)]
             tasks = [(arm.config, i) for arm in live for i in range(start, n)]
             for (config, _), record in zip(tasks, run(tasks), strict=True):
-                next(a for a in live if a.config is config).records.append(record)
+                next(a for a in live if a.config is config).add(record)
                 done += 1
                 if progress is not None:
                     progress(done, total)
@@ -327,8 +353,8 @@ def compare(
 
 
 def _look(arm: Arm, baseline: Arm, plan: Plan, look: int, final: bool) -> None:
-    n = len(arm.records)
-    paired = Paired.of(baseline.scores(n), arm.scores())
+    n = plan.looks[look]
+    paired = Paired.of(*paired_scores(baseline, arm))
     bound = plan.bounds[look]
     if abs(paired.z) >= bound or final:
         half = bound * paired.se
@@ -343,11 +369,14 @@ def _look(arm: Arm, baseline: Arm, plan: Plan, look: int, final: bool) -> None:
             "change": paired.mean,
             "ci": [paired.mean - half, paired.mean + half],
             "changed_games": paired.discordant,
+            "paired_games": paired.n,
         }
 
 
-def _arm_line(arm: Arm, n: int) -> dict[str, Any]:
-    records = arm.records[:n]
+def _arm_line(arm: Arm) -> dict[str, Any]:
+    """One arm's line: its finished games, A's wins and score rate, and how many of its games crashed."""
+    records = arm.records
+    n = len(records)
     score = sum(a_score(r) for r in records)
     wins = sum(1 for r in records if r.winner == "a")
     draws = sum(1 for r in records if r.winner is None)
@@ -361,6 +390,7 @@ def _arm_line(arm: Arm, n: int) -> dict[str, Any]:
         "b_wins": n - wins - draws,
         "a_rate": score / n if n else 0.0,
         "ci95": [low, high],
+        "crashed": len(arm.crashes),
     }
 
 
@@ -386,7 +416,7 @@ def _summary(base: SimulationConfig, baseline: Arm, arms: list[Arm], plan: Plan)
     variants = []
     for arm in arms:
         assert arm.decided is not None
-        line = _arm_line(arm, len(arm.records))
+        line = _arm_line(arm)
         line.update(arm.decided, verdict=verdict(arm.decided, plan))
         variants.append(line)
     return {
@@ -405,7 +435,8 @@ def _summary(base: SimulationConfig, baseline: Arm, arms: list[Arm], plan: Plan)
             "outcome": "A's score per game: win 1, draw 1/2, loss 0",
             "pairing": "game i of every arm uses the same seed",
         },
-        "baseline": _arm_line(baseline, len(baseline.records)),
+        "baseline": _arm_line(baseline),
         "variants": variants,
-        "games_played": len(baseline.records) + sum(len(a.records) for a in arms),
+        "games_played": sum(len(a.records) + len(a.crashes) for a in (baseline, *arms)),
+        "crashes": [{"arm": a.label, **c.to_json(a.config)} for a in (baseline, *arms) for c in a.crashes],
     }

@@ -269,10 +269,16 @@ def play_one_guarded(config: SimulationConfig, index: int, keep_log: bool = Fals
     try:
         return play_one(config, index, keep_log)
     except Exception as exc:  # any bug inside one game: report it per game and let the run go on
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        error = f"{type(exc).__name__}: {first}" if first else type(exc).__name__
-        crash = GameCrash(index, config.game_seed(index), error, traceback.format_exc())
-        return GameRecord(index, crash.seed, None, "crashed", (0, 0), 0, 0, 0, config.swapped(index), crash=crash)
+        return crashed_record(config, index, exc)
+
+
+def crashed_record(config: SimulationConfig, index: int, exc: BaseException) -> GameRecord:
+    """The record of game ``index`` that raised ``exc`` (call it inside the ``except`` block: it keeps the
+    traceback); every lab command (``simulate``, ``compare``, ``balance``) reports crashes this way."""
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    error = f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+    crash = GameCrash(index, config.game_seed(index), error, traceback.format_exc())
+    return GameRecord(index, crash.seed, None, "crashed", (0, 0), 0, 0, 0, config.swapped(index), crash=crash)
 
 
 def replay_command(config: SimulationConfig, index: int) -> str:

@@ -197,9 +197,11 @@ class ChooseEdge(setup.ChooseZone[State]):
 
 @dataclass(frozen=True, slots=True)
 class Deploy(setup.Deploy[State]):
-    """Each side deploys its whole force within ``deployment_depth`` of its edge, the Attacker first (digest B1)."""
+    """Each side deploys its whole force within ``deployment_depth`` of its edge, the Attacker first (digest B1),
+    model by model in roster order: the only choice is the spot (no piece is picked first)."""
 
     rules = R
+    pick_then_place = False
     by: int
 
     def pieces(self, state: State, side: int) -> list[str]:

@@ -158,10 +158,12 @@ class ChooseZone(setup.ChooseZone[State]):
 @dataclass(frozen=True, slots=True)
 class Deploy(setup.Deploy[State]):
     """Standing decision of the deployment: ``by`` places one of its models wholly inside its zone, clear of
-    impassable, blocking and dangerous terrain and of other bases (digest §1 CNL)."""
+    impassable, blocking and dangerous terrain and of other bases (digest §1 CNL). Pending with ``piece`` set,
+    it asks where that model goes."""
 
     rules = R
     by: int
+    piece: str = ""
 
     def pieces(self, state: State, side: int) -> list[str]:
         return [m.id for m in undeployed(state, side)]
@@ -177,14 +179,8 @@ class Deploy(setup.Deploy[State]):
 
         return setup.deploy_spots(grid, zone, fits)
 
-    def options(self, state: State) -> list[Action]:
-        by_radius: dict[float, list[Vec]] = {}
-        out: list[Action] = []
-        for m in undeployed(state, self.by):
-            if m.radius not in by_radius:
-                by_radius[m.radius] = self.spots(state, m.id)
-            out.extend(Action("deploy", m.id, point=p) for p in by_radius[m.radius])
-        return out
+    def spot_key(self, state: State, piece: str) -> object:
+        return state.models[piece].radius  # one side's models with the same base have the same spots
 
     def problems(self, state: State, piece: str, at: Vec) -> list[Reason]:
         return deploy_problems(state, state.models[piece], at)

@@ -156,12 +156,13 @@ def deploy_plan(state: State, uid: str, p: Vec) -> Placement | list[Reason]:
 
 @dataclass(frozen=True, slots=True)
 class Deploy(setup.Deploy[State]):
-    """The standing decision of the set-up (never stored): side ``by`` deploys one of its units round its leader,
-    then the sides alternate (digest §3.2)."""
+    """The standing decision of the set-up: side ``by`` deploys one of its units round its leader,
+    then the sides alternate (digest §3.2). Pending with ``piece`` set, it asks where that unit goes."""
 
     rules = R
     noun = "unit"
     by: int
+    piece: str = ""
 
     def pieces(self, state: State, side: int) -> list[str]:
         return undeployed(state, side)
@@ -1171,7 +1172,7 @@ def activation_done(state: State, uid: str) -> bool:
 
 
 STEPS = (Rolloff, Zone, Draw, Pick, Rally, PinTest, StayProne, React, ShootGo, ShootEnd, ChargeGo)
-RULES = TTRules([*STEPS, FightGo, StrikeBack, FightEnd, DrawPins, Dest, *combat.STEPS])
+RULES = TTRules([*STEPS, Deploy, FightGo, StrikeBack, FightEnd, DrawPins, Dest, *combat.STEPS])
 
 
 def result_score(state: State) -> tuple[int, int]:

@@ -111,9 +111,11 @@ class ChooseZone(setup.ChooseZone[State]):
 @dataclass(frozen=True, slots=True)
 class Deploy(setup.Deploy[State]):
     """Standing decision of deployment: alternate placing fighters wholly inside the own zone (within 3" of
-    the own edge, D §A9), clear of terrain and other bases."""
+    the own edge, D §A9), clear of terrain and other bases. Fighters go in roster order, so the only choice is
+    the spot (no piece is picked first)."""
 
     rules = R
+    pick_then_place = False
     by: int
 
     def pieces(self, state: State, side: int) -> list[str]:
