@@ -28,7 +28,7 @@ from warband.kernel.events import (
     StatusChanged,
     TokensChanged,
 )
-from warband.kernel.geometry import Vec
+from warband.kernel.geometry import TerrainPiece, Vec
 from warband.kernel.state import Model
 from warband.kernel.steps import Choice, SteppedRules, push
 from warband.rulesets.trenches_and_turbines import combat, missions
@@ -49,6 +49,7 @@ from warband.rulesets.trenches_and_turbines.space import (
     Placement,
     engaged_units,
     follower_slots,
+    frozen_models,
     is_vehicle,
     leader_of,
     members,
@@ -56,7 +57,7 @@ from warband.rulesets.trenches_and_turbines.space import (
     place_unit,
     plan_charge,
     plan_unit_move,
-    spot_problems,
+    spot_problem,
     unit_gap,
     vehicle_facing_after,
     vehicle_problems,
@@ -136,6 +137,17 @@ def undeployed(state: State, side: int) -> list[str]:
     ]
 
 
+def _wholly_inside(state: State, zone: TerrainPiece, p: Vec, radius: float) -> bool:
+    """The kernel's ``setup.wholly_inside``, remembered per game: a zone never moves and deployment asks it of the
+    same grid spots again and again."""
+    k = ("inside", id(zone), p, radius)  # the zones live as long as the context that holds this memo
+    memo = state.ctx.memo
+    hit: bool | None = memo.get(k)
+    if hit is None:
+        hit = memo[k] = setup.wholly_inside(zone, p, radius)
+    return hit
+
+
 def deploy_plan(state: State, uid: str, p: Vec) -> Placement | list[Reason]:
     """The unit in formation round its leader at ``p``, every base wholly inside its zone."""
     zone = state.ctx.zones[state.vars["zone_of"][state.ctx.units[uid]["side"]]]
@@ -146,7 +158,7 @@ def deploy_plan(state: State, uid: str, p: Vec) -> Placement | list[Reason]:
     for mid in ids:
         m = state.models[mid]
         for s in slots:
-            if setup.wholly_inside(zone, s, m.radius) and not spot_problems(state, m, s, placed, ids, 0.0):
+            if _wholly_inside(state, zone, s, m.radius) and spot_problem(state, m, s, placed, ids, 0.0) is None:
                 placed[mid] = (s[0], s[1], state.ctx.table.surface_height(s))
                 break
         else:
@@ -169,7 +181,8 @@ class Deploy(setup.Deploy[State]):
     def spots(self, state: State, piece: str) -> list[Vec]:
         zone = state.ctx.zones[state.vars["zone_of"][state.ctx.units[piece]["side"]]]
         coarse = setup.zone_grid(zone, 8, 2)
-        return setup.deploy_spots(coarse, zone, lambda q: isinstance(deploy_plan(state, piece, q), dict))
+        with frozen_models(state):  # only checks follow: nothing moves
+            return setup.deploy_spots(coarse, zone, lambda q: isinstance(deploy_plan(state, piece, q), dict))
 
     def problems(self, state: State, piece: str, at: Vec) -> list[Reason]:
         plan = deploy_plan(state, piece, at)
@@ -1056,13 +1069,14 @@ def dest_candidates(state: State, step: Dest) -> list[Action]:
             pts.append((round(lead.x + s * math.cos(ang), 2), round(lead.y + s * math.sin(ang), 2)))
     out: list[Action] = []
     seen = set()
-    for q in pts:
-        if q in seen:
-            continue
-        seen.add(q)
-        a = Action("to", uid, point=q)
-        if not dest_reasons(state, step, a):
-            out.append(a)
+    with frozen_models(state):  # only checks follow: nothing moves
+        for q in pts:
+            if q in seen:
+                continue
+            seen.add(q)
+            a = Action("to", uid, point=q)
+            if not dest_reasons(state, step, a):
+                out.append(a)
     return [*out, Action("stay", uid)]
 
 
