@@ -61,7 +61,29 @@ def enemies_of(state: State, side: int) -> list[Model]:
 
 
 def unit_gap(state: State, uid: str, other: str) -> float:
-    return min((gap(a, b) for a in members(state, uid) for b in members(state, other)), default=math.inf)
+    """The least base gap between a model of ``uid`` and one of ``other`` (inf if either has none on the table):
+    the kernel's ``gap`` over every pair, written out; asked once per candidate Shoot and Charge, so while the
+    rules list a menu (:func:`frozen_models`) each answer is kept for the rest of the listing."""
+    frozen = state.ctx.frozen
+    cache = frozen.cache if frozen is not None and frozen.state is state else None
+    if cache is not None:
+        hit: float | None = cache.get(("unit-gap", uid, other))
+        if hit is not None:
+            return hit
+    theirs = members(state, other)
+    best = math.inf
+    hypot = math.hypot
+    for a in members(state, uid):
+        ax, ay, ar = a.x, a.y, a.radius
+        for b in theirs:
+            d = hypot(ax - b.x, ay - b.y) - ar - b.radius
+            if d <= 0.0:
+                d = 0.0
+            if d < best:
+                best = d
+    if cache is not None:
+        cache[("unit-gap", uid, other)] = best
+    return best
 
 
 def engaged_units(state: State, uid: str) -> list[str]:
@@ -233,10 +255,12 @@ class FrozenModels:
     """The models on the table of one state, sorted by x, so that :func:`spot_problems` looks only at those near
     a spot (speed only: the same answers, in the same order, as a walk over every model)."""
 
-    __slots__ = ("max_radius", "models", "state", "xs")
+    __slots__ = ("cache", "max_radius", "models", "state", "xs")
 
     def __init__(self, state: State) -> None:
         self.state = state
+        #: answers that depend only on where the models stand, kept while they stand still (:func:`unit_gap`)
+        self.cache: dict[Any, Any] = {}
         on = [(m.x, i, m) for i, m in enumerate(state.models.values()) if m.on_table]
         on.sort(key=lambda e: (e[0], e[1]))
         self.xs = [e[0] for e in on]
@@ -292,7 +316,19 @@ def _enemy_zones(
     """Circles the centre of ``m`` may not enter while moving: ``egap`` round every enemy base (seed 002, Move:
     'at least 1" away'), except round the enemies it already stands that close to, whose bases it may move away
     from but never through, and round the models of the unit it charges (``ignore_unit``), whose bases it may
-    touch but never pass through. Only circles that a path of ``within`` inches from ``m`` could touch."""
+    touch but never pass through. Only circles that a path of ``within`` inches from ``m`` could touch. While the
+    models stand still (:func:`frozen_models`) each answer is kept for the rest of the listing."""
+    frozen = state.ctx.frozen
+    if frozen is not None and frozen.state is state:
+        k = ("zones", m.id, egap, ignore_unit, within)
+        hit: list[tuple[Vec, float]] | None = frozen.cache.get(k)
+        if hit is None:
+            hit = frozen.cache[k] = _enemy_zones_now(state, m, egap, ignore_unit, within)
+        return hit
+    return _enemy_zones_now(state, m, egap, ignore_unit, within)
+
+
+def _enemy_zones_now(state: State, m: Model, egap: float, ignore_unit: str, within: float) -> list[tuple[Vec, float]]:
     out = []
     for o in state.models.values():
         if o.on_table and o.side != m.side:
@@ -759,10 +795,17 @@ def _sight_blockers(ctx: Context, state: State, a: Model, t: Model) -> tuple[lis
     return pieces, bases
 
 
-def _line(ctx: Context, big: int, pieces: list[_SightPiece], bases: list[_SightBase], pa: Vec, pt: Vec) -> int | None:
+def _line(
+    ctx: Context, big: int, pieces: list[_SightPiece], bases: list[_SightBase], pa: Vec, pt: Vec, hint: list[bool]
+) -> int | None:
     """None if the line is blocked, else 1 when a smaller feature or unit is in the way (Conceal), 0 if clear.
     ``big``: the larger size rank of the two models; ``pieces`` and ``bases``: what may be in the way
-    (:func:`_sight_blockers`)."""
+    (:func:`_sight_blockers`), what blocked the last line first; ``hint[0]``: a base has blocked a line of this
+    pair (the answer never depends on the order of the checks)."""
+    if hint[0]:  # the last line was blocked by the base now first: try it before any piece
+        c, r, rank = bases[0]
+        if rank >= big and circle_segment_hits(pa, pt, c, r):
+            return None
     conceal = 0
     ln = math.hypot(pt[0] - pa[0], pt[1] - pa[1])
     for i, (piece, woods, size) in enumerate(pieces):
@@ -784,6 +827,7 @@ def _line(ctx: Context, big: int, pieces: list[_SightPiece], bases: list[_SightB
         if circle_segment_hits(pa, pt, c, r):
             if rank >= big:
                 _to_front(bases, i)
+                hint[0] = True
                 return None
             conceal = 1
     return conceal
@@ -824,16 +868,24 @@ def sight(state: State, a: Model, t: Model, key: tuple[Any, ...] | None = None) 
     hit = ctx.memo.get(k, -1)
     if hit != -1:
         return hit  # type: ignore[no-any-return]
+    big = max(size_rank(a), size_rank(t))
+    pieces, bases = _sight_blockers(ctx, state, a, t)
+    # the answer depends only on the two bases and on what may stand between them (the table never changes): a
+    # pair whose neighbourhood did not change since another state was asked is answered again without a line
+    near = ("sight-near", a.x, a.y, a.z, a.radius, t.x, t.y, t.z, t.radius, big, tuple(bases))
+    hit = ctx.memo.get(near, -1)
+    if hit != -1:
+        ctx.memo[k] = hit
+        return hit  # type: ignore[no-any-return]
     best: int | None = None
     dx, dy = t.x - a.x, t.y - a.y
     ln = math.hypot(dx, dy) or 1.0
     px, py = -dy / ln, dx / ln
-    big = max(size_rank(a), size_rank(t))
-    pieces, bases = _sight_blockers(ctx, state, a, t)
+    hint = [False]
     for sa, st in _SIGHT_PAIRS if pieces or bases else _SIGHT_PAIRS[:1]:  # nothing in the way: the first is clear
         pa = (a.x + sa * a.radius * px, a.y + sa * a.radius * py)
         pt = (t.x + st * t.radius * px, t.y + st * t.radius * py)
-        c = _line(ctx, big, pieces, bases, pa, pt)
+        c = _line(ctx, big, pieces, bases, pa, pt, hint)
         if c is not None and (best is None or c < best):
             best = c
             if c == 0:
@@ -841,6 +893,7 @@ def sight(state: State, a: Model, t: Model, key: tuple[Any, ...] | None = None) 
     if len(ctx.memo) > 200_000:
         ctx.memo.clear()
     ctx.memo[k] = best
+    ctx.memo[near] = best
     return best
 
 
