@@ -91,9 +91,16 @@ def engaged_units(state: State, uid: str) -> list[str]:
     tol = state.ctx.params["contact_tolerance"]
     mine = members(state, uid)
     out: list[str] = []
+    hypot = math.hypot
     for e in enemies_of(state, state.ctx.units[uid]["side"]):
-        if e.unit not in out and any(gap(m, e) <= tol for m in mine):
-            out.append(str(e.unit))
+        if e.unit in out:
+            continue
+        ex, ey, er = e.x, e.y, e.radius
+        for m in mine:  # the kernel's gap(m, e) <= tol, written out (asked of every enemy for every menu)
+            d = hypot(m.x - ex, m.y - ey) - m.radius - er
+            if (d if d > 0.0 else 0.0) <= tol:
+                out.append(str(e.unit))
+                break
     return out
 
 
@@ -208,9 +215,13 @@ def spot_problem(
     ask whether a spot is free (None)."""
     ctx = state.ctx
     mr = m.radius
+    px, py = p
     if not ctx.table.on_table(p, mr):
         return ("table", "")
     for piece in ctx.solid:
+        x0, y0, x1, y1 = piece.bbox  # circle_overlaps' own first rejection, without the call
+        if px < x0 - mr or px > x1 + mr or py < y0 - mr or py > y1 + mr:
+            continue
         if piece.circle_overlaps(p, mr):
             return ("impassable", piece.id)
     if not climbable_data(m, ctx.params):
@@ -218,7 +229,6 @@ def spot_problem(
             if piece.kind == "platform" and piece.circle_overlaps(p, mr):
                 return ("scalable", piece.id)
     skip = moving if isinstance(moving, (set, frozenset)) else set(moving)
-    px, py = p
     mid = m.id
     # a model farther than this (plus both radii) on either axis can neither overlap nor crowd ``m``: a cheap
     # rejection before the distance (speed only: the same answers as without it)
