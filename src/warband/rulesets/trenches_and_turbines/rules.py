@@ -28,7 +28,7 @@ from warband.kernel.events import (
     StatusChanged,
     TokensChanged,
 )
-from warband.kernel.geometry import Vec
+from warband.kernel.geometry import TerrainPiece, Vec
 from warband.kernel.state import Model
 from warband.kernel.steps import Choice, SteppedRules, push
 from warband.rulesets.trenches_and_turbines import combat, missions
@@ -49,6 +49,7 @@ from warband.rulesets.trenches_and_turbines.space import (
     Placement,
     engaged_units,
     follower_slots,
+    frozen_models,
     is_vehicle,
     leader_of,
     members,
@@ -56,7 +57,7 @@ from warband.rulesets.trenches_and_turbines.space import (
     place_unit,
     plan_charge,
     plan_unit_move,
-    spot_problems,
+    spot_problem,
     unit_gap,
     vehicle_facing_after,
     vehicle_problems,
@@ -136,6 +137,17 @@ def undeployed(state: State, side: int) -> list[str]:
     ]
 
 
+def _wholly_inside(state: State, zone: TerrainPiece, p: Vec, radius: float) -> bool:
+    """The kernel's ``setup.wholly_inside``, remembered per game: a zone never moves and deployment asks it of the
+    same grid spots again and again."""
+    k = ("inside", id(zone), p, radius)  # the zones live as long as the context that holds this memo
+    memo = state.ctx.memo
+    hit: bool | None = memo.get(k)
+    if hit is None:
+        hit = memo[k] = setup.wholly_inside(zone, p, radius)
+    return hit
+
+
 def deploy_plan(state: State, uid: str, p: Vec) -> Placement | list[Reason]:
     """The unit in formation round its leader at ``p``, every base wholly inside its zone."""
     zone = state.ctx.zones[state.vars["zone_of"][state.ctx.units[uid]["side"]]]
@@ -146,7 +158,7 @@ def deploy_plan(state: State, uid: str, p: Vec) -> Placement | list[Reason]:
     for mid in ids:
         m = state.models[mid]
         for s in slots:
-            if setup.wholly_inside(zone, s, m.radius) and not spot_problems(state, m, s, placed, ids, 0.0):
+            if _wholly_inside(state, zone, s, m.radius) and spot_problem(state, m, s, placed, ids, 0.0) is None:
                 placed[mid] = (s[0], s[1], state.ctx.table.surface_height(s))
                 break
         else:
@@ -170,7 +182,8 @@ class Deploy(setup.Deploy[State]):
     def spots(self, state: State, piece: str) -> list[Vec]:
         zone = state.ctx.zones[state.vars["zone_of"][state.ctx.units[piece]["side"]]]
         coarse = setup.zone_grid(zone, 8, 2)
-        return setup.deploy_spots(coarse, zone, lambda q: isinstance(deploy_plan(state, piece, q), dict))
+        with frozen_models(state):  # only checks follow: nothing moves
+            return setup.deploy_spots(coarse, zone, lambda q: isinstance(deploy_plan(state, piece, q), dict))
 
     def problems(self, state: State, piece: str, at: Vec) -> list[Reason]:
         plan = deploy_plan(state, piece, at)
@@ -380,13 +393,20 @@ def end_round(state: State, events: list[Event]) -> None:
 def objective_holder(state: State, at: Vec, radius: float) -> int | None:
     """Control (digest §3.3): more models of non-Routed units within the radius (size L+ counts double)."""
     large = int(state.ctx.params["objective_large_weight"])
-
-    def weight(m: Model) -> int:
-        if ustate(state, str(m.unit))["routed"]:
-            return 0
-        return large if m.data["size"] in ("L", "XL") else 1
-
-    return battlefield.controller(state.models.values(), at, radius, weight)
+    # the kernel's battlefield.controller and within_objective written out (the same test, the same counts): an
+    # evaluation asks this of every objective after every lookahead
+    units = state.vars["u"]
+    ax, ay = at
+    lim = radius + 1e-9
+    count = [0, 0]
+    for m in state.models.values():
+        if m.on_table and math.hypot(m.x - ax, m.y - ay) - m.radius <= lim:
+            if units[str(m.unit)]["routed"]:
+                continue
+            count[m.side] += large if m.data["size"] in ("L", "XL") else 1
+    if count[0] == count[1]:
+        return None
+    return 0 if count[0] > count[1] else 1
 
 
 def finish(state: State, events: list[Event]) -> None:
@@ -409,7 +429,8 @@ ACTIONS = ("move", "charge", "prone", "stand", "shoot", "fight", "shift", "shed"
 def menu(state: State, uid: str, only_legal: bool = True) -> list[Action]:
     tries = list(candidates(state, uid))
     eng = engaged_units(state, uid)
-    out = [a for a in tries if not only_legal or not action_reasons(state, uid, a, eng)]
+    with frozen_models(state):  # only checks follow: nothing moves
+        out = [a for a in tries if not only_legal or not action_reasons(state, uid, a, eng)]
     out.append(Action("end", uid))
     return out
 
@@ -1057,13 +1078,14 @@ def dest_candidates(state: State, step: Dest) -> list[Action]:
             pts.append((round(lead.x + s * math.cos(ang), 2), round(lead.y + s * math.sin(ang), 2)))
     out: list[Action] = []
     seen = set()
-    for q in pts:
-        if q in seen:
-            continue
-        seen.add(q)
-        a = Action("to", uid, point=q)
-        if not dest_reasons(state, step, a):
-            out.append(a)
+    with frozen_models(state):  # only checks follow: nothing moves
+        for q in pts:
+            if q in seen:
+                continue
+            seen.add(q)
+            a = Action("to", uid, point=q)
+            if not dest_reasons(state, step, a):
+                out.append(a)
     return [*out, Action("stay", uid)]
 
 
@@ -1077,7 +1099,50 @@ def dest_reasons(state: State, step: Dest, a: Action) -> list[Reason]:
     return plan if isinstance(plan, list) else []
 
 
+#: Destination plans kept per game (in the context's memo) before it is emptied.
+PLAN_MEMO_LIMIT = 50_000
+
+
 def dest_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
+    """Where a Move or Shift to ``a.point`` puts every model of the unit, or why it cannot go
+    (:func:`_dest_plan`). A pure function of the models on the table (where they stand, which way a VEHICLE
+    faces), the unit's leader and the step, so it is remembered by them: listing the destinations plans each one
+    and choosing one plans it again, and a lookahead plans the same moves from the same positions."""
+    key = (
+        "dest",
+        step.unit,
+        step.mode,
+        step.allow,
+        a.kind,
+        a.model,
+        a.point,
+        a.option,
+        ustate(state, step.unit).get("leader"),
+        _stances(state),
+    )
+    memo = state.ctx.memo
+    hit: Placement | list[Reason] | None = memo.get(key)
+    if hit is None:
+        hit = _dest_plan(state, step, a)
+        if len(memo) > PLAN_MEMO_LIMIT:
+            memo.clear()
+        memo[key] = hit
+    return dict(hit) if isinstance(hit, dict) else list(hit)
+
+
+def _stances(state: State) -> tuple[tuple[Any, ...], ...]:
+    """Where every model stands (and which way it faces), once per listing while nothing moves."""
+    frozen = state.ctx.frozen
+    cache = frozen.cache if frozen is not None and frozen.state is state else None
+    if cache is not None and "stances" in cache:
+        return cache["stances"]  # type: ignore[no-any-return]
+    out = tuple((m.x, m.y, m.z, m.on_table, m.flags.get("facing")) for m in state.models.values())
+    if cache is not None:
+        cache["stances"] = out
+    return out
+
+
+def _dest_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
     uid = step.unit
     assert a.point is not None
     allow = step.allow

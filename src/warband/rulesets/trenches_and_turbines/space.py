@@ -13,8 +13,11 @@ move (:func:`plan_charge`, seed 002: a charge is "a special type of movement act
 
 from __future__ import annotations
 
+import bisect
 import math
-from collections.abc import Callable, Iterable
+import operator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from warband.kernel.errors import Reason
@@ -58,7 +61,29 @@ def enemies_of(state: State, side: int) -> list[Model]:
 
 
 def unit_gap(state: State, uid: str, other: str) -> float:
-    return min((gap(a, b) for a in members(state, uid) for b in members(state, other)), default=math.inf)
+    """The least base gap between a model of ``uid`` and one of ``other`` (inf if either has none on the table):
+    the kernel's ``gap`` over every pair, written out; asked once per candidate Shoot and Charge, so while the
+    rules list a menu (:func:`frozen_models`) each answer is kept for the rest of the listing."""
+    frozen = state.ctx.frozen
+    cache = frozen.cache if frozen is not None and frozen.state is state else None
+    if cache is not None:
+        hit: float | None = cache.get(("unit-gap", uid, other))
+        if hit is not None:
+            return hit
+    theirs = members(state, other)
+    best = math.inf
+    hypot = math.hypot
+    for a in members(state, uid):
+        ax, ay, ar = a.x, a.y, a.radius
+        for b in theirs:
+            d = hypot(ax - b.x, ay - b.y) - ar - b.radius
+            if d <= 0.0:
+                d = 0.0
+            if d < best:
+                best = d
+    if cache is not None:
+        cache[("unit-gap", uid, other)] = best
+    return best
 
 
 def engaged_units(state: State, uid: str) -> list[str]:
@@ -66,9 +91,16 @@ def engaged_units(state: State, uid: str) -> list[str]:
     tol = state.ctx.params["contact_tolerance"]
     mine = members(state, uid)
     out: list[str] = []
+    hypot = math.hypot
     for e in enemies_of(state, state.ctx.units[uid]["side"]):
-        if e.unit not in out and any(gap(m, e) <= tol for m in mine):
-            out.append(str(e.unit))
+        if e.unit in out:
+            continue
+        ex, ey, er = e.x, e.y, e.radius
+        for m in mine:  # the kernel's gap(m, e) <= tol, written out (asked of every enemy for every menu)
+            d = hypot(m.x - ex, m.y - ey) - m.radius - er
+            if (d if d > 0.0 else 0.0) <= tol:
+                out.append(str(e.unit))
+                break
     return out
 
 
@@ -155,30 +187,120 @@ def spot_problems(
 ) -> list[Reason]:
     """Why ``m`` cannot stand at ``p``: off the table, inside impassable terrain, overlapping another base, or
     closer than ``enemy_gap`` to an enemy model (seed 002, Move: at least 1" from enemies)."""
-    ctx = state.ctx
-    if not ctx.table.on_table(p, m.radius):
+    why = spot_problem(state, m, p, placed, moving, enemy_gap, ignore_unit)
+    if why is None:
+        return []
+    kind, other = why
+    if kind == "table":
         return [(f"{R}/move/table", f"{m.id} would leave the table")]
+    if kind == "impassable":
+        return [(f"{R}/move/impassable", f"{m.id} cannot stand in {other}")]
+    if kind == "scalable":
+        return [(f"{R}/move/scalable", f"{m.id} ({m.data['size']}) cannot climb SCALABLE terrain {other}")]
+    if kind == "overlap":
+        return [(f"{R}/move/overlap", f"{m.id} would overlap {other}")]
+    return [(f"{R}/move/enemy-clearance", f'{m.id} would end within {enemy_gap:g}" of enemy {other}')]
+
+
+def spot_problem(
+    state: State,
+    m: Model,
+    p: Vec,
+    placed: Placement,
+    moving: Iterable[str],
+    enemy_gap: float,
+    ignore_unit: str = "",
+) -> tuple[str, str] | None:
+    """The first of :func:`spot_problems` as (kind, the piece or model in the way), unworded: the hot checks only
+    ask whether a spot is free (None)."""
+    ctx = state.ctx
+    mr = m.radius
+    px, py = p
+    if not ctx.table.on_table(p, mr):
+        return ("table", "")
     for piece in ctx.solid:
-        if piece.circle_overlaps(p, m.radius):
-            return [(f"{R}/move/impassable", f"{m.id} cannot stand in {piece.id}")]
+        x0, y0, x1, y1 = piece.bbox  # circle_overlaps' own first rejection, without the call
+        if px < x0 - mr or px > x1 + mr or py < y0 - mr or py > y1 + mr:
+            continue
+        if piece.circle_overlaps(p, mr):
+            return ("impassable", piece.id)
     if not climbable_data(m, ctx.params):
         for piece in ctx.table.terrain:
-            if piece.kind == "platform" and piece.circle_overlaps(p, m.radius):
-                return [(f"{R}/move/scalable", f"{m.id} ({m.data['size']}) cannot climb SCALABLE terrain {piece.id}")]
-    skip = set(moving)
-    for o in state.models.values():
-        if not o.on_table or o.id == m.id or o.id in skip:
+            if piece.kind == "platform" and piece.circle_overlaps(p, mr):
+                return ("scalable", piece.id)
+    skip = moving if isinstance(moving, (set, frozenset)) else set(moving)
+    mid = m.id
+    # a model farther than this (plus both radii) on either axis can neither overlap nor crowd ``m``: a cheap
+    # rejection before the distance (speed only: the same answers as without it)
+    slack = (enemy_gap if enemy_gap > 0.0 else 0.0) + 1.0
+    frozen = ctx.frozen
+    if frozen is not None and frozen.state is state:
+        others: Iterable[Model] = frozen.near(px, mr + frozen.max_radius + slack)
+    else:
+        others = state.models.values()
+    for o in others:
+        if not o.on_table or o.id == mid or o.id in skip:
             continue
-        d = edge_distance(p, m.radius, (o.x, o.y), o.radius)
-        if d < -1e-6 or math.hypot(p[0] - o.x, p[1] - o.y) < m.radius + o.radius - 1e-6:
-            return [(f"{R}/move/overlap", f"{m.id} would overlap {o.id}")]
+        dx = px - o.x
+        dy = py - o.y
+        reach = mr + o.radius + slack
+        if dx > reach or dx < -reach or dy > reach or dy < -reach:
+            continue
+        h = math.hypot(dx, dy)
+        if h < mr + o.radius - 1e-6:
+            return ("overlap", o.id)
+        d = h - mr - o.radius  # the base gap (kernel edge_distance: never negative)
+        if d <= 0.0:
+            d = 0.0
         if o.side != m.side and o.unit != ignore_unit and d < enemy_gap - 1e-6:
-            return [(f"{R}/move/enemy-clearance", f'{m.id} would end within {enemy_gap:g}" of enemy {o.id}')]
-    for mid, (x, y, _) in placed.items():
-        o = state.models[mid]
-        if math.hypot(p[0] - x, p[1] - y) < m.radius + o.radius - 1e-6:
-            return [(f"{R}/move/overlap", f"{m.id} would overlap {mid}")]
-    return []
+            return ("enemy", o.id)
+    for pid, (x, y, _) in placed.items():
+        o = state.models[pid]
+        if math.hypot(px - x, py - y) < mr + o.radius - 1e-6:
+            return ("overlap", pid)
+    return None
+
+
+class FrozenModels:
+    """The models on the table of one state, sorted by x, so that :func:`spot_problems` looks only at those near
+    a spot (speed only: the same answers, in the same order, as a walk over every model)."""
+
+    __slots__ = ("cache", "max_radius", "models", "state", "xs")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        #: answers that depend only on where the models stand, kept while they stand still (:func:`unit_gap`)
+        self.cache: dict[Any, Any] = {}
+        on = [(m.x, i, m) for i, m in enumerate(state.models.values()) if m.on_table]
+        on.sort(key=lambda e: (e[0], e[1]))
+        self.xs = [e[0] for e in on]
+        self.models = [(e[1], e[2]) for e in on]
+        self.max_radius = max((e[2].radius for e in on), default=0.0)
+
+    def near(self, x: float, reach: float) -> list[Model]:
+        """The models whose centre is within ``reach`` of ``x`` along x, in the state's order."""
+        lo = bisect.bisect_left(self.xs, x - reach)
+        hi = bisect.bisect_right(self.xs, x + reach)
+        if hi - lo < 2:
+            return [m for _, m in self.models[lo:hi]]
+        near = self.models[lo:hi]
+        near.sort(key=_first)
+        return [m for _, m in near]
+
+
+_first = operator.itemgetter(0)
+
+
+@contextmanager
+def frozen_models(state: State) -> Iterator[None]:
+    """Within the block, nothing moves the models of ``state``: :func:`spot_problems` may index them once."""
+    ctx = state.ctx
+    before = ctx.frozen
+    ctx.frozen = FrozenModels(state)
+    try:
+        yield
+    finally:
+        ctx.frozen = before
 
 
 def _fits(
@@ -192,7 +314,7 @@ def _fits(
     ignore_unit: str = "",
     route: bool = False,
 ) -> float | None:
-    if spot_problems(state, m, p, placed, moving, egap, ignore_unit):
+    if spot_problem(state, m, p, placed, moving, egap, ignore_unit) is not None:
         return None
     c = move_cost(state, m, p, allow, egap, ignore_unit, route)
     return c if c is not None and c <= allow + 1e-6 else None
@@ -204,7 +326,19 @@ def _enemy_zones(
     """Circles the centre of ``m`` may not enter while moving: ``egap`` round every enemy base (seed 002, Move:
     'at least 1" away'), except round the enemies it already stands that close to, whose bases it may move away
     from but never through, and round the models of the unit it charges (``ignore_unit``), whose bases it may
-    touch but never pass through. Only circles that a path of ``within`` inches from ``m`` could touch."""
+    touch but never pass through. Only circles that a path of ``within`` inches from ``m`` could touch. While the
+    models stand still (:func:`frozen_models`) each answer is kept for the rest of the listing."""
+    frozen = state.ctx.frozen
+    if frozen is not None and frozen.state is state:
+        k = ("zones", m.id, egap, ignore_unit, within)
+        hit: list[tuple[Vec, float]] | None = frozen.cache.get(k)
+        if hit is None:
+            hit = frozen.cache[k] = _enemy_zones_now(state, m, egap, ignore_unit, within)
+        return hit
+    return _enemy_zones_now(state, m, egap, ignore_unit, within)
+
+
+def _enemy_zones_now(state: State, m: Model, egap: float, ignore_unit: str, within: float) -> list[tuple[Vec, float]]:
     out = []
     for o in state.models.values():
         if o.on_table and o.side != m.side:
@@ -266,15 +400,19 @@ def _toward(
     return (m.x, m.y)
 
 
+#: The directions of the slots round a leader: 8, 16 and 24 evenly spaced, ring by ring (computed once).
+_RING_DIRS = tuple(
+    tuple((math.cos(2 * math.pi * k / (8 * ring)), math.sin(2 * math.pi * k / (8 * ring))) for k in range(8 * ring))
+    for ring in (1, 2, 3)
+)
+
+
 def follower_slots(lead_at: Vec, lead_r: float, r: float, spacing: float) -> list[Vec]:
     out: list[Vec] = []
-    for ring in (1, 2, 3):
+    x, y = lead_at
+    for ring, dirs in zip((1, 2, 3), _RING_DIRS, strict=True):
         dist = lead_r + r + spacing * ring - 0.5
-        n = 8 * ring
-        out.extend(
-            (lead_at[0] + dist * math.cos(2 * math.pi * k / n), lead_at[1] + dist * math.sin(2 * math.pi * k / n))
-            for k in range(n)
-        )
+        out.extend((x + dist * c, y + dist * s) for c, s in dirs)
     return out
 
 
@@ -626,38 +764,90 @@ def piece_size(ctx: Context, piece: TerrainPiece) -> int:
     return size
 
 
-def _line(ctx: Context, state: State, a: Model, t: Model, pa: Vec, pt: Vec) -> int | None:
-    """None if the line is blocked, else 1 when a smaller feature or unit is in the way (Conceal), 0 if clear."""
-    sa, st = size_rank(a), size_rank(t)
-    big = max(sa, st)
-    conceal = 0
-    ln = math.hypot(pt[0] - pa[0], pt[1] - pa[1])
+#: Margin (inches) round the box of two bases within which a piece or model may meet a line of sight between them.
+_SIGHT_BOX_SLACK = 0.01
+
+#: A feature that may stand in the way of the lines of sight between two models: the piece, whether it is woods,
+#: and its size (:func:`piece_size`).
+_SightPiece = tuple[TerrainPiece, bool, int]
+#: A base that may stand in the way: its centre, radius and size rank.
+_SightBase = tuple[Vec, float, int]
+
+
+def _sight_blockers(ctx: Context, state: State, a: Model, t: Model) -> tuple[list[_SightPiece], list[_SightBase]]:
+    """The pieces and models that may meet a line of sight from ``a``'s base to ``t``'s (:func:`_line`), once per
+    pair instead of once per line (speed only: the same answers). Every such line runs inside the box round the
+    two bases, so a piece or base wholly outside it never meets one; a platform either model stands on, and a
+    piece (not woods) no higher than both models, never count."""
+    lox = min(a.x - a.radius, t.x - t.radius) - _SIGHT_BOX_SLACK
+    hix = max(a.x + a.radius, t.x + t.radius) + _SIGHT_BOX_SLACK
+    loy = min(a.y - a.radius, t.y - t.radius) - _SIGHT_BOX_SLACK
+    hiy = max(a.y + a.radius, t.y + t.radius) + _SIGHT_BOX_SLACK
+    pieces: list[_SightPiece] = []
     for piece in ctx.sight_pieces:
-        iv = piece.clip(pa, pt)
-        if iv is None or iv[1] - iv[0] <= 1e-9:
+        x0, y0, x1, y1 = piece.bbox
+        if x1 < lox or x0 > hix or y1 < loy or y0 > hiy:
             continue
         if piece.kind == "platform" and (piece.contains((a.x, a.y)) or piece.contains((t.x, t.y))):
             continue
-        if piece.id in ctx.woods_ids:
-            if (iv[1] - iv[0]) * ln > float(ctx.params["woods_sight"]) + 1e-9:
-                return None
-            conceal = 1
+        woods = piece.id in ctx.woods_ids
+        if not woods and a.z >= piece.height and t.z >= piece.height:
             continue
-        if a.z >= piece.height and t.z >= piece.height:
-            continue
-        size = piece_size(ctx, piece)
-        if size >= big or (piece.blocks_los and size >= max(sa, st)):
-            return None
-        if size > 0:
-            conceal = 1
+        pieces.append((piece, woods, piece_size(ctx, piece)))
+    bases: list[_SightBase] = []
     for o in state.models.values():
         if not o.on_table or o.unit in (a.unit, t.unit):
             continue
-        if circle_segment_hits(pa, pt, (o.x, o.y), o.radius):
-            if size_rank(o) >= big:
+        r = o.radius
+        if o.x + r < lox or o.x - r > hix or o.y + r < loy or o.y - r > hiy:
+            continue
+        bases.append(((o.x, o.y), r, size_rank(o)))
+    return pieces, bases
+
+
+def _line(
+    ctx: Context, big: int, pieces: list[_SightPiece], bases: list[_SightBase], pa: Vec, pt: Vec, hint: list[bool]
+) -> int | None:
+    """None if the line is blocked, else 1 when a smaller feature or unit is in the way (Conceal), 0 if clear.
+    ``big``: the larger size rank of the two models; ``pieces`` and ``bases``: what may be in the way
+    (:func:`_sight_blockers`), what blocked the last line first; ``hint[0]``: a base has blocked a line of this
+    pair (the answer never depends on the order of the checks)."""
+    if hint[0]:  # the last line was blocked by the base now first: try it before any piece
+        c, r, rank = bases[0]
+        if rank >= big and circle_segment_hits(pa, pt, c, r):
+            return None
+    conceal = 0
+    ln = math.hypot(pt[0] - pa[0], pt[1] - pa[1])
+    for i, (piece, woods, size) in enumerate(pieces):
+        iv = piece.clip(pa, pt)
+        if iv is None or iv[1] - iv[0] <= 1e-9:
+            continue
+        if woods:
+            if (iv[1] - iv[0]) * ln > float(ctx.params["woods_sight"]) + 1e-9:
+                _to_front(pieces, i)
+                return None
+            conceal = 1
+            continue
+        if size >= big:
+            _to_front(pieces, i)
+            return None
+        if size > 0:
+            conceal = 1
+    for i, (c, r, rank) in enumerate(bases):
+        if circle_segment_hits(pa, pt, c, r):
+            if rank >= big:
+                _to_front(bases, i)
+                hint[0] = True
                 return None
             conceal = 1
     return conceal
+
+
+def _to_front(items: list[Any], i: int) -> None:
+    """Move what blocked one line of sight to the front: the next line between the same bases most likely meets
+    it too, and is then refused at the first check (the answer never depends on the order)."""
+    if i:
+        items.insert(0, items.pop(i))
 
 
 #: Where the lines of sight start and end across each base (fractions of its radius along the diameter square to
@@ -688,14 +878,24 @@ def sight(state: State, a: Model, t: Model, key: tuple[Any, ...] | None = None) 
     hit = ctx.memo.get(k, -1)
     if hit != -1:
         return hit  # type: ignore[no-any-return]
+    big = max(size_rank(a), size_rank(t))
+    pieces, bases = _sight_blockers(ctx, state, a, t)
+    # the answer depends only on the two bases and on what may stand between them (the table never changes): a
+    # pair whose neighbourhood did not change since another state was asked is answered again without a line
+    near = ("sight-near", a.x, a.y, a.z, a.radius, t.x, t.y, t.z, t.radius, big, tuple(bases))
+    hit = ctx.memo.get(near, -1)
+    if hit != -1:
+        ctx.memo[k] = hit
+        return hit  # type: ignore[no-any-return]
     best: int | None = None
     dx, dy = t.x - a.x, t.y - a.y
     ln = math.hypot(dx, dy) or 1.0
     px, py = -dy / ln, dx / ln
-    for sa, st in _SIGHT_PAIRS:
+    hint = [False]
+    for sa, st in _SIGHT_PAIRS if pieces or bases else _SIGHT_PAIRS[:1]:  # nothing in the way: the first is clear
         pa = (a.x + sa * a.radius * px, a.y + sa * a.radius * py)
         pt = (t.x + st * t.radius * px, t.y + st * t.radius * py)
-        c = _line(ctx, state, a, t, pa, pt)
+        c = _line(ctx, big, pieces, bases, pa, pt, hint)
         if c is not None and (best is None or c < best):
             best = c
             if c == 0:
@@ -703,14 +903,33 @@ def sight(state: State, a: Model, t: Model, key: tuple[Any, ...] | None = None) 
     if len(ctx.memo) > 200_000:
         ctx.memo.clear()
     ctx.memo[k] = best
+    ctx.memo[near] = best
     return best
 
 
 # ------------------------------------------------------------------------------------------- cover
+#: Cover answers kept per game (in the context's memo) before it is emptied.
+COVER_MEMO_LIMIT = 200_000
+
+
 def model_cover(state: State, t: Model, shooter: Model | None) -> int:
     """Cover (X) of one model (digest §3.11): in a crater with cover, in or on a SCALABLE building with cover,
-    or touching a linear obstacle that lies between it and the shooter."""
+    or touching a linear obstacle that lies between it and the shooter. A pure function of where the model (and
+    the shooter) stands on the fixed table, so it is remembered by those positions (an evaluation asks it of
+    every model after every lookahead, and most of them have not moved)."""
     ctx = state.ctx
+    k = ("cover", t.x, t.y, t.radius, None if shooter is None else (shooter.x, shooter.y))
+    memo = ctx.memo
+    hit: int | None = memo.get(k)
+    if hit is None:
+        hit = _model_cover(ctx, t, shooter)
+        if len(memo) > COVER_MEMO_LIMIT:
+            memo.clear()
+        memo[k] = hit
+    return hit
+
+
+def _model_cover(ctx: Context, t: Model, shooter: Model | None) -> int:
     p = ctx.params
     best = 0
     for piece in ctx.table.terrain:
