@@ -15,6 +15,9 @@ from warband.kernel.space import gap
 from warband.kernel.state import GameState
 from warband.rulesets.wyrdcry.core import pool, reaction_dice, standing, wyrd_bank
 
+#: A fighter still standing, on top of its health left (a fraction of 1): victory counts fighters out of action
+#: (D §A9 [P] most_out), so finishing a wounded enemy is worth more than spreading damage.
+STANDING_VALUE = 1.5
 #: Value of dice in hand, in units of one fighter standing.
 GROUP_VALUE = {2: 0.12, 3: 0.2, 4: 0.3}
 REACTION_DIE_VALUE = 0.08
@@ -29,12 +32,14 @@ def side_value(state: GameState[Any], side: int) -> float:
     value = 0.0
     for m in standing(state, side):
         health = int(m.data["health"])
-        value += 1.0 + (health - m.token("damage")) / health
+        value += STANDING_VALUE + (health - m.token("damage")) / health
         if m.flags.get("status") == "active" and within_reach(state, m):
             attacked = any(a == "attack" and not b for a, b in m.flags.get("taken", []))
             bonus = int(m.flags.get("bonus_attacks", 0)) + (0 if attacked else int(m.flags.get("melee_bonus", 0)))
             value += PENDING_ATTACK_BONUS * bonus
-    value += sum(GROUP_VALUE[g.size] for g in pool(state, side).groups)
+    dice = pool(state, side)
+    # singles still in the pool become reaction dice once the initiative is settled (D §A2.6)
+    value += sum(GROUP_VALUE[g.size] for g in dice.groups) + REACTION_DIE_VALUE * len(dice.singles)
     value += REACTION_DIE_VALUE * reaction_dice(state, side) + WYRD_DIE_VALUE * wyrd_bank(state, side)
     return value
 
