@@ -320,3 +320,33 @@ def test_sudden_accusation_accuses_the_enemy_that_took_a_friend_out() -> None:
     assert game.decision.prompt == "reaction" and game.decision.player == 1
     game.apply(Action("react", "b2", "a4", option="sudden-accusation"))
     assert m(game, "a4").flags["accused"] and game.state.sides[1].flags["zeal"] == 1
+
+
+# ------------------------------------------------------------------------------------------- the Channel action
+def test_only_a_wizard_channels_and_the_dice_must_be_spent_in_that_activation() -> None:
+    game = table("mercenaries_hardy_company", "witch_hunters_pyre")
+    duel(game, "a4", "b6")
+    game.apply(Action("activate", "a4"))
+    assert why(game, Action("channel", "a4", option="double")) == "wyrdcry/channel/wizard"
+    m(game, "a4").data["keywords"].append("WIZARD")
+    game.state.state_id += 1
+    assert {a.option for a in game.legal_actions() if a.kind == "channel"} == {"double", "upgrade 4", "raise 4"}
+    game.apply(Action("channel", "a4", option="double"))  # a [double] of 3s joins the triple of 4s
+    assert game.decision.is_chance and game.decision.dice is not None and game.decision.dice.label == "channel backlash"
+    game.roll((2,))  # 2-3: the backlash deals 3 damage
+    assert m(game, "a4").token("damage") == 3
+    assert [2, 3, False] in game.state.sides[0].flags["pool"]["groups"]
+    assert why(game, Action("channel", "a4", option="upgrade 4")) == "wyrdcry/activation/once-each"
+    game.apply(Action("wait", "a4"))  # the activation ends with the channeled double unspent: it is lost
+    assert game.state.sides[0].flags["pool"]["groups"] == [[3, 4, False]]
+
+
+def test_a_channel_backlash_of_one_takes_the_wizard_out_of_action() -> None:
+    game = table("mercenaries_hardy_company", "witch_hunters_pyre")
+    duel(game, "a4", "b6")
+    m(game, "a4").data["keywords"].append("WIZARD")
+    game.apply(Action("activate", "a4"))
+    game.apply(Action("channel", "a4", option="raise 4"))  # the triple of 4s becomes a triple of 6s (at most 6)
+    assert [3, 6, False] in game.state.sides[0].flags["pool"]["groups"]
+    game.roll((1,))
+    assert m(game, "a4").flags["status"] == "out"

@@ -399,6 +399,13 @@ def end_activation(state: State, events: list[Event]) -> None:
     if m is None:
         return
     side = m.side
+    channeled = set(m.flags.pop("channeled", []))
+    if channeled:
+        pl = pool(state, side)
+        left = wd.AbilityDice(pl.singles, tuple(g for g in pl.groups if g.face not in channeled))
+        if left != pl:
+            set_pool(state, side, left)
+            events.append(Note(f"channeled dice not spent by {m.id} are lost: {show_pool(left)}", f"{R}/channel/use"))
     if not is_out(m):
         waiting = bool(m.flags.pop("wait_first", False))
         m.flags["status"] = "waiting" if waiting else "done"
@@ -497,6 +504,8 @@ def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
             tries.append(Action("attack", m.id, e.id, option=w["weapon"]))
             tries.append(Action("bonus-attack", m.id, e.id, option=w["weapon"]))
     pl = pool(state, m.side)
+    if has_kw(m, "WIZARD") or not only_legal:
+        tries.extend(Action("channel", m.id, option=o) for o in channel_options(state, m))
     if int(m.flags.get("bonus_retreats", 0)) > 0:
         tries.append(Action("bonus-retreat", m.id))
     for name in (*UNIVERSAL_ABILITIES, *fx.own_dice_abilities(m.data)):
@@ -511,7 +520,7 @@ def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
     if not only_legal:
         return [*tries, Action("end", m.id)]
     legal = [a for a in tries if not action_reasons(state, m, a)]
-    if complete(state, m) or not any(a.kind in ("move", "retreat", "wait", "attack") for a in legal):
+    if complete(state, m) or not any(a.kind in ("move", "retreat", "wait", "attack", "channel") for a in legal):
         legal.append(Action("end", m.id))
     return legal
 
@@ -529,7 +538,7 @@ def action_reasons(state: State, m: Model, a: Action) -> list[Reason]:
     if a.kind == "end":
         if complete(state, m):
             return []
-        if any(x.kind in ("move", "retreat", "wait", "attack") for x in menu(state, m)):
+        if any(x.kind in ("move", "retreat", "wait", "attack", "channel") for x in menu(state, m)):
             return [
                 (f"{R}/activation/two-actions", f"{m.id} must take {lim.actions} actions before its activation ends")
             ]
@@ -538,8 +547,19 @@ def action_reasons(state: State, m: Model, a: Action) -> list[Reason]:
         return ability_reasons(state, m, a)
     bonus = a.kind in ("bonus-attack", "bonus-retreat")
     name = a.kind[len("bonus-") :] if bonus else a.kind
-    if name not in act.ACTIONS or name == "channel":
-        return [(f"{R}/activation/unknown", f"{a.kind!r} is not an action of this game (move, attack, retreat, wait)")]
+    if name not in act.ACTIONS or (name == "channel" and bonus):
+        return [
+            (
+                f"{R}/activation/unknown",
+                f"{a.kind!r} is not an action of this game (move, attack, retreat, wait, channel)",
+            )
+        ]
+    if name == "channel":
+        if not has_kw(m, "WIZARD"):
+            return [(f"{R}/channel/wizard", f"only a WIZARD may take the Channel action; {m.id} is not one")]
+        if a.option not in channel_options(state, m):
+            offered = ", ".join(channel_options(state, m)) or "none"
+            return [(f"{R}/channel/option", f"Channel cannot do {a.option!r} now (it can: {offered})")]
     if bonus and name == "attack" and int(m.flags.get("bonus_attacks", 0)) <= 0:
         return [(f"{R}/activation/bonus", f"{m.id} has no bonus attack action to take (Rampage gives one)")]
     if bonus and name == "retreat" and int(m.flags.get("bonus_retreats", 0)) <= 0:
@@ -556,9 +576,76 @@ def action_reasons(state: State, m: Model, a: Action) -> list[Reason]:
         if not engaged(state, m):
             return [(f"{R}/retreat/not-engaged", f'{m.id} is not within {eng_range(state):g}" of an enemy')]
         return []
-    if name == "wait":
+    if name in ("wait", "channel"):
         return []
     return attack_reasons(state, m, a)
+
+
+def channel_options(state: State, m: Model) -> list[str]:
+    """D §A4 (W) Channel: add a [double] of ``channel_double_face``, upgrade a group one step, or raise a
+    group's face by ``channel_face_bonus`` (at most 6); never onto a face another group or single shows."""
+    p = state.ctx.params
+    pl = pool(state, m.side)
+    faces = pl.faces()
+    out: list[str] = []
+    if int(p["channel_double_face"]) not in faces:
+        out.append("double")
+    for g in pl.groups:
+        if g.size < 4:
+            out.append(f"upgrade {g.face}")
+        raised = min(wd.DIE_FACES, g.face + int(p["channel_face_bonus"]))
+        if raised != g.face and raised not in faces:
+            out.append(f"raise {g.face}")
+    return out
+
+
+def channel(state: State, m: Model, option: str, events: list[Event]) -> None:
+    """Apply a Channel action's effect; the group it made or changed must be spent this activation (D §A4 W:
+    "use that activation"; [P] what is left of it is discarded when the activation ends); then the backlash."""
+    p = state.ctx.params
+    pl = pool(state, m.side)
+    if option == "double":
+        face = int(p["channel_double_face"])
+        groups = (*pl.groups, wd.Group(2, face))
+    else:
+        word, face_text = option.split()
+        old = int(face_text)
+        if word == "upgrade":
+            face = old
+            groups = tuple(wd.Group(g.size + 1, g.face, g.upgraded) if g.face == old else g for g in pl.groups)
+        else:
+            face = min(wd.DIE_FACES, old + int(p["channel_face_bonus"]))
+            groups = tuple(wd.Group(g.size, face, g.upgraded) if g.face == old else g for g in pl.groups)
+    new = wd.AbilityDice(pl.singles, tuple(sorted(groups, key=lambda g: (g.size, g.face))))
+    set_pool(state, m.side, new)
+    m.flags["channeled"] = [*m.flags.get("channeled", []), face]
+    events.append(Note(f"{m.id} channels ({option}): {show_pool(new)}", f"{R}/channel/effect"))
+    push(state, ChannelBacklash(m.id))
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelBacklash(WChance):
+    """D §A4 (W): after channeling a D6: ``channel_out_face`` or less takes the wizard out of action; up to
+    ``channel_damage_to`` it takes ``channel_backlash_damage`` damage ([P]: the digest's "X"); else it is safe."""
+
+    kind = "channel-backlash"
+    model: str
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(1, 6, "channel backlash", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        p = state.ctx.params
+        m = state.models[self.model]
+        v = values[0]
+        if v <= int(p["channel_out_face"]):
+            events.append(DiceRolled("channel backlash", values, "out of action", m.id))
+            deal_damage(state, m, int(m.data["health"]), "channel backlash", events)
+        elif v <= int(p["channel_damage_to"]):
+            events.append(DiceRolled("channel backlash", values, f"{p['channel_backlash_damage']} damage", m.id))
+            deal_damage(state, m, int(p["channel_backlash_damage"]), "channel backlash", events)
+        else:
+            events.append(DiceRolled("channel backlash", values, "safe", m.id))
 
 
 def attack_reasons(state: State, m: Model, a: Action) -> list[Reason]:
@@ -673,6 +760,8 @@ def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
     elif name == "retreat":
         push(state, MoveTo(m.side, m.id, "retreat", float(state.ctx.params["retreat_distance"])))
         push_window(state, ReactWindow(1 - m.side, "retreat", m.id, "", int(state.vars["action_seq"])))
+    elif name == "channel":
+        channel(state, m, str(a.option), events)
     elif name == "wait":
         empty = list(m.flags.get("empty", []))
         if empty:
@@ -1606,6 +1695,7 @@ ALL_STEP_KINDS = (
     StrikeRoll,
     BankRoll,
     Accuse,
+    ChannelBacklash,
     IndomitableRoll,
     MoraleTest,
     PanicTurn,
