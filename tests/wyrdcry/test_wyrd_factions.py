@@ -350,3 +350,21 @@ def test_a_channel_backlash_of_one_takes_the_wizard_out_of_action() -> None:
     assert [3, 6, False] in game.state.sides[0].flags["pool"]["groups"]
     game.roll((1,))
     assert m(game, "a4").flags["status"] == "out"
+
+
+# ------------------------------------------------------------------------------------------- universal: Take Cover
+def test_take_cover_is_asked_of_a_target_in_cover_and_turns_saved_crits_into_hits() -> None:
+    game = table("mercenaries_hardy_company", "witch_hunters_pyre", (1, 2, 3, 4, 4, 4), (1, 2, 3, 5, 5, 6), "opponent")
+    clear_table(game, ("a7", "b6"))
+    put(game, "a7", 18, 10)  # a Marksman with a Crossbow (3-24", 2 attacks, 3/5, Mighty 1)
+    put(game, "b6", 18, 17.5)  # a Zealot behind the low wall (y 16-16.5): in cover
+    game.apply(Action("activate", "a7"))
+    game.apply(Action("attack", "a7", "b6", option="Crossbow"))
+    d = game.decision
+    assert d.prompt == "reaction" and d.player == 1
+    assert Action("react", "b6", "a7", option="take-cover") in game.legal_actions()
+    game.apply(Action("react", "b6", "a7", option="take-cover"))
+    game.roll((6, 6))  # two crits
+    assert game.decision.is_chance and game.decision.dice is not None and game.decision.dice.label == "take cover"
+    game.roll((4, 1))  # the first crit is saved down to a hit
+    assert m(game, "b6").token("damage") == 3 + 5
