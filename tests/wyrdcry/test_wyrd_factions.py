@@ -368,3 +368,56 @@ def test_take_cover_is_asked_of_a_target_in_cover_and_turns_saved_crits_into_hit
     assert game.decision.is_chance and game.decision.dice is not None and game.decision.dice.label == "take cover"
     game.roll((4, 1))  # the first crit is saved down to a hit
     assert m(game, "b6").token("damage") == 3 + 5
+
+
+# ------------------------------------------------------------------------------------------- climbing and falling
+def _mover(params: dict[str, Any] | None = None) -> Game:
+    game = new_game(**(params or {}))
+    deploy(game)
+    initiative(game, A_DICE, B_DICE)
+    clear_table(game, ("a4", "b6"))
+    put(game, "b6", 2, 34)
+    return game
+
+
+def test_a_move_climbs_onto_a_platform_paying_double_for_each_inch_climbed() -> None:
+    # the ruined walkway (x 6-14, y 10-13) is 3" high: 2" across and 3" up cost 2 + 3 x climb_cost
+    game = _mover()
+    put(game, "a4", 10, 9.0)
+    game.apply(Action("activate", "a4"))
+    game.apply(Action("move", "a4"))
+    top = Action("move", "a4", point=(10.0, 10.6))
+    assert why(game, top) == "wyrdcry/move/climb"  # 2 + 6 > Move 5
+    cheap = _mover({"climb_cost": 1.0})
+    put(cheap, "a4", 10, 9.0)
+    cheap.apply(Action("activate", "a4"))
+    cheap.apply(Action("move", "a4"))
+    assert why(cheap, top) == ""
+    cheap.apply(top)
+    assert m(cheap, "a4").z == 3.0
+    half_on = Action("move", "a4", point=(10.0, 9.6))  # half on the walkway, half off
+    assert why(game, half_on) == "wyrdcry/move/terrain"
+
+
+def test_jumping_down_more_than_two_inches_is_a_fall_of_a_d3_per_two_inches() -> None:
+    game = _mover()
+    put(game, "a4", 26, 10)  # on the watch tower (x 24-28, y 8-12), 6" up
+    m(game, "a4").z = 6.0
+    game.apply(Action("activate", "a4"))
+    game.apply(Action("move", "a4"))
+    game.apply(Action("move", "a4", point=(26.0, 13.5)))
+    d = game.decision
+    assert d.is_chance and d.dice is not None and (d.dice.n, d.dice.sides) == (3, 3)
+    game.roll((1, 2, 3))
+    assert m(game, "a4").z == 0.0 and m(game, "a4").token("damage") == 6
+
+
+def test_a_retreat_never_climbs() -> None:
+    game = _mover({"climb_cost": 1.0})
+    put(game, "a4", 10, 9.0)
+    put(game, "b6", 10, 7.6)
+    game.apply(Action("activate", "a4"))
+    game.apply(Action("retreat", "a4"))
+    while game.decision.prompt == "reaction":
+        game.apply(Action("no-reaction"))
+    assert why(game, Action("retreat", "a4", point=(10.0, 10.6))) == "wyrdcry/retreat/climb"

@@ -955,16 +955,47 @@ def leg_cost(state: State) -> Any:
     return cost
 
 
+def platform_under(state: State, p: Vec) -> Any:
+    """The tallest platform whose footprint holds ``p``, or None."""
+    best = None
+    for t in solids(state):
+        if t.kind == "platform" and t.contains(p) and (best is None or t.height > best.height):
+            best = t
+    return best
+
+
+def stands_on(piece: Any, p: Vec, r: float) -> bool:
+    """Whether a base of radius ``r`` at ``p`` stands wholly on ``piece``'s top."""
+    return all(piece.contains((p[0] + dx, p[1] + dy)) for dx, dy in ((r, 0), (-r, 0), (0, r), (0, -r)))
+
+
 def move_problems(state: State, m: Model, dest: Vec, mode: str, allow: float) -> list[Reason]:
     """D §A4: straight legs rounded up; not through terrain (bar open ground) or enemy bases; never overlapping
-    another base; a Retreat ends more than 1" from every enemy."""
+    another base; a Retreat ends more than 1" from every enemy. Climbing: a Move may end wholly on a platform's
+    top, each inch climbed costing ``climb_cost`` inches; coming down, the drop is not counted (a jump) but a drop
+    over ``safe_drop`` is a fall (``MoveTo.apply``). A Retreat never climbs (X)."""
     rule = f"{R}/{mode}"
     table = state.ctx.table
     if not table.on_table(dest, m.radius):
         return [(f"{rule}/table", "the destination is off the table")]
+    here = platform_under(state, (m.x, m.y)) if m.z > 0 else None
+    there = platform_under(state, dest)
+    if there is not None and not stands_on(there, dest, m.radius):
+        there = None  # half on, half off: refused below as ending on the terrain
     for t in solids(state):
-        if t.circle_overlaps(dest, m.radius):
-            return [(f"{rule}/terrain", f"{m.id} cannot end on {t.kind} terrain {t.id} (climbing is not modelled)")]
+        if (there is None or t.id != there.id) and t.circle_overlaps(dest, m.radius):
+            return [
+                (f"{rule}/terrain", f"{m.id} cannot end on {t.kind} terrain {t.id}: only wholly on a platform's top")
+            ]
+    top = float(there.height) if there is not None else 0.0
+    rise = max(0.0, top - m.z)
+    if rise > 1e-9 and mode == "retreat":
+        return [(f"{rule}/climb", "a Retreat cannot climb")]
+    allow -= rise * float(state.ctx.params["climb_cost"])
+    if allow < -1e-9:
+        return [(f"{rule}/climb", f"climbing {rise:g}\" costs more than {m.id}'s movement")]
+    passable = {t.id for t in (here, there) if t is not None}
+    walls = [t for t in solids(state) if t.id not in passable] if passable else solids(state)
     o = overlapping(state.models.values(), dest, m.radius, lambda x: x.id == m.id or is_out(x))
     if o is not None:
         return [(f"{rule}/overlap", f"{m.id} would overlap {o.id}")]
@@ -975,7 +1006,7 @@ def move_problems(state: State, m: Model, dest: Vec, mode: str, allow: float) ->
     circles = [((e.x, e.y), e.radius + m.radius) for e in enemies_of(state, m)]
     if mode == "retreat":
         circles = []  # a retreat leaves the enemy it is engaged with
-    path = table.shortest_path((m.x, m.y), dest, m.radius, solids(state), circles, leg_cost(state), allow + 1e-9, True)
+    path = table.shortest_path((m.x, m.y), dest, m.radius, walls, circles, leg_cost(state), allow + 1e-9, True)
     if path is None:
         return [(f"{rule}/distance", f'{m.id} cannot reach that point with {allow:g}" of movement')]
     return []
@@ -996,6 +1027,11 @@ def move_candidates(state: State, m: Model, mode: str, allow: float) -> list[Vec
         ang = k * math.pi / 4
         for dist in (reach, reach / 2):
             out.append((m.x + dist * math.cos(ang), m.y + dist * math.sin(ang)))
+    if mode == "move":
+        for t in solids(state):
+            if t.kind == "platform":
+                x0, y0, x1, y1 = t.bbox
+                out.append(((x0 + x1) / 2, (y0 + y1) / 2))  # climbing onto a platform's top
     cx, cy = state.ctx.table.width / 2, state.ctx.table.depth / 2
     d = math.hypot(cx - m.x, cy - m.y)
     if d > 0.5:
@@ -1098,7 +1134,31 @@ class MoveTo(WChoice):
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
         if action.point is not None:
-            place(state.models[self.model], action.point, events, state)
+            m = state.models[self.model]
+            before = m.z
+            place(m, action.point, events, state)
+            drop = before - m.z
+            if drop > float(state.ctx.params["safe_drop"]) + 1e-9:
+                n = atk.fall_dice(drop, float(state.ctx.params["fall_inches_per_die"]))
+                events.append(Note(f'{m.id} drops {drop:g}": a fall', f"{R}/move/fall"))
+                if n:
+                    push(state, FallRoll(m.id, n))
+
+
+@dataclass(frozen=True, slots=True)
+class FallRoll(WChance):
+    """D §A4 (W): a fall deals a D3 (``fall_damage_die``) of damage per full ``fall_inches_per_die`` fallen."""
+
+    kind = "fall"
+    model: str
+    n: int
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(self.n, int(state.ctx.params["fall_damage_die"]), "fall damage", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        events.append(DiceRolled("fall damage", values, f"{sum(values)} damage", self.model))
+        deal_damage(state, state.models[self.model], sum(values), "a fall", events)
 
 
 # ------------------------------------------------------------------------------------------- attacks
@@ -1696,6 +1756,7 @@ ALL_STEP_KINDS = (
     BankRoll,
     Accuse,
     ChannelBacklash,
+    FallRoll,
     IndomitableRoll,
     MoraleTest,
     PanicTurn,
