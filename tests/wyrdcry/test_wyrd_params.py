@@ -84,3 +84,40 @@ def test_function_defaults_match_params() -> None:
         (default(dice.group_roll, "large_set"), v["large_set"]),
     ]
     assert [a for a, _ in pairs] == [b for _, b in pairs]
+
+
+def test_every_number_declares_a_range_holding_its_default() -> None:
+    """Issue 10 item 5: each number of params.toml has a documented min..max that holds its default."""
+    for spec in table().specs.values():
+        if isinstance(spec.default, bool) or not isinstance(spec.default, int | float):
+            continue
+        assert spec.min is not None and spec.max is not None, spec.name
+        assert spec.min <= spec.default <= spec.max, spec.name
+
+
+def test_an_out_of_range_override_is_refused_with_the_range() -> None:
+    with pytest.raises(ParameterError, match=r"initiative_dice: 0 is out of range \(allowed: 1\.\.12\)"):
+        table().resolve({"initiative_dice": "0"})
+    with pytest.raises(ParameterError, match=r"morale_out_fraction: 1\.5 is out of range \(allowed: 0\.\.1\)"):
+        table().resolve({"morale_out_fraction": "1.5"})
+    with pytest.raises(ParameterError, match="expected int"):
+        table().resolve({"battle_rounds": "four"})
+
+
+def test_simulate_refuses_an_out_of_range_set_before_playing() -> None:
+    """The command stops with the kernel's ParameterError (``run()`` prints it and exits 2) before any game."""
+    from typer.testing import CliRunner
+
+    from warband.cli.main import app
+    from warband.kernel.errors import WarbandError
+
+    data = PARAMS.parent / "data" / "warbands"
+    out = CliRunner().invoke(
+        app,
+        ["simulate", "wyrdcry", "--a", str(data / "mercenaries_hardy_company.yaml"),
+         "--b", str(data / "witch_hunters_pyre.yaml"), "--agent-a", "random", "--agent-b", "random",
+         "--db", ":memory:", "--games", "1", "--set", "battle_rounds=0"],
+    )  # fmt: skip
+    assert isinstance(out.exception, WarbandError), out.output
+    assert "battle_rounds: 0 is out of range (allowed: 1..20)" in str(out.exception)
+    assert "games" not in out.output  # refused before playing

@@ -31,6 +31,7 @@ from warband.kernel.steps import Choice, SteppedRules, push, replace_top, top
 from warband.rulesets.wyrdcry import activation as act
 from warband.rulesets.wyrdcry import attacks as atk
 from warband.rulesets.wyrdcry import dice as wd
+from warband.rulesets.wyrdcry import factions as fx
 from warband.rulesets.wyrdcry.core import (
     R,
     State,
@@ -167,7 +168,7 @@ def start_round(state: State, events: list[Event]) -> None:
     events.append(PhaseStarted(state.turn, "Initiative"))
     for m in state.models.values():
         if not is_out(m):
-            m.flags.update({"status": "ready", "taken": [], "abilities_used": 0})
+            m.flags.update({"status": "ready", "taken": [], "abilities_used": 0, "lost_actions": 0})
     push(state, DecideInitiative())
     push(state, InitiativeRoll(1))
     push(state, InitiativeRoll(0))
@@ -390,6 +391,8 @@ def begin_activation(state: State, m: Model, events: list[Event]) -> None:
     state.vars["active"] = m.id
     state.vars["to_act"] = m.side
     events.append(Activated(m.id, m.side))
+    if fx.has_trait(m.data, "indomitable") and damage(m) > 0:
+        push(state, IndomitableRoll(m.id))
 
 
 def end_activation(state: State, events: list[Event]) -> None:
@@ -398,12 +401,28 @@ def end_activation(state: State, events: list[Event]) -> None:
     if m is None:
         return
     side = m.side
+    channeled = set(m.flags.pop("channeled", []))
+    if channeled:
+        pl = pool(state, side)
+        left = wd.AbilityDice(pl.singles, tuple(g for g in pl.groups if g.face not in channeled))
+        if left != pl:
+            set_pool(state, side, left)
+            events.append(Note(f"channeled dice not spent by {m.id} are lost: {show_pool(left)}", f"{R}/channel/use"))
     if not is_out(m):
         waiting = bool(m.flags.pop("wait_first", False))
         m.flags["status"] = "waiting" if waiting else "done"
         if not waiting:
             m.flags["taken"] = []
-    for k in ("move_bonus", "melee_bonus", "bonus_attacks", "next_ranged_bonus"):
+    for k in (
+        "move_bonus",
+        "melee_bonus",
+        "bonus_attacks",
+        "bonus_retreats",
+        "next_ranged_bonus",
+        "next_melee_bonus",
+        "death_grip",
+        "strategize",
+    ):
         m.flags.pop(k, None)
     events.append(Note(f"{m.id}'s activation ends", f"{R}/activation/end"))
     nxt = state.vars.get("command_next")
@@ -433,8 +452,15 @@ class CommandActivation(WChoice):
             state.vars["to_act"] = 1 - self.by
 
 
+def fighter_limits(state: State, m: Model) -> act.Limits:
+    """The seed's limits, less an action Death Grip took from this fighter this round (data §4.3)."""
+    lim = limits(state)
+    lost = int(m.flags.get("lost_actions", 0))
+    return replace(lim, actions=max(1, lim.actions - lost)) if lost else lim
+
+
 def complete(state: State, m: Model) -> bool:
-    return act.activation_complete(taken(m), limits(state))
+    return act.activation_complete(taken(m), fighter_limits(state, m))
 
 
 @dataclass(frozen=True, slots=True)
@@ -480,7 +506,11 @@ def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
             tries.append(Action("attack", m.id, e.id, option=w["weapon"]))
             tries.append(Action("bonus-attack", m.id, e.id, option=w["weapon"]))
     pl = pool(state, m.side)
-    for name in UNIVERSAL_ABILITIES:
+    if has_kw(m, "WIZARD") or not only_legal:
+        tries.extend(Action("channel", m.id, option=o) for o in channel_options(state, m))
+    if int(m.flags.get("bonus_retreats", 0)) > 0:
+        tries.append(Action("bonus-retreat", m.id))
+    for name in (*UNIVERSAL_ABILITIES, *fx.own_dice_abilities(m.data)):
         cost = ability_cost(state, name)
         for g in wd.payers(pl, cost) if only_legal else pl.groups:
             if name == "command":
@@ -492,36 +522,50 @@ def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
     if not only_legal:
         return [*tries, Action("end", m.id)]
     legal = [a for a in tries if not action_reasons(state, m, a)]
-    if complete(state, m) or not any(a.kind in ("move", "retreat", "wait", "attack") for a in legal):
+    if complete(state, m) or not any(a.kind in ("move", "retreat", "wait", "attack", "channel") for a in legal):
         legal.append(Action("end", m.id))
     return legal
 
 
 def ability_cost(state: State, name: str) -> wd.Cost:
-    cost = str(state.ctx.params[f"cost_{name}"])
+    """A universal ability's cost is a parameter (seed table); a faction ability's is in the data (§4)."""
+    cost = str(state.ctx.params[f"cost_{name}"]) if name in UNIVERSAL_ABILITIES else fx.cost_of(name)
     assert cost in wd.COST_SIZES
     return cost  # type: ignore[return-value]
 
 
 def action_reasons(state: State, m: Model, a: Action) -> list[Reason]:
-    lim = limits(state)
+    lim = fighter_limits(state, m)
     done = taken(m)
     if a.kind == "end":
         if complete(state, m):
             return []
-        if any(x.kind in ("move", "retreat", "wait", "attack") for x in menu(state, m)):
+        if any(x.kind in ("move", "retreat", "wait", "attack", "channel") for x in menu(state, m)):
             return [
                 (f"{R}/activation/two-actions", f"{m.id} must take {lim.actions} actions before its activation ends")
             ]
         return []
     if a.kind == "ability":
         return ability_reasons(state, m, a)
-    bonus = a.kind == "bonus-attack"
-    name = "attack" if bonus else a.kind
-    if name not in act.ACTIONS or name == "channel":
-        return [(f"{R}/activation/unknown", f"{a.kind!r} is not an action of this game (move, attack, retreat, wait)")]
-    if bonus and int(m.flags.get("bonus_attacks", 0)) <= 0:
+    bonus = a.kind in ("bonus-attack", "bonus-retreat")
+    name = a.kind[len("bonus-") :] if bonus else a.kind
+    if name not in act.ACTIONS or (name == "channel" and bonus):
+        return [
+            (
+                f"{R}/activation/unknown",
+                f"{a.kind!r} is not an action of this game (move, attack, retreat, wait, channel)",
+            )
+        ]
+    if name == "channel":
+        if not has_kw(m, "WIZARD"):
+            return [(f"{R}/channel/wizard", f"only a WIZARD may take the Channel action; {m.id} is not one")]
+        if a.option not in channel_options(state, m):
+            offered = ", ".join(channel_options(state, m)) or "none"
+            return [(f"{R}/channel/option", f"Channel cannot do {a.option!r} now (it can: {offered})")]
+    if bonus and name == "attack" and int(m.flags.get("bonus_attacks", 0)) <= 0:
         return [(f"{R}/activation/bonus", f"{m.id} has no bonus attack action to take (Rampage gives one)")]
+    if bonus and name == "retreat" and int(m.flags.get("bonus_retreats", 0)) <= 0:
+        return [(f"{R}/activation/bonus", f"{m.id} has no bonus Retreat to take (Disengage gives one)")]
     why = act.action_problem(done, name, bonus, lim)
     if why is not None:
         rule = "same-action" if bonus else ("once-each" if "at most" in why else "two-actions")
@@ -534,9 +578,76 @@ def action_reasons(state: State, m: Model, a: Action) -> list[Reason]:
         if not engaged(state, m):
             return [(f"{R}/retreat/not-engaged", f'{m.id} is not within {eng_range(state):g}" of an enemy')]
         return []
-    if name == "wait":
+    if name in ("wait", "channel"):
         return []
     return attack_reasons(state, m, a)
+
+
+def channel_options(state: State, m: Model) -> list[str]:
+    """D §A4 (W) Channel: add a [double] of ``channel_double_face``, upgrade a group one step, or raise a
+    group's face by ``channel_face_bonus`` (at most 6); never onto a face another group or single shows."""
+    p = state.ctx.params
+    pl = pool(state, m.side)
+    faces = pl.faces()
+    out: list[str] = []
+    if int(p["channel_double_face"]) not in faces:
+        out.append("double")
+    for g in pl.groups:
+        if g.size < 4:
+            out.append(f"upgrade {g.face}")
+        raised = min(wd.DIE_FACES, g.face + int(p["channel_face_bonus"]))
+        if raised != g.face and raised not in faces:
+            out.append(f"raise {g.face}")
+    return out
+
+
+def channel(state: State, m: Model, option: str, events: list[Event]) -> None:
+    """Apply a Channel action's effect; the group it made or changed must be spent this activation (D §A4 W:
+    "use that activation"; [P] what is left of it is discarded when the activation ends); then the backlash."""
+    p = state.ctx.params
+    pl = pool(state, m.side)
+    if option == "double":
+        face = int(p["channel_double_face"])
+        groups = (*pl.groups, wd.Group(2, face))
+    else:
+        word, face_text = option.split()
+        old = int(face_text)
+        if word == "upgrade":
+            face = old
+            groups = tuple(wd.Group(g.size + 1, g.face, g.upgraded) if g.face == old else g for g in pl.groups)
+        else:
+            face = min(wd.DIE_FACES, old + int(p["channel_face_bonus"]))
+            groups = tuple(wd.Group(g.size, face, g.upgraded) if g.face == old else g for g in pl.groups)
+    new = wd.AbilityDice(pl.singles, tuple(sorted(groups, key=lambda g: (g.size, g.face))))
+    set_pool(state, m.side, new)
+    m.flags["channeled"] = [*m.flags.get("channeled", []), face]
+    events.append(Note(f"{m.id} channels ({option}): {show_pool(new)}", f"{R}/channel/effect"))
+    push(state, ChannelBacklash(m.id))
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelBacklash(WChance):
+    """D §A4 (W): after channeling a D6: ``channel_out_face`` or less takes the wizard out of action; up to
+    ``channel_damage_to`` it takes ``channel_backlash_damage`` damage ([P]: the digest's "X"); else it is safe."""
+
+    kind = "channel-backlash"
+    model: str
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(1, 6, "channel backlash", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        p = state.ctx.params
+        m = state.models[self.model]
+        v = values[0]
+        if v <= int(p["channel_out_face"]):
+            events.append(DiceRolled("channel backlash", values, "out of action", m.id))
+            deal_damage(state, m, int(m.data["health"]), "channel backlash", events)
+        elif v <= int(p["channel_damage_to"]):
+            events.append(DiceRolled("channel backlash", values, f"{p['channel_backlash_damage']} damage", m.id))
+            deal_damage(state, m, int(p["channel_backlash_damage"]), "channel backlash", events)
+        else:
+            events.append(DiceRolled("channel backlash", values, "safe", m.id))
 
 
 def attack_reasons(state: State, m: Model, a: Action) -> list[Reason]:
@@ -580,7 +691,9 @@ def ability_reasons(state: State, m: Model, a: Action) -> list[Reason]:
     except ValueError:
         return [(f"{R}/ability/syntax", "use an ability as 'ability FIGHTER [TARGET] [name face]'")]
     if name not in UNIVERSAL_ABILITIES:
-        return [(f"{R}/ability/unknown", f"{name!r} is not an ability {m.id} can use")]
+        why_not = faction_ability_problem(m, name)
+        if why_not is not None:
+            return [why_not]
     why = act.ability_problem(int(m.flags.get("abilities_used", 0)), limits(state))
     if why is not None:
         return [(f"{R}/ability/one-per-activation", why)]
@@ -605,7 +718,27 @@ def ability_reasons(state: State, m: Model, a: Action) -> list[Reason]:
             return [(f"{R}/ability/command", f"{f.id} is not visible to {m.id}")]
     elif a.target is not None:
         return [(f"{R}/ability/syntax", f"{name} names no target")]
+    if name == "disengage" and not engaged(state, m):
+        return [(f"{R}/ability/disengage", f'Disengage needs an enemy within {eng_range(state):g}" of {m.id}')]
+    if name == "hammer-of-sigmar" and not any("Warhammer" in w["weapon"] for w in weapons(m, "melee")):
+        return [(f"{R}/ability/hammer-of-sigmar", f"Hammer of Sigmar needs a Warhammer; {m.id} carries none")]
     return []
+
+
+def faction_ability_problem(m: Model, name: str) -> Reason | None:
+    """Data §4: a fighter uses the abilities on its own card; traits act by themselves; a spell-book ability is
+    barred for the round after a Channeling roll of 1 (D §A2.4)."""
+    own = list(m.data.get("abilities", []))
+    if name not in own:
+        mine = ", ".join([*UNIVERSAL_ABILITIES, *fx.own_dice_abilities(m.data)])
+        return (f"{R}/ability/unknown", f"{name!r} is not an ability {m.id} can use (it can use: {mine})")
+    if name in fx.PENDING:
+        return (f"{R}/ability/pending", f"{name} is not played by the engine yet: {fx.PENDING[name]}")
+    if name not in fx.DICE_ABILITIES:
+        return (f"{R}/ability/trait", f"{name} is a trait of {m.id}: it applies by itself, no dice are spent")
+    if fx.is_spellbook(name) and m.flags.get("spellbook_blocked"):
+        return (f"{R}/ability/spellbook", f"{m.id} rolled a 1 when channeling: no spell-book ability this round")
+    return None
 
 
 def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
@@ -616,18 +749,21 @@ def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
     if a.kind == "ability":
         use_ability(state, m, a, events)
         return
-    bonus = a.kind == "bonus-attack"
-    name = "attack" if bonus else a.kind
+    bonus = a.kind in ("bonus-attack", "bonus-retreat")
+    name = a.kind[len("bonus-") :] if bonus else a.kind
     state.vars["action_seq"] = int(state.vars.get("action_seq", 0)) + 1
     first = not [t for t in taken(m) if not t.bonus]
     add_taken(m, name, bonus)
     if bonus:
-        m.flags["bonus_attacks"] = int(m.flags.get("bonus_attacks", 0)) - 1
+        key = "bonus_attacks" if name == "attack" else "bonus_retreats"
+        m.flags[key] = int(m.flags.get(key, 0)) - 1
     if name == "move":
         push(state, MoveTo(m.side, m.id, "move", allowance(state, m)))
     elif name == "retreat":
         push(state, MoveTo(m.side, m.id, "retreat", float(state.ctx.params["retreat_distance"])))
         push_window(state, ReactWindow(1 - m.side, "retreat", m.id, "", int(state.vars["action_seq"])))
+    elif name == "channel":
+        channel(state, m, str(a.option), events)
     elif name == "wait":
         empty = list(m.flags.get("empty", []))
         if empty:
@@ -635,7 +771,10 @@ def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
             events.append(Note(f"{m.id} reloads {empty[0]}", f"{R}/weapon/reload"))
         if first:
             m.flags["wait_first"] = True  # S 14-16: it activates again later in this phase
+        strategize = int(m.flags.pop("strategize", 0))
         end_activation(state, events)
+        if strategize:
+            push(state, BankRoll(m.id, strategize, "Strategize"))
     else:
         begin_attack(state, m, state.models[a.target or ""], a.option or "", events)
 
@@ -664,6 +803,139 @@ def use_ability(state: State, m: Model, a: Action, events: list[Event]) -> None:
         m.flags["bonus_attacks"] = int(m.flags.get("bonus_attacks", 0)) + int(p["rampage_bonus_attacks"])
         m.flags["rampaged"] = True
         events.append(StatusChanged(m.id, "Rampage (-Defense)", True))
+    else:
+        use_faction_ability(state, m, name, value, events)
+
+
+def add_zeal(state: State, side: int, n: int, events: list[Event]) -> None:
+    """Data §4.3: the Witch Hunters' warband counter (from 0, [P])."""
+    zeal = int(state.sides[side].flags.get("zeal", 0)) + n
+    state.sides[side].flags["zeal"] = zeal
+    events.append(Note(f"side {side_name(side)} Zeal {zeal} (+{n})", f"{R}/faction/zeal"))
+
+
+def zeal(state: State, m: Model) -> int | None:
+    """The Zeal of a WITCH HUNTERS fighter's warband, None for any other fighter."""
+    return int(state.sides[m.side].flags.get("zeal", 0)) if has_kw(m, "WITCH HUNTERS") else None
+
+
+def use_faction_ability(state: State, m: Model, name: str, value: int, events: list[Event]) -> None:
+    """Data §4.1-4.4: the effects of the faction abilities the engine plays (X = value, X/2 rounded up)."""
+    p = state.ctx.params
+    half = fx.half_up(value)
+    reach = float(p["faction_ability_range"])
+    if name == "hunters-eye":  # next ranged attack: +1 damage per hit and critical hit
+        m.flags["next_ranged_bonus"] = int(m.flags.get("next_ranged_bonus", 0)) + 1
+    elif name == "hammer-of-sigmar":  # next melee attack this activation: +X/2 per hit and critical hit
+        m.flags["next_melee_bonus"] = int(m.flags.get("next_melee_bonus", 0)) + half
+    elif name == "death-grip":  # next melee attack: a hit costs the target an action
+        m.flags["death_grip"] = True
+    elif name == "words-of-healing":  # X/2 off each friendly within range (this fighter too)
+        for f in standing(state, m.side):
+            if gap(m, f) <= reach + 1e-9 or f.id == m.id:
+                before = damage(f)
+                after = atk.remove_damage(before, half)
+                if after != before:
+                    f.tokens["damage"] = after
+                    events.append(TokensChanged(f.id, "damage", after - before, after))
+    elif name == "soulfire":  # X/2 to each visible enemy within range; X to VAMPIRE, DAEMON, THRALL
+        for e in list(enemies_of(state, m)):
+            if gap(m, e) <= reach + 1e-9 and visible(state, m, e):
+                full = any(has_kw(e, k) for k in fx.SOULFIRE_FULL)
+                hurt(state, e, m, value if full else half, f"{m.id}'s Soulfire", events)
+    elif name == "self-flagellation":  # X/2 damage to itself, Zeal +1, then a free attack
+        add_zeal(state, m.side, 1, events)
+        if not deal_damage(state, m, half, f"{m.id}'s Self-Flagellation", events):
+            m.flags["bonus_attacks"] = int(m.flags.get("bonus_attacks", 0)) + 1
+    elif name == "strategize":  # if it Waits this activation: X dice, each 4+ banks a wyrd die
+        m.flags["strategize"] = value
+    elif name == "blessed-sight":  # a die per visible enemy within X inches, each 4+ banks a wyrd die
+        n = sum(1 for e in enemies_of(state, m) if gap(m, e) <= value + 1e-9 and visible(state, m, e))
+        if n:
+            push(state, BankRoll(m.id, n, "Blessed Sight"))
+    elif name == "condemn":  # up to X/2 visible enemies without one get an Accused token
+        push(state, Accuse(m.side, m.id, half))
+    elif name == "disengage":  # a free Retreat
+        m.flags["bonus_retreats"] = int(m.flags.get("bonus_retreats", 0)) + 1
+
+
+def hurt(state: State, t: Model, by: Model, amount: int, why: str, events: list[Event]) -> bool:
+    """Damage ``t`` and, when it goes out of action, open the reactions that moment names (Martyrdom, Sudden
+    Accusation: data §4.2-4.3) for ``t``'s player."""
+    out = deal_damage(state, t, amount, why, events)
+    if out:
+        push_window(state, ReactWindow(t.side, "out", by.id, t.id, int(state.vars.get("action_seq", 0))))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class BankRoll(WChance):
+    """Strategize and Blessed Sight (data §4.1-4.2): each die of ``wyrd_roll_from``+ banks a wyrd die."""
+
+    kind = "bank-roll"
+    model: str
+    n: int
+    what: str
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(self.n, 6, self.what, self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        m = state.models[self.model]
+        gained = sum(1 for v in values if v >= int(state.ctx.params["wyrd_roll_from"]))
+        add_wyrd(state, m.side, gained)
+        events.append(DiceRolled(self.what, values, f"+{gained} wyrd dice banked", m.id))
+
+
+@dataclass(frozen=True, slots=True)
+class Accuse(WChoice):
+    """Condemn (data §4.3): the player picks up to ``left`` visible enemies without an Accused token, one at a
+    time; Zeal +1 each (+``condemn_heavy_zeal`` for a WIZARD, DAEMON or VAMPIRE)."""
+
+    kind = "accuse"
+    by: int
+    model: str
+    left: int
+
+    def options(self, state: State) -> list[Action]:
+        m = state.models[self.model]
+        out = [
+            Action("accuse", m.id, e.id)
+            for e in enemies_of(state, m)
+            if not e.flags.get("accused") and visible(state, m, e)
+        ]
+        return [*out, Action("accuse", m.id, option="done")]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.option == "done" or action.target is None:
+            return
+        e = state.models[action.target]
+        e.flags["accused"] = True
+        events.append(StatusChanged(e.id, "Accused", True))
+        heavy = any(has_kw(e, k) for k in fx.CONDEMN_HEAVY)
+        add_zeal(state, self.by, int(state.ctx.params["condemn_heavy_zeal"]) if heavy else 1, events)
+        if self.left > 1:
+            push(state, Accuse(self.by, self.model, self.left - 1))
+
+
+@dataclass(frozen=True, slots=True)
+class IndomitableRoll(WChance):
+    """Indomitable (data §4.4, Troll Slayer): a D3 of damage removed when it activates."""
+
+    kind = "indomitable"
+    model: str
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(1, int(state.ctx.params["indomitable_die"]), "indomitable", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        m = state.models[self.model]
+        before = damage(m)
+        after = atk.remove_damage(before, values[0])
+        m.tokens["damage"] = after
+        events.append(DiceRolled("indomitable", values, f"{before - after} damage removed", m.id))
+        if after != before:
+            events.append(TokensChanged(m.id, "damage", after - before, after))
 
 
 # ------------------------------------------------------------------------------------------- movement
@@ -685,16 +957,47 @@ def leg_cost(state: State) -> Any:
     return cost
 
 
+def platform_under(state: State, p: Vec) -> Any:
+    """The tallest platform whose footprint holds ``p``, or None."""
+    best = None
+    for t in solids(state):
+        if t.kind == "platform" and t.contains(p) and (best is None or t.height > best.height):
+            best = t
+    return best
+
+
+def stands_on(piece: Any, p: Vec, r: float) -> bool:
+    """Whether a base of radius ``r`` at ``p`` stands wholly on ``piece``'s top."""
+    return all(piece.contains((p[0] + dx, p[1] + dy)) for dx, dy in ((r, 0), (-r, 0), (0, r), (0, -r)))
+
+
 def move_problems(state: State, m: Model, dest: Vec, mode: str, allow: float) -> list[Reason]:
     """D §A4: straight legs rounded up; not through terrain (bar open ground) or enemy bases; never overlapping
-    another base; a Retreat ends more than 1" from every enemy."""
+    another base; a Retreat ends more than 1" from every enemy. Climbing: a Move may end wholly on a platform's
+    top, each inch climbed costing ``climb_cost`` inches; coming down, the drop is not counted (a jump) but a drop
+    over ``safe_drop`` is a fall (``MoveTo.apply``). A Retreat never climbs (X)."""
     rule = f"{R}/{mode}"
     table = state.ctx.table
     if not table.on_table(dest, m.radius):
         return [(f"{rule}/table", "the destination is off the table")]
+    here = platform_under(state, (m.x, m.y)) if m.z > 0 else None
+    there = platform_under(state, dest)
+    if there is not None and not stands_on(there, dest, m.radius):
+        there = None  # half on, half off: refused below as ending on the terrain
     for t in solids(state):
-        if t.circle_overlaps(dest, m.radius):
-            return [(f"{rule}/terrain", f"{m.id} cannot end on {t.kind} terrain {t.id} (climbing is not modelled)")]
+        if (there is None or t.id != there.id) and t.circle_overlaps(dest, m.radius):
+            return [
+                (f"{rule}/terrain", f"{m.id} cannot end on {t.kind} terrain {t.id}: only wholly on a platform's top")
+            ]
+    top = float(there.height) if there is not None else 0.0
+    rise = max(0.0, top - m.z)
+    if rise > 1e-9 and mode == "retreat":
+        return [(f"{rule}/climb", "a Retreat cannot climb")]
+    allow -= rise * float(state.ctx.params["climb_cost"])
+    if allow < -1e-9:
+        return [(f"{rule}/climb", f"climbing {rise:g}\" costs more than {m.id}'s movement")]
+    passable = {t.id for t in (here, there) if t is not None}
+    walls = [t for t in solids(state) if t.id not in passable] if passable else solids(state)
     o = overlapping(state.models.values(), dest, m.radius, lambda x: x.id == m.id or is_out(x))
     if o is not None:
         return [(f"{rule}/overlap", f"{m.id} would overlap {o.id}")]
@@ -705,7 +1008,7 @@ def move_problems(state: State, m: Model, dest: Vec, mode: str, allow: float) ->
     circles = [((e.x, e.y), e.radius + m.radius) for e in enemies_of(state, m)]
     if mode == "retreat":
         circles = []  # a retreat leaves the enemy it is engaged with
-    path = table.shortest_path((m.x, m.y), dest, m.radius, solids(state), circles, leg_cost(state), allow + 1e-9, True)
+    path = table.shortest_path((m.x, m.y), dest, m.radius, walls, circles, leg_cost(state), allow + 1e-9, True)
     if path is None:
         return [(f"{rule}/distance", f'{m.id} cannot reach that point with {allow:g}" of movement')]
     return []
@@ -721,10 +1024,16 @@ def move_candidates(state: State, m: Model, mode: str, allow: float) -> list[Vec
             go = min(reach, d - stop)
             if go > 0.5 and d > 0:
                 out.append((m.x + (e.x - m.x) * go / d, m.y + (e.y - m.y) * go / d))
+        out.extend(approach_points(state, m, allow))
     for k in range(8):
         ang = k * math.pi / 4
         for dist in (reach, reach / 2):
             out.append((m.x + dist * math.cos(ang), m.y + dist * math.sin(ang)))
+    if mode == "move":
+        for t in solids(state):
+            if t.kind == "platform":
+                x0, y0, x1, y1 = t.bbox
+                out.append(((x0 + x1) / 2, (y0 + y1) / 2))  # climbing onto a platform's top
     cx, cy = state.ctx.table.width / 2, state.ctx.table.depth / 2
     d = math.hypot(cx - m.x, cy - m.y)
     if d > 0.5:
@@ -739,6 +1048,60 @@ def move_candidates(state: State, m: Model, mode: str, allow: float) -> list[Vec
             if not move_problems(state, m, q, mode, allow):
                 good.append(q)
     return good
+
+
+def approach_points(state: State, m: Model, allow: float, nearest: int = 1) -> list[Vec]:
+    """Offered destinations on the way round terrain toward the nearest enemies: the cheapest route to a point
+    just short of base contact, followed as far as the allowance pays for its legs (each leg rounded up,
+    D §A4). Candidates only; ``move_problems`` still judges each."""
+    foes = sorted(enemies_of(state, m), key=lambda e: gap(m, e))[:nearest]
+    memo = state.ctx.memo.setdefault("approach", {})
+    key = (m.id, m.x, m.y, allow, tuple((e.id, e.x, e.y) for e in enemies_of(state, m)))
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > 4000:
+            memo.clear()
+        found = memo[key] = approach_walk(state, m, allow, foes)
+    return list(found)
+
+
+def blocked(state: State, m: Model, goal: Vec) -> bool:
+    """Whether terrain stands on the straight line from ``m`` to ``goal``."""
+    return any(c.piece.kind != "open" for c in state.ctx.table.trace((m.x, m.y), goal).crossings)
+
+
+def approach_walk(state: State, m: Model, allow: float, foes: list[Model]) -> list[Vec]:
+    step = float(state.ctx.params["move_leg_rounding"])
+    cost = leg_cost(state)
+    out: list[Vec] = []
+    for e in foes:
+        d = math.hypot(e.x - m.x, e.y - m.y)
+        stop = m.radius + e.radius + 0.5
+        if d <= stop + 0.5:
+            continue
+        goal = (e.x + (m.x - e.x) * stop / d, e.y + (m.y - e.y) * stop / d)
+        if not blocked(state, m, goal):
+            continue  # the straight candidate toward it already serves
+        # the route round terrain only (enemy bases are few and move_problems re-checks the real path)
+        found = state.ctx.table.shortest_path((m.x, m.y), goal, m.radius, solids(state))
+        if found is None:
+            continue
+        left = allow
+        at = (m.x, m.y)
+        for q in found[0][1:]:
+            c = cost(at, q)
+            if c <= left + 1e-9:
+                left -= c
+                at = q
+                continue
+            length = math.hypot(q[0] - at[0], q[1] - at[1])
+            part = (math.floor(left / step + 1e-9) * step if step > 0 else left) - 0.02  # room for rounding
+            if part > 0 and length > 0:
+                at = (at[0] + (q[0] - at[0]) * part / length, at[1] + (q[1] - at[1]) * part / length)
+            break
+        if at != (m.x, m.y):
+            out.append(at)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -773,7 +1136,31 @@ class MoveTo(WChoice):
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
         if action.point is not None:
-            place(state.models[self.model], action.point, events, state)
+            m = state.models[self.model]
+            before = m.z
+            place(m, action.point, events, state)
+            drop = before - m.z
+            if drop > float(state.ctx.params["safe_drop"]) + 1e-9:
+                n = atk.fall_dice(drop, float(state.ctx.params["fall_inches_per_die"]))
+                events.append(Note(f'{m.id} drops {drop:g}": a fall', f"{R}/move/fall"))
+                if n:
+                    push(state, FallRoll(m.id, n))
+
+
+@dataclass(frozen=True, slots=True)
+class FallRoll(WChance):
+    """D §A4 (W): a fall deals a D3 (``fall_damage_die``) of damage per full ``fall_inches_per_die`` fallen."""
+
+    kind = "fall"
+    model: str
+    n: int
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(self.n, int(state.ctx.params["fall_damage_die"]), "fall damage", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        events.append(DiceRolled("fall damage", values, f"{sum(values)} damage", self.model))
+        deal_damage(state, state.models[self.model], sum(values), "a fall", events)
 
 
 # ------------------------------------------------------------------------------------------- attacks
@@ -781,6 +1168,14 @@ def in_cover(state: State, a: Model, t: Model) -> bool:
     """D §A5: the line between the bases crosses a cover obstacle not within 1/2" of the attacker, or the
     target is on a platform 2"+ above the shooter."""
     p = state.ctx.params
+    if fx.has_trait(a.data, "trick-shot"):  # data §4.4: its targets never count as in cover
+        return False
+    if fx.has_trait(t.data, "armour-of-faith"):  # data §4.2: always counts as in cover
+        return True
+    if fx.has_trait(t.data, "stealthy") and gap(a, t) > float(p["stealthy_range"]) + 1e-9:
+        r = eng_range(state)
+        if any(x.kind == "obstacle" and x.distance_to((t.x, t.y)) <= t.radius + r + 1e-9 for x in solids(state)):
+            return True  # data §4.4: within 1" of an obstacle, against a shooter over 6" away
     if t.z - a.z >= float(p["cover_platform_height"]) - 1e-9:
         return True
     near = float(p["cover_obstacle_distance"])
@@ -806,6 +1201,9 @@ def begin_attack(state: State, m: Model, t: Model, wname: str, events: list[Even
     assert w is not None
     melee = w["type"] == "melee"
     n = int(w["attacks"]) + (int(m.flags.get("melee_bonus", 0)) if melee else 0)
+    # Hunter's Eye / Hammer of Sigmar / Death Grip name "the next" attack of their kind (data §4.1-4.3)
+    m.flags["hit_extra"] = int(m.flags.pop("next_melee_bonus" if melee else "next_ranged_bonus", 0))
+    m.flags["grip"] = bool(m.flags.pop("death_grip", False)) if melee else False
     if has_rule(w, "Reload"):
         m.flags["empty"] = [*m.flags.get("empty", []), wname]
     if has_rule(w, "One-use"):
@@ -821,8 +1219,12 @@ def attack_numbers(state: State, a: Model, t: Model, w: dict[str, Any]) -> tuple
     floor = int(p["min_characteristic"])
     base = int(a.data["fight"] if melee else a.data["shoot"])
     panicked = int(a.flags.get("panicked", 0)) >= state.turn
-    skill = max(floor, base + mighty(w) - (int(p["panicked_penalty"]) if panicked else 0))
+    accused = 1 if zeal(state, a) is not None and t.flags.get("accused") else 0  # Zeal 0+ (data §4.3)
+    skill = max(floor, base + mighty(w) + accused - (int(p["panicked_penalty"]) if panicked else 0))
     d = int(t.data["defense"])
+    tz = zeal(state, t)
+    if tz is not None and tz >= int(p["zeal_frenzy_from"]):
+        d -= 1
     if melee and any(has_rule(x, "Parry") for x in weapons(t, "melee")):
         d += int(p["parry_bonus"])
     if (not melee or p["cover_vs_melee"]) and in_cover(state, a, t):
@@ -861,6 +1263,7 @@ class HitRolls(WChance):
         hits, crits = tally.hits, tally.crits
         if has_rule(w, "Unreliable") and 1 in values:
             hits = crits = 0
+        hits, crits = zeal_conversions(state, a, t, hits, crits)
         events.append(
             DiceRolled(
                 f"hit rolls {skill} vs Defense {defense} ({band})", values, f"{hits} hit(s), {crits} crit(s)", a.id
@@ -870,6 +1273,19 @@ class HitRolls(WChance):
             push(state, TakeCoverRoll(self.attacker, self.target, self.weapon, hits, crits, self.counter, values))
             return
         resolve_hits(state, a, t, w, hits, crits, self.counter, values, events)
+
+
+def zeal_conversions(state: State, a: Model, t: Model, hits: int, crits: int) -> tuple[int, int]:
+    """Data §4.3 Zeal [P] cumulative: from ``zeal_crit_from`` a WITCH HUNTERS attacker turns one hit on an
+    Accused target into a critical hit; from ``zeal_guard_from`` a WITCH HUNTERS target turns one critical hit
+    into a hit."""
+    p = state.ctx.params
+    az, tz = zeal(state, a), zeal(state, t)
+    if az is not None and az >= int(p["zeal_crit_from"]) and t.flags.get("accused") and hits:
+        hits, crits = hits - 1, crits + 1
+    if tz is not None and tz >= int(p["zeal_guard_from"]) and crits:
+        hits, crits = hits + 1, crits - 1
+    return hits, crits
 
 
 @dataclass(frozen=True, slots=True)
@@ -908,8 +1324,16 @@ def resolve_hits(
     rolls: tuple[int, ...],
     events: list[Event],
 ) -> None:
-    dmg = hits * int(w["damage"][0]) + crits * int(w["damage"][1])
-    deal_damage(state, t, dmg, f"{a.id}'s {w['weapon']}", events)
+    extra = int(a.flags.pop("hit_extra", 0))
+    grip = bool(a.flags.pop("grip", False))
+    dmg = hits * (int(w["damage"][0]) + extra) + crits * (int(w["damage"][1]) + extra)
+    hurt(state, t, a, dmg, f"{a.id}'s {w['weapon']}", events)
+    if grip and hits + crits and not is_out(t):
+        if status(t) == "ready" and not t.flags.get("lost_actions"):
+            t.flags["lost_actions"] = 1
+            events.append(StatusChanged(t.id, "Death Grip (one action fewer this round)", True))
+        else:
+            hurt(state, t, a, int(state.ctx.params["death_grip_damage"]), f"{a.id}'s Death Grip", events)
     if counter:
         p = state.ctx.params
         skill, defense = attack_numbers(state, a, t, w) if not is_out(t) else (1, 1)
@@ -919,7 +1343,7 @@ def resolve_hits(
         )
         if back:
             events.append(Note(f"{t.id}'s Counter deals {back} damage to {a.id}", f"{R}/reaction/counter"))
-            deal_damage(state, a, back, f"{t.id}'s Counter", events)
+            hurt(state, a, t, back, f"{t.id}'s Counter", events)
 
 
 # ------------------------------------------------------------------------------------------- reactions
@@ -946,6 +1370,8 @@ class ReactWindow(WChoice):
     def eligible(self, state: State) -> list[Action]:
         actor = state.models[self.actor]
         out: list[Action] = []
+        if self.timing == "out":
+            return out_reactions(state, actor, state.models[self.target], self.seq)
         if is_out(actor):
             return out
         if self.timing in ("melee", "ranged"):
@@ -979,7 +1405,10 @@ class ReactWindow(WChoice):
         used = int(seen[1]) if int(seen[0]) == self.seq else 0
         f.flags["reacted"] = [self.seq, used + 1]
         events.append(Note(f"{f.id} reacts: {action.option}", f"{R}/reaction/{action.option}"))
-        if action.option in ("counter", "take-cover"):
+        if action.option in fx.REACTIONS:
+            faction_reaction(state, f, state.models[action.target or ""], str(action.option), events)
+            push_window(state, self)
+        elif action.option in ("counter", "take-cover"):
             beneath = top(state)
             assert isinstance(beneath, HitRolls), beneath
             if action.option == "counter":
@@ -990,6 +1419,39 @@ class ReactWindow(WChoice):
         else:
             push_window(state, self)
             push(state, StrikeRoll(f.id, self.actor))
+
+
+def out_reactions(state: State, killer: Model, fallen: Model, seq: int) -> list[Action]:
+    """Reactions at the moment ``fallen`` is taken out of action by ``killer`` (data §4.2-4.3): Martyrdom by
+    the fallen fighter itself (every Sister), Sudden Accusation by a friend with it on its card that can see
+    both."""
+    out: list[Action] = []
+    if "martyrdom" in fx.faction_reactions(state.ctx.factions[fallen.side]) and can_react(state, fallen, seq):
+        out.append(Action("react", fallen.id, killer.id, option="martyrdom"))
+    if not killer.on_table or killer.flags.get("accused"):
+        return out
+    for f in standing(state, fallen.side):
+        if (
+            "sudden-accusation" in f.data.get("abilities", [])
+            and can_react(state, f, seq)
+            and visible(state, f, killer)
+            and visible(state, f, fallen)
+        ):
+            out.append(Action("react", f.id, killer.id, option="sudden-accusation"))
+    return out
+
+
+def faction_reaction(state: State, f: Model, other: Model, name: str, events: list[Event]) -> None:
+    """Martyrdom banks wyrd dice (HENCHMAN ``martyrdom_wyrd_dice``, HERO one more, LEADER two more); Sudden
+    Accusation makes the enemy Accused and adds 1 Zeal (data §4.2-4.3)."""
+    if name == "martyrdom":
+        n = int(state.ctx.params["martyrdom_wyrd_dice"]) + has_kw(f, "HERO") + has_kw(f, "LEADER")
+        add_wyrd(state, f.side, n)
+        events.append(Note(f"{f.id}'s Martyrdom banks {n} wyrd dice", f"{R}/reaction/martyrdom"))
+    else:
+        other.flags["accused"] = True
+        events.append(StatusChanged(other.id, "Accused", True))
+        add_zeal(state, f.side, 1, events)
 
 
 def pending_hits(state: State) -> HitRolls | None:
@@ -1019,7 +1481,7 @@ class StrikeRoll(WChance):
         dmg = atk.strike_them_down(values[0], values[1], int(state.ctx.params["strike_them_down_from"]))
         events.append(DiceRolled("strike them down", values, f"{dmg} damage", self.striker))
         t = state.models[self.target]
-        if deal_damage(state, t, dmg, f"{self.striker}'s Strike Them Down", events):
+        if hurt(state, t, state.models[self.striker], dmg, f"{self.striker}'s Strike Them Down", events):
             state.stack = [
                 s
                 for s in state.stack
@@ -1079,7 +1541,7 @@ class MoraleTest(WChance):
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
         who = tester(state, self.side)
-        passed = who is not None and atk.bravery_test(max(values), int(who.data["bravery"]))
+        passed = who is not None and (auto_pass(state, who) or atk.bravery_test(max(values), panic_bravery(state, who)))
         events.append(DiceRolled(f"morale ({who.id if who else 'no hero'})", values, "passed" if passed else "failed"))
         if passed:
             return
@@ -1102,13 +1564,24 @@ def must_test_panic(state: State, m: Model) -> bool:
 
 
 def panic_bravery(state: State, m: Model) -> int:
-    """A fighter's Bravery for a panic test, or its LEADER's within ``leader_bravery_range`` (data §3 LEADER)."""
+    """A fighter's Bravery for a panic test, or its LEADER's within ``leader_bravery_range`` (data §3 LEADER);
+    one better near a visible friend with Voice of Sigmar (data §4.3, within ``voice_range``)."""
     best = int(m.data["bravery"])
     r = float(state.ctx.params["leader_bravery_range"])
+    voice = float(state.ctx.params["voice_range"])
+    better = 0
     for f in standing(state, m.side):
         if has_kw(f, "LEADER") and f.id != m.id and gap(m, f) <= r + 1e-9:
             best = min(best, int(f.data["bravery"]))
-    return best
+        if fx.has_trait(f.data, "voice-of-sigmar") and f.id != m.id and gap(m, f) <= voice + 1e-9:
+            better = 1 if visible(state, f, m) else better
+    return max(1, best - better)
+
+
+def auto_pass(state: State, m: Model) -> bool:
+    """Zeal ``zeal_frenzy_from``+: WITCH HUNTERS fighters pass Bravery tests automatically (data §4.3)."""
+    z = zeal(state, m)
+    return z is not None and z >= int(state.ctx.params["zeal_frenzy_from"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -1145,7 +1618,8 @@ class PanicTest(WChance):
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
         m = state.models[self.model]
-        passed = atk.bravery_test(values[0], panic_bravery(state, m))
+        passed = fx.has_trait(m.data, "unshakeable") or auto_pass(state, m)
+        passed = passed or atk.bravery_test(values[0], panic_bravery(state, m))
         events.append(DiceRolled("panic test", values, "passed" if passed else "panicked", m.id))
         if not passed:
             m.flags["panicked"] = state.turn + 1
@@ -1281,6 +1755,11 @@ ALL_STEP_KINDS = (
     TakeCoverRoll,
     ReactWindow,
     StrikeRoll,
+    BankRoll,
+    Accuse,
+    ChannelBacklash,
+    FallRoll,
+    IndomitableRoll,
     MoraleTest,
     PanicTurn,
     PanicTest,

@@ -1,0 +1,116 @@
+"""The sample factions' own abilities and reactions (data digest wyrdcry-data.md §4.1-4.4) as the engine knows
+them: which of a fighter's abilities are paid with ability dice and what they cost, which are traits that act
+by themselves, which reactions a fighter's faction or card gives it, and which the engine does not play yet.
+
+The effects themselves are in ``rules.py`` (they change the game state); this module only reads the bundled
+data, so the menu, the refusal texts and the clause matrix share one list.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from warband.rulesets.wyrdcry.roster import AbilityData, ReactionData, load_data
+
+#: Faction abilities paid with ability dice that the engine plays (data §4.1-4.4).
+DICE_ABILITIES = frozenset(
+    {
+        "hunters-eye",
+        "hammer-of-sigmar",
+        "words-of-healing",
+        "soulfire",
+        "self-flagellation",
+        "death-grip",
+        "strategize",
+        "blessed-sight",
+        "condemn",
+        "disengage",
+    }
+)
+#: Traits that act by themselves (no dice), played by the engine or applied when the roster is built.
+TRAITS = frozenset(
+    {
+        "trick-shot",
+        "armour-of-faith",
+        "unshakeable",
+        "indomitable",
+        "voice-of-sigmar",
+        "stealthy",
+        "martial-discipline",  # applied on recruitment: the profile in the warband file already has it
+        "penitent",  # a roster restriction, checked by roster.py
+    }
+)
+#: Faction reactions the engine asks for (data §4.2, §4.3).
+REACTIONS = frozenset({"martyrdom", "sudden-accusation"})
+#: Data entries the engine does not play yet; each says why (refused with ``wyrdcry/ability/pending``).
+PENDING = {
+    "captain-command": "needs scenario tokens placed by an ability (Seize/Hold)",
+    "lead-by-example": "free actions for other fighters in the middle of an activation",
+    "driven-by-greed": "needs treasure carrying",
+    "sigmars-blessing": "spending banked wyrd dice outside the initiative phase",
+    "slayer-oath": "undefined in the source",
+    "deathwish": "a free attack before removal",
+    "denounce": "no magical ability targets fighters yet",
+}
+#: Keywords that Soulfire hits at full value (data §4.2).
+SOULFIRE_FULL = ("VAMPIRE", "DAEMON", "THRALL")
+#: Keywords worth more Zeal when Condemned (data §4.3).
+CONDEMN_HEAVY = ("WIZARD", "DAEMON", "VAMPIRE")
+
+
+@lru_cache(maxsize=1)
+def abilities() -> dict[str, AbilityData]:
+    """Every faction and hired-sword ability of the data, by id (the same id has the same text everywhere)."""
+    d = load_data()
+    out: dict[str, AbilityData] = {}
+    for f in d.factions.values():
+        for a in f.abilities:
+            out.setdefault(a.id, a)
+    for a in d.hired.abilities:
+        out.setdefault(a.id, a)
+    return out
+
+
+@lru_cache(maxsize=1)
+def reactions() -> dict[str, ReactionData]:
+    d = load_data()
+    out: dict[str, ReactionData] = {}
+    for f in d.factions.values():
+        for r in f.reactions:
+            out.setdefault(r.id, r)
+    for r in d.hired.reactions:
+        out.setdefault(r.id, r)
+    return out
+
+
+@lru_cache(maxsize=16)
+def faction_reactions(faction: str) -> frozenset[str]:
+    """Reactions every fighter of ``faction`` has (Martyrdom: all Sisters of Sigmar, data §4.2)."""
+    f = load_data().factions.get(faction)
+    if f is None:
+        return frozenset()
+    return frozenset(r.id for r in f.reactions if r.id in REACTIONS and r.id != "sudden-accusation")
+
+
+def own_dice_abilities(card: dict[str, Any]) -> list[str]:
+    """The dice abilities on a fighter's card that the engine plays, in card order."""
+    return [a for a in card.get("abilities", []) if a in DICE_ABILITIES]
+
+
+def cost_of(name: str) -> str:
+    return str(abilities()[name].cost)
+
+
+def is_spellbook(name: str) -> bool:
+    a = abilities().get(name)
+    return bool(a is not None and a.spellbook)
+
+
+def has_trait(card: dict[str, Any], trait: str) -> bool:
+    return trait in card.get("abilities", [])
+
+
+def half_up(value: int) -> int:
+    """(X/2) rounds up (digest §A3, W)."""
+    return (value + 1) // 2
