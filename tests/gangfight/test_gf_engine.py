@@ -398,13 +398,16 @@ def test_with_me_every_member_moves_or_charges_then_free_fights_then_the_leader_
 
 
 def test_bring_it_down_needs_every_member_in_melee_with_the_target_and_adds_att_and_dam() -> None:
-    """#57, #58, #59, #60: one attack by the leader, +1 ATT and +1 DAM per model that joined."""
+    """#57, #58, #59, #60: one attack by the leader, +1 ATT and +1 DAM per model that joined; every member in
+    melee (base to base) with the target: a5, 0.4" from b8 but not in contact, may not join."""
     g = make()
-    arrange(g, 0, {"a1": (10, 4), "a2": (11.5, 5.0), "a4": (16, 4), "b8": (10.7, 5.2)}, a1={"melee": [HAND]})
+    spots = {"a1": (10, 4), "a2": (11, 5), "a4": (16, 4), "a5": (9.0, 5.4), "b8": (10, 5)}
+    arrange(g, 0, spots, a1={"melee": [HAND]})
     g.state.models["b8"].tokens["ap"] = 0
     g.apply(A("activate a1"))
     g.apply(A("band a1 b8 [bring-it-down]"))
     assert g.why_illegal(A("join a1 a4"))[0][0] == "gangfight/band/same-target"
+    assert g.why_illegal(A("join a1 a5"))[0][0] == "gangfight/band/same-target"
     g.apply(A("join a1 a2"))
     g.apply(A("done a1"))
     assert dice_n(g) == 4 + 1  # Hero ATT 4 + 1 joined
@@ -603,3 +606,36 @@ def test_jumping_between_raised_points_covers_the_gap_with_the_check() -> None:
     g.roll([6, 6, 1, 1])
     m = g.state.models["a4"]
     assert m.z == 3.0 and m.x > 22
+
+
+# ------------------------------------------------------------------------------------------- audit (seed wording)
+def test_the_fight_interrupt_needs_the_target_already_in_close_combat() -> None:
+    """#86: "a model that is already in close combat" may declare Fight!; one merely within its threat range of
+    the attacker (0.6" apart, not in base contact) may not, though Bulwark is still offered."""
+    g = make()
+    arrange(g, 0, {"a8": (10, 4), "b8": (10, 5.6)}, a8={"melee": [HAND]}, b8={"melee": [HAND]})
+    g.apply(A("activate a8"))
+    g.apply(A("fight a8 b8"))
+    assert g.decision.prompt == "interrupt"
+    offered = {a.option for a in g.legal_actions()}
+    assert "bulwark" in offered and "fight" not in offered
+    assert g.why_illegal(A("interrupt b8 a8 [fight]"))
+
+
+def test_with_me_free_fight_only_for_members_that_end_in_base_contact() -> None:
+    """#55: after the order, only models "that end in base to base contact" Fight! for free: a2 ends its Move
+    0.1" short of b8 (inside its threat range, not in contact) and gets no free Fight!."""
+    g = band_game()
+    g.apply(A("activate a1"))
+    g.apply(A("band a1 [with-me]"))
+    g.apply(A("join a1 a2"))
+    g.apply(A("done a1"))
+    g.apply(A("move a1"))
+    g.apply(A("stay a1"))
+    g.apply(A("move a2"))
+    g.apply(A("to a2 @12,7.9"))
+    st = g.state
+    assert st.models["a2"].pos == (12, 7.9)
+    assert g.decision.prompt != "free-fight"
+    assert st.models["a1"].flags["finished"]
+    assert not any(isinstance(s, rules.BandFights | rules.FreeFight) for s in st.stack)

@@ -4,7 +4,9 @@ numbers as the seed states them, overrides checked."""
 from __future__ import annotations
 
 import pytest
+from typer.testing import CliRunner
 
+from warband.cli.main import app
 from warband.kernel.errors import ParameterError
 from warband.kernel.params import ParamTable
 from warband.rulesets.gangfight import PARAMS_PATH
@@ -77,3 +79,36 @@ def test_overrides_are_typed_and_checked(table: ParamTable) -> None:
         table.resolve({"held_ap_lapse": "never"})
     with pytest.raises(ParameterError, match="unknown parameter"):
         table.resolve({"charge_range": 12})
+
+
+def test_every_number_declares_a_range_that_holds_its_default(table: ParamTable) -> None:
+    # issue 10 item 5: every --set value is checked against its type and a documented min..max
+    for spec in table.specs.values():
+        if isinstance(spec.default, bool) or not isinstance(spec.default, int | float):
+            assert spec.min is None and spec.max is None, spec.name
+            continue
+        assert spec.min is not None and spec.max is not None, spec.name
+        assert spec.min <= spec.default <= spec.max, spec.name
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "allowed"),
+    [
+        ("charge_tn_flat", "0", "1..12"),
+        ("banding_max_models", "1", "2..10"),
+        ("standard_action_ap", "0", "1..6"),
+        ("aoe_diameter", "-3", "0..24"),
+        ("broken_fraction", "1.5", "0..1"),
+        ("max_rounds", "nan", "expected int"),
+        ("banding_range", "inf", "finite"),
+    ],
+)
+def test_an_out_of_range_set_is_refused_naming_the_range(name: str, value: str, allowed: str) -> None:
+    # the player's side: `warband simulate gangfight --set NAME=VALUE` stops before playing, with a clear message
+    party = PARAMS_PATH.parent / "data" / "parties" / "shieldwall_sellswords.yaml"
+    args = ["simulate", "gangfight", "--a", str(party), "--b", str(party), "--games", "1", "--db", ":memory:"]
+    result = CliRunner().invoke(app, [*args, "--agent-a", "random", "--agent-b", "random", "--set", f"{name}={value}"])
+    # the CLI's run() prints a WarbandError's message and exits 2; under CliRunner the error itself comes back
+    assert isinstance(result.exception, ParameterError), result.output
+    assert name in str(result.exception) and allowed in str(result.exception)
+    assert "games" not in result.output  # refused before any game was played

@@ -25,6 +25,7 @@ from warband.kernel.state import GameState, Model
 from warband.kernel.steps import Auto, Chance, Choice
 from warband.rulesets.gangfight import dice as gd
 from warband.rulesets.gangfight.terms import DENSITIES, Density, Size
+from warband.rulesets.gangfight.terrain import segment_clear
 
 R = "gangfight"
 SIDE_PREFIX = ("a", "b")
@@ -281,7 +282,7 @@ def plan_move(
             return [(f"{R}/{rule}", f"{m.id} cannot end in {piece.kind} terrain {piece.id}")]
     circles = [(o.pos, o.radius + m.radius) for o in state.models.values() if o.id != m.id and standing(o)]
     if straight_only:
-        blocked = any(_near(x, m.pos, p, m.radius) and not x._segment_clear(m.pos, p, m.radius) for x in solids)
+        blocked = any(_near(x, m.pos, p, m.radius) and not segment_clear(x, m.pos, p, m.radius) for x in solids)
         if blocked or not clear_of_circles(m.pos, p, circles):
             return [(f"{R}/move/route", f"no straight route for {m.id}")]
         path: tuple[Vec, ...] = (m.pos, p)

@@ -813,7 +813,9 @@ def interrupt_options(state: State, t: Model, a: Model, trigger: str) -> list[Ac
     out.append(Action("interrupt", t.id, a.id, option="bulwark"))
     if trigger == "area":
         out.append(Action("interrupt", t.id, a.id, option="dodge"))
-    if trigger == "fight" and gap(t, a) <= max(0.0, threat(state, t, with_reach=True)) + 1e-9:
+    # Fight!: only a model already in close combat (seed 004, Interrupts: Fight!), that can reach the attacker
+    reach = gap(t, a) <= max(0.0, threat(state, t, with_reach=True)) + 1e-9
+    if trigger == "fight" and in_close_combat(state, t) and reach:
         out.append(Action("interrupt", t.id, a.id, option="fight"))
     for w in t.data["ranged"]:
         if not fire_reasons(state, t, a, w):
@@ -1260,8 +1262,9 @@ BAND_KINDS = ("with-me", "bring-it-down", "on-my-mark")
 
 
 def engaged_with(state: State, m: Model, t: Model) -> bool:
-    """In close combat with ``t``: within the threat range (with reach) that a Fight! would need."""
-    return gap(m, t) <= threat(state, m, with_reach=True) + 1e-9
+    """In melee combat with ``t`` (Bring it Down!): base to base within ``close_combat_gap``, as a Fight! needs
+    before it attacks (seed 004, Fight!: it moves to get base to base)."""
+    return in_close_combat(state, m, t)
 
 
 def mark_weapon(state: State, m: Model, t: Model) -> dict[str, Any] | None:
@@ -1423,7 +1426,7 @@ class BandAttack(GFAuto):
 @dataclass(frozen=True, slots=True)
 class BandOrder(GFChoice):
     """With Me!: each member in turn, the leader first, makes a Move or a Charge! (no AP of its own); when the
-    order ends, each member with an enemy in its threat range may make a free Fight! (seed 004)."""
+    order ends, each member in base to base contact with an enemy may make a free Fight! (seed 004)."""
 
     kind = "band-order"
     about = "model"
@@ -1462,7 +1465,7 @@ class BandOrder(GFChoice):
 
 @dataclass(frozen=True, slots=True)
 class BandFights(GFAuto):
-    """After With Me!'s order: the free Fight! of each member with an enemy in its threat range, in order."""
+    """After With Me!'s order: the free Fight! of each member in base to base contact with an enemy, in order."""
 
     kind = "band-fights"
     members: tuple[str, ...]
@@ -1472,7 +1475,8 @@ class BandFights(GFAuto):
     def run(self, state: State, events: list[Event]) -> None:
         for i in range(self.index, len(self.members)):
             m = state.models[self.members[i]]
-            if standing(m) and any(engaged_with(state, m, e) for e in enemies_of(state, m)):
+            # seed 004, With Me!: only the models that end in base to base contact get the free Fight!
+            if standing(m) and in_close_combat(state, m):
                 if i + 1 < len(self.members):
                     push(state, BandFights(self.members, i + 1, self.by))
                 push(state, FreeFight(m.id, self.by))

@@ -17,10 +17,19 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from warband.kernel.errors import Problem, ScenarioError
+from warband.kernel.geometry import TerrainPiece, Vec, segment_point_distance
 from warband.kernel.scenario import Scenario, load_scenario
 from warband.rulesets.gangfight.terms import DENSITIES, Density
 
-__all__ = ["DENSITY_PREFIX", "LADDER_PREFIX", "densest", "density_of", "has_ladder", "load_gangfight_scenario"]
+__all__ = [
+    "DENSITY_PREFIX",
+    "LADDER_PREFIX",
+    "densest",
+    "density_of",
+    "has_ladder",
+    "load_gangfight_scenario",
+    "segment_clear",
+]
 
 DENSITY_PREFIX = "density."
 LADDER_PREFIX = "ladder."
@@ -41,6 +50,27 @@ def densest(densities: Iterable[Density]) -> Density:
     """The densest of several densities (flat if none): the Charge! TN under ``charge_terrain = densest-on-path``
     (PROPOSED; seed 004 names the densities but not which piece counts)."""
     return max(densities, key=DENSITIES.index, default="flat")
+
+
+#: Inches of slack when asking "at least r away" (a base sliding along a wall does not touch it).
+CLEAR_SLACK = 1e-7
+
+
+def segment_clear(piece: TerrainPiece, p: Vec, q: Vec, r: float) -> bool:
+    """Whether a base of radius ``r`` sliding straight from ``p`` to ``q`` keeps clear of ``piece`` (a straight
+    Move, Flee! or Slam! push may not pass through solid terrain). Built on the kernel's public queries only:
+    the segment must not cross the footprint (:meth:`TerrainPiece.clip`), and, the footprint being convex, the
+    nearest approach of a segment that does not cross it is at one of the segment's ends or at a corner of the
+    footprint."""
+    iv = piece.clip(p, q)
+    if iv is not None and (r > 0.0 or iv[1] - iv[0] > 1e-9):
+        return False
+    if r <= 0.0:
+        return True
+    lim = r - CLEAR_SLACK
+    if piece.distance_to(p) < lim or piece.distance_to(q) < lim:
+        return False
+    return all(segment_point_distance(p, q, v) >= lim for v in piece.polygon)
 
 
 def _option_problems(file: str, scenario: Scenario, key: str) -> list[Problem]:
