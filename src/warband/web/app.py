@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -32,6 +33,7 @@ from warband.kernel.battlefield import Battlefield, battlefield
 from warband.kernel.engine import Game
 from warband.kernel.errors import IllegalActionError, WarbandError
 from warband.kernel.params import parse_assignments
+from warband.lab.backends import worker_init
 from warband.web.answers import deciding_seat, legal_json, measure, reasons_json, role_or_403, snapshot
 from warband.web.documents import get_ruleset, load_doc
 from warband.web.errors import ApiError
@@ -73,7 +75,10 @@ class Server:
             # spawn, not fork: the server runs threads (uvicorn, SQLite), and a forked copy of a lock held by one
             # of them would never be released in the child
             ctx = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.agent_workers, mp_context=ctx)
+            # each worker watches this process and ends when it is gone (a killed server leaves no orphans)
+            self._pool = ProcessPoolExecutor(
+                self.agent_workers, mp_context=ctx, initializer=worker_init, initargs=(os.getpid(),)
+            )
         return self._pool
 
     def kick(self, table: Table) -> None:

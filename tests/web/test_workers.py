@@ -1,0 +1,81 @@
+"""The web table's agent seats think in worker processes; ``kill -9`` of the server leaves none of them running
+(as issue 10 item 12 asks of the lab's workers)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+
+from conftest import free_port
+from warband.kernel import ruleset as registry
+
+TC = "trench-crusade"
+
+
+def _pool_workers(pid: int) -> set[int]:
+    """The children of ``pid`` started by multiprocessing's spawn (the agents' pool, not its resource tracker)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == pid and b"spawn_main" in cmdline and b"resource_tracker" not in cmdline:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _wait_for(condition: Callable[[], bool], seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_agent_workers_die_with_a_killed_server(tmp_path: Path) -> None:
+    port = free_port()
+    cmd = [sys.executable, "-m", "warband", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    cmd += ["--store", str(tmp_path / "web.db"), "--ai-delay", "0.05"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    workers: set[int] = set()
+    try:
+        url = f"http://127.0.0.1:{port}"
+        assert _wait_for(lambda: _up(url), 60), "the server did not start"
+        bands = [Path(w["path"]).stem for w in registry.get(TC).samples()["warbands"]]
+        body = {"ruleset": TC, "a": {"sample": bands[0]}, "b": {"sample": bands[1]}, "seats": ["mcts", "mcts"]}
+        assert httpx.post(f"{url}/api/games", json=body, timeout=30).status_code in (200, 201)
+        assert _wait_for(lambda: len(_pool_workers(proc.pid)) >= 1, 60), "no agent worker process started"
+        workers = _pool_workers(proc.pid)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        assert _wait_for(lambda: not any(_alive(w) for w in workers), 5), "agent workers outlived the server"
+    finally:  # never leave an orphan behind, even when the test fails
+        for pid in workers | _pool_workers(proc.pid):
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        proc.kill()
+
+
+def _up(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/api/meta", timeout=2).status_code == 200
+    except httpx.TransportError:
+        return False
