@@ -384,3 +384,44 @@ def test_works_brigade_sample_plays_its_mortar_three_actions_and_own_saves() -> 
         g.apply(choice)
     assert g.result() is not None
     assert {"shoot:Light mortar", "msave"} <= seen
+
+
+def test_kills_are_credited_to_the_unit_that_shot_or_fought() -> None:
+    """The lab's per-model kills (``ModelFate.kills``) come from the unit's count of enemy models its attacks
+    removed; nothing wrote that count before, so every Trenches and Turbines model reported 0 kills."""
+    from warband.rulesets.trenches_and_turbines import model_fate
+
+    cannon = {"name": "Cannon", "range": 24, "attacks": 1, "damage": 3, "pen": 0}
+    g = position([unit(models=1, weapons=[cannon])], [unit(models=3, sv=0)], {"a1": [(10, 10)], "b1": line(10, 20, 3)})
+    set_unit(g, "b1", activated=True)
+    act(g, "shoot a1 b1 [Cannon]", [1], [10, 10, 10])
+    if g.decision.prompt == "wound":
+        g.apply(g.legal_actions()[0])
+    g.settle()
+    assert len(alive(g, "b1")) == 2
+    assert model_fate(g.state, g.state.models["a1.1"]).kills == 1
+    assert all(model_fate(g.state, m).kills == 0 for m in g.state.models.values() if m.unit == "b1")
+
+    f = position([unit(models=1, sv=0)], [unit(models=1, sv=0)], {"a1": [(10, 10)], "b1": [(10, 10.99)]})
+    act(f, "fight a1 b1", [1], [10], [1], [10])
+    assert alive(f, "a1") == [] and alive(f, "b1") == []
+    assert [model_fate(f.state, f.state.models[m]).kills for m in ("a1.1", "b1.1")] == [1, 1]
+
+
+def test_a_seeded_game_reports_kills_no_more_than_models_out() -> None:
+    from warband.kernel.rng import Rng
+
+    g = _sample_game(11)
+    pick = Rng(11)
+    while not g.over:
+        if g.decision.is_chance:
+            g.roll()
+        else:
+            acts = g.legal_actions()
+            g.apply(acts[pick.below(len(acts))])
+    res = g.result()
+    assert res is not None
+    for side in (0, 1):
+        kills = sum(f.kills for f in res.models if f.side == side)
+        out = sum(1 for f in res.models if f.side == 1 - side and f.fate == "out")
+        assert 0 < kills <= out, (side, kills, out)

@@ -131,8 +131,8 @@ def model_fate(state: GameState[Any], m: Model) -> ModelFate:
     ``fate`` is ``out`` for a model off the table (``fled`` if the rules flagged it ``fled``: today a unit that
     flees off the table is removed like a casualty, so it reads ``out``); there is no Down state, so a damaged
     model on the table is ``in play`` with its ``damage``. ``kills`` are kept per unit, not per model: the unit's
-    count in ``state.vars["unit_kills"]`` (when the rules keep one) is shared out over its models, the first
-    ones taking the remainder; with no count, 0."""
+    count in ``state.vars["unit_kills"]`` (enemy models its shots and fights removed, counted as each ends:
+    ``combat.credit_kills``) is shared out over its models, the first ones taking the remainder."""
     fate: Fate = "in play"
     if not m.on_table:
         fate = "fled" if m.flags.get("fled") else "out"

@@ -504,6 +504,15 @@ def apply_damage(state: State, step: Damage, mid: str, events: list[Event]) -> N
         push(state, replace(step, todo=todo))
 
 
+def credit_kills(state: State, uid: str, kills: int) -> None:
+    """Count ``kills`` enemy models removed by unit ``uid``'s attack in ``state.vars["unit_kills"]`` (what the
+    lab's per-model statistics read: the result shares a unit's count out over its models)."""
+    if kills > 0:
+        tally = dict(state.vars.get("unit_kills") or {})
+        tally[uid] = int(tally.get(uid, 0)) + kills
+        state.vars["unit_kills"] = tally
+
+
 def remove(state: State, m: Model, reason: str, events: list[Event]) -> None:
     m.on_table = False
     m.flags = {**m.flags, "dead": True}

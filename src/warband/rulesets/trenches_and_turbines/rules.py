@@ -877,6 +877,7 @@ class ShootEnd(TTAuto):
             ms = members(state, self.unit)
             w = combat.weapon_of(ms[0], self.weapon) if ms else None
             pins += int(w.get("suppressive", 0)) if w else 0
+        combat.credit_kills(state, self.unit, int(shot.get("kills", 0)))
         state.vars["shot"] = None
         combat.add_pins(state, tuid, pins, events)
         combat.casualty_checks(state, tuid, events)
@@ -996,6 +997,8 @@ class FightEnd(TTAuto):
         att, dfn = self.attacker, self.defender
         ka = int(state.vars["fight_a"]["kills"])
         kd = int(state.vars["fight_d"]["kills"])
+        combat.credit_kills(state, att, ka)
+        combat.credit_kills(state, dfn, kd)
         events.append(Note(f"fight {att} vs {dfn}: casualties inflicted {ka} - {kd}", f"{R}/fight/result"))
         for u in (dfn, att):
             push(state, Checks(u))
