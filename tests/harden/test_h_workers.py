@@ -11,35 +11,9 @@ from pathlib import Path
 
 from hardcli import TC, warband
 
-
-def _children(pid: int) -> set[int]:
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.add(int(stat.parent.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    """Running (a zombie waiting for its new parent to reap it counts as dead)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
-def _wait_for(condition: object, seconds: float) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():  # type: ignore[operator]
-            return True
-        time.sleep(0.1)
-    return False
+from procs import alive as _alive
+from procs import children as _children
+from procs import wait_for as _wait_for
 
 
 def test_workers_die_with_a_killed_simulate(tmp_path: Path) -> None:

@@ -7,47 +7,23 @@ import os
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 
 from conftest import free_port
+from procs import alive as _alive
+from procs import children
+from procs import wait_for as _wait_for
 from warband.kernel import ruleset as registry
 
 TC = "trench-crusade"
 
 
 def _pool_workers(pid: int) -> set[int]:
-    """The children of ``pid`` started by multiprocessing's spawn (the agents' pool, not its resource tracker)."""
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            cmdline = (stat.parent / "cmdline").read_bytes()
-        except (OSError, ValueError, IndexError):
-            continue
-        if ppid == pid and b"spawn_main" in cmdline and b"resource_tracker" not in cmdline:
-            found.add(int(stat.parent.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
-def _wait_for(condition: Callable[[], bool], seconds: float) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return False
+    """The children of ``pid`` started by multiprocessing's spawn (the agents' pool; the resource tracker's
+    command line holds ``resource_tracker`` instead)."""
+    return children(pid, b"spawn_main") - children(pid, b"resource_tracker")
 
 
 def test_agent_workers_die_with_a_killed_server(tmp_path: Path) -> None:
