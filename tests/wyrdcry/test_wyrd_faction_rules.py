@@ -99,10 +99,33 @@ def test_captains_command_hold_token_makes_friends_near_it_harder_to_hit_and_bra
     assert "vs Defense 5" in hit_label(events)  # 4 and Hold's +1
 
 
+def test_captains_command_token_is_gone_when_the_round_ends() -> None:
+    game = table("mercenaries_hardy_company", "witch_hunters_pyre")
+    for x in game.state.models.values():
+        x.on_table = x.id in ("a1", "a4", "b6")  # off the table but not out of action: no morale test
+    put(game, "a1", 10.0, 4.0)
+    put(game, "a4", 18.0, 4.0)
+    put(game, "b6", 30.0, 30.0)
+    game.apply(Action("activate", "a1"))
+    game.apply(Action("ability", "a1", option="captain-command 4"))
+    game.apply(Action("token", "a1", option="hold", point=(18.0, 4.0)))
+    assert rules.panic_bravery(game.state, m(game, "a4")) == 3
+    for _ in range(2):
+        game.apply(Action("move", "a1"))
+        game.apply(Action("move", "a1", option="stay"))
+    if game.decision.prompt == "action":
+        game.apply(Action("end", "a1"))
+    _to_morale(game, "b6", "a4")
+    while game.state.turn == 1:
+        game.roll() if game.decision.is_chance else game.apply(game.legal_actions()[0])
+    assert game.state.vars["command_tokens"] == [] and rules.panic_bravery(game.state, m(game, "a4")) == 4
+
+
 # ------------------------------------------------------------------------------------------- Lead By Example
 def test_lead_by_example_gives_henchmen_a_free_attack_and_a_free_move_after_a_kill() -> None:
     game = table("mercenaries_hardy_company", "witch_hunters_pyre")
-    clear_table(game, ("a3", "a4", "a6", "b6", "b4"))
+    clear_table(game, ("a2", "a3", "a4", "a6", "b6", "b4"))
+    put(game, "a2", 18.0, 8.0)  # another Champion: a HERO, not led
     put(game, "a3", 18.0, 4.0)  # Champion (Sword)
     put(game, "b6", 18.0, 5.5)  # Zealot about to fall
     put(game, "a4", 22.0, 4.0)  # Warrior (Axe) next to the Flagellant
@@ -121,6 +144,7 @@ def test_lead_by_example_gives_henchmen_a_free_attack_and_a_free_move_after_a_ki
     assert Action("lead", "a3", "a4", option="attack") in offered
     assert Action("lead", "a3", "a4", option="move") not in offered  # within 1" of an enemy: no Move
     assert Action("lead", "a3", "a6", option="move") in offered
+    assert not any(a.target == "a2" for a in offered)
     game.apply(Action("lead", "a3", "a4", option="attack"))
     assert game.decision.prompt == "free-attack" and game.decision.player == 0
     game.apply(Action("attack", "a4", "b4", option="Axe"))
