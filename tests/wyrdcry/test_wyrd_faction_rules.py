@@ -16,6 +16,7 @@ from warband.kernel.engine import Game
 from warband.kernel.events import DiceRolled, Event
 from warband.rulesets.wyrdcry import rules
 from warband.rulesets.wyrdcry.core import deal_damage
+from warband.rulesets.wyrdcry.render import render
 
 A_DICE = (1, 2, 3, 4, 4, 4)  # A: initiative, a [triple] of 4s, reaction dice 1, 2, 3
 B_DICE = (5, 5, 6, 6, 1, 1)  # B: doubles of 5, 6, 1 and no reaction die
@@ -381,3 +382,17 @@ def test_no_denounce_without_a_targeted_fighter_within_six_inches_of_the_priest(
     game.apply(Action("activate", "a1"))
     game.apply(Action("ability", "a1", option="words-of-healing 6"))
     assert m(game, "a2").token("damage") == 2 and game.decision.prompt == "action"
+
+
+def test_the_terminal_map_shows_treasure_and_command_tokens() -> None:
+    game = table("mercenaries_hardy_company", "witch_hunters_pyre", scenario="treasure_hunt")
+    clear_table(game, ("a1", "b6"))
+    put(game, "a1", 18.0, 16.6)
+    put(game, "b6", 30.0, 30.0)
+    game.apply(Action("activate", "a1"))
+    game.apply(Action("pick-up", "a1", option="treasure-centre"))
+    game.apply(Action("ability", "a1", option="captain-command 4"))
+    game.apply(Action("token", "a1", option="seize", point=(18.0, 16.6)))
+    text = render(game.state)
+    assert "treasure treasure-centre carried by a1" in text and "treasure treasure-west at (10, 11.5)" in text
+    assert "Seize token of side A at (18, 16.6)" in text
