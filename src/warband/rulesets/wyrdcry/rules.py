@@ -763,7 +763,7 @@ def faction_ability_problem(m: Model, name: str) -> Reason | None:
         mine = ", ".join([*UNIVERSAL_ABILITIES, *fx.own_dice_abilities(m.data)])
         return (f"{R}/ability/unknown", f"{name!r} is not an ability {m.id} can use (it can use: {mine})")
     if name in fx.PENDING:
-        return (f"{R}/ability/pending", f"{name} is not played by the engine yet: {fx.PENDING[name]}")
+        return (f"{R}/ability/pending", f"{name} cannot be played: {fx.PENDING[name]}")
     if name not in fx.DICE_ABILITIES:
         return (f"{R}/ability/trait", f"{name} is a trait of {m.id}: it applies by itself, no dice are spent")
     if fx.is_spellbook(name) and m.flags.get("spellbook_blocked"):
