@@ -42,6 +42,19 @@ class Wyrdcry(SteppedRuleset):
     def data_dir(self) -> Path:
         return _HERE / "data"
 
+    def load_scenario(self, path: Path) -> dict[str, Any]:
+        """The kernel's scenario format, then Wyrdcry's own ``rules`` options (``scenario.py``)."""
+        from warband.rulesets.wyrdcry.scenario import check_options
+
+        doc = super().load_scenario(path)
+        check_options(path, doc)
+        return doc
+
+    def view(self, state: GameState[Any]) -> dict[str, Any]:
+        from warband.rulesets.wyrdcry.view import view
+
+        return view(state)
+
     def load_roster(self, path: Path) -> dict[str, Any]:
         from warband.rulesets.wyrdcry.roster import load_warband
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from warband.kernel import setup, steps
 from warband.kernel.actions import Action, DiceSpec
+from warband.kernel.battlefield import controller
 from warband.kernel.errors import Reason
 from warband.kernel.events import (
     ActionTaken,
@@ -2143,6 +2144,8 @@ class RoundEnd(WAuto):
             for s in (0, 1):
                 set_pool(state, s, wd.AbilityDice((), ()))
                 state.sides[s].flags["reaction_dice"] = 0
+        if scores_each_round(state):
+            score_objectives(state, events)  # the scenario scores at the end of each battle round
         state.vars["command_tokens"] = []  # Captain's Command lasts until the round ends (data §4.1)
         for m in state.models.values():
             for k in ("rampaged", "spellbook_blocked"):
@@ -2180,16 +2183,69 @@ class ExtraRound(WChance):
             finish_by_score(state, events)
 
 
-def score(state: State) -> tuple[int, int]:
+def out_counts(state: State) -> tuple[int, int]:
     """Enemy fighters each side has taken out of action."""
     return (warband_size(state, 1)[1], warband_size(state, 0)[1])
 
 
+def plays_for_objectives(state: State) -> bool:
+    """D §A9 "the scenario sets the victory conditions": ``rules.victory: objectives`` (treasure_hunt.yaml)."""
+    return (state.ctx.scenario.get("rules") or {}).get("victory") == "objectives"
+
+
+def victory_points(state: State) -> tuple[int, int]:
+    vp = state.vars.get("vp") or [0, 0]
+    return int(vp[0]), int(vp[1])
+
+
+def score(state: State) -> tuple[int, int]:
+    """The game's score: victory points in a scenario played for objectives, else enemies out of action."""
+    return victory_points(state) if plays_for_objectives(state) else out_counts(state)
+
+
+def token_holder(state: State, oid: str, at: Vec) -> int | None:
+    """Who a token scores for (D §A9): its carrier's side while carried; on the ground, the side with more
+    fighters (not out of action) within the scenario's ``control_range`` of it, nobody when level."""
+    carrier = ((state.vars.get("treasure") or {}).get(oid) or [None, None, None])[2]
+    if carrier:
+        return int(state.models[carrier].side)
+    radius = float((state.ctx.scenario.get("rules") or {}).get("control_range", 1.0))
+    return controller(state.models.values(), at, radius, lambda m: 0 if is_out(m) else 1)
+
+
+def score_objectives(state: State, events: list[Event]) -> None:
+    """The scenario's scoring (treasure_hunt.yaml, D §A9 [P]): each objective scores its ``vp`` for the side
+    holding it (see :func:`token_holder`); a treasure token is where it lies or on its carrier."""
+    vp = list(victory_points(state))
+    tokens = state.vars.get("treasure") or {}
+    for o in state.ctx.objectives:
+        at = treasure_at(state, o.id) if o.id in tokens else (float(o.at[0]), float(o.at[1]))
+        who = token_holder(state, o.id, at)
+        if who is not None and o.vp > 0:
+            vp[who] += o.vp
+            events.append(Note(f"side {side_name(who)} scores {o.vp} VP for {o.id}", f"{R}/scenario/score"))
+    state.vars["vp"] = vp
+
+
+def scores_each_round(state: State) -> bool:
+    return plays_for_objectives(state) and bool((state.ctx.scenario.get("rules") or {}).get("score_each_round"))
+
+
 def finish_by_score(state: State, events: list[Event]) -> None:
-    """D §A9 [P] ``sim_victory = most_out``: more enemies out of action wins; equal is a draw."""
-    s = score(state)
+    """The battle ends after its rounds (D §A9). Played for objectives: more victory points wins (scored at the end
+    if not each round); level on victory points, or with no objectives, ``sim_victory = most_out`` [P]: more
+    enemies out of action wins; equal is a draw."""
+    if plays_for_objectives(state):
+        if not scores_each_round(state):
+            score_objectives(state, events)
+        vp = victory_points(state)
+        if vp[0] != vp[1]:
+            finish(state, 0 if vp[0] > vp[1] else 1, "more victory points", events)
+            return
+    s = out_counts(state)
     winner = None if s[0] == s[1] else (0 if s[0] > s[1] else 1)
-    finish(state, winner, "more enemies out of action" if winner is not None else "level: a draw", events)
+    level = "level on victory points; " if plays_for_objectives(state) else ""
+    finish(state, winner, level + ("more enemies out of action" if winner is not None else "level: a draw"), events)
 
 
 def finish(state: State, winner: int | None, reason: str, events: list[Event]) -> None:
