@@ -87,7 +87,11 @@ class Server:
             table.kick(self.ai_delay, self.pool)
 
     def close(self) -> None:
-        """Stop the agents' worker processes and wait for the saves still queued (every step is saved)."""
+        """Stop the tables' runners and the agents' worker processes, and wait for the saves still queued:
+        every step a table took is in the store when the server stops."""
+        for table in self.tables.values():
+            if table.runner is not None:
+                table.runner.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
