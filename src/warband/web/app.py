@@ -87,10 +87,15 @@ class Server:
             table.kick(self.ai_delay, self.pool)
 
     def close(self) -> None:
-        """Stop the agents' worker processes (the games are saved after every step)."""
+        """Stop the tables' runners and the agents' worker processes, and wait for the saves still queued:
+        every step a table took is in the store when the server stops."""
+        for table in self.tables.values():
+            if table.runner is not None:
+                table.runner.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        self.store.flush()
 
     def table(self, table_id: str) -> Table:
         """The table (loaded from the store after a restart, its agents set going again); 404 if unknown."""
@@ -284,8 +289,10 @@ def _game_routes(app: FastAPI, server: Server) -> None:
             table.apply(action)
         except IllegalActionError as exc:
             raise ApiError(422, f"illegal: {action}", reasons=reasons_json(exc.reasons)) from None
+        version = table.version
         server.kick(table)
-        return {"version": table.version}
+        await table.stored()  # the seat hears "done" only once its step would survive a restart
+        return {"version": version}
 
     @app.post("/api/games/{table_id}/why")
     async def why(table_id: str, body: WhyBody, x_token: str | None = Header(default=None)) -> dict[str, Any]:
@@ -302,8 +309,10 @@ def _game_routes(app: FastAPI, server: Server) -> None:
             table.roll(body.values)
         except IllegalActionError as exc:
             raise ApiError(422, "those dice do not fit the roll", reasons=reasons_json(exc.reasons)) from None
+        version = table.version
         server.kick(table)
-        return {"version": table.version}
+        await table.stored()
+        return {"version": version}
 
     @app.post("/api/games/{table_id}/measure")
     async def measure_route(table_id: str, body: MeasureBody, token: str = "") -> dict[str, Any]:

@@ -1,14 +1,22 @@
 """The SQLite store of web tables: each table's header and state, seats, dice mode and every logged step.
 
 A table is saved after every step, so a restarted server resumes every game where it stood. Steps are
-appended (one row each), the state row is replaced."""
+appended (one row each), the state row is replaced.
+
+The saves are written by one thread of the store (``save_later``), not by the server's event loop: turning a
+game into JSON and committing it (at times waiting for the disk) would otherwise hold every browser's request
+behind it. Saves that queue up while the thread writes are merged per table (every new step kept, in order;
+the latest state replaces the earlier ones) and committed in one transaction. Every read (``load``,
+``finished``) and ``flush`` first waits for the saves queued before it, so nothing reads an older game than
+the server has; the server flushes before it stops."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
 import threading
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +52,17 @@ class StoredTable:
     log: list[dict[str, Any]]
 
 
+@dataclass
+class PendingSave:
+    """What is queued for one table: its latest state, every step not yet written, and who waits for it."""
+
+    game: dict[str, Any]
+    version: int
+    over: bool
+    steps: list[tuple[int, Any]] = field(default_factory=list)
+    done: list[Future[int]] = field(default_factory=list)
+
+
 class TableStore:
     """One SQLite file (or ``:memory:``); safe to share between the server's threads."""
 
@@ -51,6 +70,11 @@ class TableStore:
         self.path = str(path)
         self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self.mutex = threading.Lock()
+        #: the saves waiting for the writer thread, per table; ``writing``: a batch is being committed
+        self.queued: dict[str, PendingSave] = {}
+        self.writing = False
+        self.changed = threading.Condition()
+        self.writer: threading.Thread | None = None
         if self.path != ":memory:":
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
@@ -65,20 +89,75 @@ class TableStore:
             )
 
     def save(self, table_id: str, game: dict[str, Any], version: int, over: bool, new_steps: list[Any]) -> None:
-        """Replace the state and append the steps logged since the last save (``new_steps``: (idx, entry))."""
+        """Replace the state and append the steps logged since the last save (``new_steps``: (idx, entry)), now."""
+        self.save_later(table_id, game, version, over, new_steps).result()
+
+    def save_later(
+        self, table_id: str, game: dict[str, Any], version: int, over: bool, new_steps: list[Any]
+    ) -> Future[int]:
+        """Queue a save for the writer thread; the future gives ``version`` once it is committed (or the error).
+        ``game`` and the steps must not change afterwards (the server builds a new game JSON per version)."""
+        done: Future[int] = Future()
+        with self.changed:
+            pending = self.queued.get(table_id)
+            if pending is None:
+                pending = self.queued[table_id] = PendingSave(game, version, over)
+            pending.game, pending.version, pending.over = game, version, over
+            pending.steps.extend(new_steps)
+            pending.done.append(done)
+            if self.writer is None or not self.writer.is_alive():
+                self.writer = threading.Thread(target=self._write_queued, name="table-store-writer", daemon=True)
+                self.writer.start()
+            self.changed.notify_all()
+        return done
+
+    def flush(self) -> None:
+        """Wait until every save queued so far is committed."""
+        with self.changed:
+            while self.queued or self.writing:
+                self.changed.wait()
+
+    def _write_queued(self) -> None:
+        """The writer thread: commit what is queued, one transaction per batch, until nothing has come for a
+        second."""
+        while True:
+            with self.changed:
+                if not self.queued:
+                    self.changed.wait(timeout=1.0)
+                if not self.queued:
+                    self.writer = None
+                    return
+                batch, self.queued, self.writing = self.queued, {}, True
+            try:
+                self._write(batch)
+            except Exception as exc:  # a full disk, a closed store: every waiting save hears of it
+                for pending in batch.values():
+                    for done in pending.done:
+                        done.set_exception(exc)
+            else:
+                for pending in batch.values():
+                    for done in pending.done:
+                        done.set_result(pending.version)
+            finally:
+                with self.changed:
+                    self.writing = False
+                    self.changed.notify_all()
+
+    def _write(self, batch: dict[str, PendingSave]) -> None:
+        steps = [(tid, idx, json.dumps(entry)) for tid, p in batch.items() for idx, entry in p.steps]
+        states = [(json.dumps(p.game), p.version, int(p.over), tid) for tid, p in batch.items()]
         with self.mutex:
             self.db.execute("BEGIN")
-            self.db.executemany(
-                "INSERT OR REPLACE INTO steps (table_id, idx, entry) VALUES (?, ?, ?)",
-                [(table_id, idx, json.dumps(entry)) for idx, entry in new_steps],
-            )
-            self.db.execute(
-                "UPDATE tables SET game = ?, version = ?, over = ? WHERE id = ?",
-                (json.dumps(game), version, int(over), table_id),
-            )
+            try:
+                self.db.executemany("INSERT OR REPLACE INTO steps (table_id, idx, entry) VALUES (?, ?, ?)", steps)
+                self.db.executemany("UPDATE tables SET game = ?, version = ?, over = ? WHERE id = ?", states)
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
             self.db.execute("COMMIT")
 
     def load(self, table_id: str) -> StoredTable | None:
+        self.flush()
         with self.mutex:
             row = self.db.execute(
                 "SELECT id, ruleset, seats, tokens, dice, game FROM tables WHERE id = ?", (table_id,)
@@ -98,10 +177,12 @@ class TableStore:
 
     def finished(self) -> list[tuple[str, str]]:
         """(id, ruleset) of every finished table, newest first."""
+        self.flush()
         with self.mutex:
             rows = self.db.execute("SELECT id, ruleset FROM tables WHERE over = 1 ORDER BY created DESC").fetchall()
         return [(str(r[0]), str(r[1])) for r in rows]
 
     def close(self) -> None:
+        self.flush()
         with self.mutex:
             self.db.close()

@@ -14,7 +14,7 @@ import contextlib
 import pickle
 import secrets
 import time
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,6 +70,8 @@ class Table:
     odds_cache: dict[tuple[int, str], list[dict[str, Any]]] = field(default_factory=dict)
     json_cache: tuple[int, dict[str, Any]] | None = None
     saved: int = 0
+    #: the store's answer to the last save queued (its writer thread commits it)
+    saving: Future[int] | None = None
     fault: str | None = None
     #: agent moves chosen in a worker process (the others were chosen in a thread of the server)
     moved_elsewhere: int = 0
@@ -125,9 +127,21 @@ class Table:
         self.notify()
 
     def persist(self) -> None:
+        """Queue the state and the new steps for the store's writer thread (see :mod:`warband.web.store`): the
+        event loop goes on serving browsers while they are written. ``stored()`` waits for them."""
         new = [(i, self.steps[i]) for i in range(self.saved, len(self.steps))]
-        self.store.save(self.id, self.game_json(), self.version, self.game.over, new)
+        self.saving = self.store.save_later(self.id, self.game_json(), self.version, self.game.over, new)
+        self.saving.add_done_callback(self._save_failed)
         self.saved = len(self.steps)
+
+    def _save_failed(self, done: Future[int]) -> None:
+        if not done.cancelled() and done.exception() is not None:
+            self.fault = f"the server could not save this game: {done.exception()}"
+
+    async def stored(self) -> None:
+        """Return once every step so far is committed to the store (raises the store's error if it failed)."""
+        if self.saving is not None:
+            await asyncio.wrap_future(self.saving)
 
     def game_json(self) -> dict[str, Any]:
         """The game as saved (``Game.to_json``), built once per state version: the store and an agent's worker
