@@ -41,7 +41,9 @@ def serve(
         typer.echo(f"{len(shelf.add_lab_db(db))} lab game(s) from {db} open as replays")
     app = create_app(Server(TableStore(store), shelf, ai_delay))
     typer.echo(f"warband table: http://{host}:{port}/  (games stored in {store}; Ctrl-C stops)")
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=30)
+    # httptools and uvloop (dependencies) are picked by uvicorn's "auto"; the live pushes are a few hundred bytes,
+    # so per-message compression costs more CPU than it saves on a local table.
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=30, ws_per_message_deflate=False)
 
 
 def map_command(
