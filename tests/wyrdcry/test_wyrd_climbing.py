@@ -82,7 +82,8 @@ def test_a_climb_spread_over_two_moves_gets_a_move_5_fighter_onto_the_walkway() 
     assert part in game.legal_actions()
     game.apply(part)
     a4 = m(game, "a4")
-    assert (a4.x, a4.y, a4.z, a4.flags.get("climbing")) == (10.0, 9.25, 2.0, "walkway-a")
+    assert (a4.x, a4.y, a4.flags.get("climbed"), a4.flags.get("climbing")) == (10.0, 9.25, 2.0, "walkway-a")
+    assert a4.z == 0.0  # its base stays at the foot of the side
     start_move(game, activate=False)  # the second Move carries on: 1" up (2") and 1.35" across (2")
     top = Action("move", "a4", point=(10.0, 10.6))
     assert why(game, top) == ""
@@ -98,7 +99,7 @@ def test_a_climb_part_way_must_stay_beside_the_side_and_a_climber_cannot_switch_
     start_move(game)
     assert why(game, Action("move", "a4", point=(10.0, 8.25), option="climb")) == "wyrdcry/move/climb"  # 1.25" off
     game.apply(Action("move", "a4", point=(10.0, 9.25), option="climb"))  # 3" across leave 2": 1" up
-    assert m(game, "a4").z == 1.0
+    assert m(game, "a4").flags["climbed"] == 1.0
     start_move(game, activate=False)
     on_roof = Action("move", "a4", point=(19.0, 11.5))  # another platform: not the side it clings to
     assert why(game, on_roof) == "wyrdcry/move/climb"
@@ -159,7 +160,7 @@ def test_a_ladder_climb_costs_no_double_move() -> None:
     put(game, "a4", 26, 13.75)
     start_move(game)
     game.apply(Action("move", "a4", point=(26.0, 12.75), option="climb"))
-    assert (m(game, "a4").z, m(game, "a4").flags.get("climbing")) == (4.0, "tower-a")
+    assert (m(game, "a4").flags.get("climbed"), m(game, "a4").flags.get("climbing")) == (4.0, "tower-a")
     start_move(game, activate=False)
     top = Action("move", "a4", point=(26.0, 11.4))  # 2" up and 1.35" across (2"): 4 of 5
     assert why(game, top) == ""
@@ -169,7 +170,7 @@ def test_a_ladder_climb_costs_no_double_move() -> None:
     put(doubled, "a4", 26, 13.75)
     start_move(doubled)
     doubled.apply(Action("move", "a4", point=(26.0, 12.75), option="climb"))
-    assert m(doubled, "a4").z == 2.0
+    assert m(doubled, "a4").flags["climbed"] == 2.0
 
 
 def test_the_sample_scenarios_have_ladders_up_the_towers_and_roofs_across_a_gap() -> None:

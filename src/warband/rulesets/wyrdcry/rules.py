@@ -1000,6 +1000,12 @@ def climbing(state: State, m: Model) -> Any:
     return next((t for t in solids(state) if t.id == pid), None) if pid else None
 
 
+def climbed(m: Model) -> float:
+    """Inches a fighter part-way up a side has climbed (flag ``climbed``; its base stays at the foot, ``z`` on
+    the ground below, so the table and position files see it where it stands)."""
+    return float(m.flags.get("climbed", 0.0)) if m.flags.get("climbing") else 0.0
+
+
 def touches(piece: Any, p: Vec, q: Vec, r: float) -> bool:
     """Whether a base of radius ``r`` sliding straight from ``p`` to ``q`` meets ``piece``."""
     if piece.clip(p, q) is not None:
@@ -1138,7 +1144,7 @@ def move_plan(
     if held is not None and there is not None and there.id != held.id:
         return [(f"{rule}/climb", f"{m.id} is climbing {held.id}: it climbs on up it or comes down")]
     top = float(there.height) if there is not None else 0.0
-    rise = max(0.0, top - m.z)
+    rise = max(0.0, top - m.z - climbed(m))
     if rise > 1e-9 and mode == "retreat":
         return [(f"{rule}/climb", "a Retreat cannot climb")]
     left = allow - (rise * climb_rate(state, there) if rise > 1e-9 else 0.0)
@@ -1179,7 +1185,7 @@ def over_plan(
         return None
     rest = [t for t in walls if t not in crossed]
     cost = leg_cost(state)
-    climb = sum(max(0.0, t.height - (m.z if held is not None else 0.0)) * climb_rate(state, t) for t in crossed)
+    climb = sum(max(0.0, t.height - climbed(m)) * climb_rate(state, t) for t in crossed)
     path = state.ctx.table.shortest_path(start, dest, m.radius, rest, circles, cost, left - climb + 1e-9, True)
     if path is None or len(path[0]) != 2:
         return None
@@ -1207,7 +1213,7 @@ def climb_plan(
         what = f"the side of {held.id}" if held is not None else "a wall or platform side"
         return [(rule, f'{m.id} must stay within {tol:g}" of {what} to climb')]
     piece = min(near, key=lambda t: (t.distance_to(dest), t.id))
-    z0 = m.z if held is not None else 0.0
+    z0 = climbed(m) if held is not None else 0.0
     if piece.height - z0 <= 1e-9:
         return [(rule, f"{m.id} is already at the top of {piece.id}")]
     walls = [t for t in solids(state)]
@@ -1388,11 +1394,11 @@ class MoveTo(WChoice):
         plan = move_plan(state, m, action.point, self.mode, self.allow, action.option == "climb")
         if isinstance(plan, list):  # pragma: no cover - reasons() refused it
             return
-        before = m.z
+        before = m.z + climbed(m)
         if plan.kind == "climb":
             place(m, action.point, events, state)
-            m.z = plan.z
             m.flags["climbing"] = plan.piece
+            m.flags["climbed"] = plan.z
             events.append(Note(f'{m.id} climbs to {plan.z:g}" up {plan.piece} and clings on', f"{R}/move/climb"))
             return
         if plan.kind == "jump":
@@ -1416,6 +1422,7 @@ def fall(state: State, m: Model, drop: float, at: Vec) -> None:
     """D §A4 (W) Fall: the opponent puts the fighter down near ``at`` (``FallLanding``), then it takes a D3 per
     full ``fall_inches_per_die`` fallen (``FallRoll``)."""
     m.flags.pop("climbing", None)
+    m.flags.pop("climbed", None)
     n = atk.fall_dice(drop, float(state.ctx.params["fall_inches_per_die"]))
     push(state, FallLanding(1 - m.side, m.id, at, n))
 
@@ -1530,8 +1537,9 @@ class JumpRoll(WChance):
 def climb_end_fall(state: State, m: Model, events: list[Event]) -> None:
     """D §A4 (W) Climb: a fighter still climbing when its activation ends falls from the height it reached."""
     if m.flags.get("climbing") and not is_out(m):
-        events.append(Note(f'{m.id} is still climbing as its activation ends: it falls {m.z:g}"', f"{R}/move/climb"))
-        fall(state, m, m.z, (m.x, m.y))
+        up = climbed(m)
+        events.append(Note(f'{m.id} is still climbing as its activation ends: it falls {up:g}"', f"{R}/move/climb"))
+        fall(state, m, up, (m.x, m.y))
 
 
 def edge_check(state: State, m: Model) -> None:
