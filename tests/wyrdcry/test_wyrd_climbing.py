@@ -7,6 +7,7 @@ y 8-12, 6" with a ladder), wall-a (x 15-21, y 16-16.5, 1")."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from wyrd_helpers import DATA, clear_table, deploy, initiative, new_game, put
@@ -302,3 +303,29 @@ def test_a_damaged_fighter_keeps_its_footing_above_one_or_away_from_the_edge() -
     settle(middle)
     assert m(middle, "b6").token("damage") > 0
     assert not (middle.decision.is_chance and middle.decision.prompt == "edge")
+
+
+def test_with_no_room_near_the_fall_the_opponent_picks_the_nearest_free_ground() -> None:
+    game = new_game(fall_landing_range=0.0)  # only the very spot where it fell is within range
+    deploy(game)
+    initiative(game, A_DICE, B_DICE)
+    clear_table(game, ("a4", "b6", "a1"))
+    on(game, "b6", 10.0, 10.9, 3.0)
+    on(game, "a4", 10.0, 11.95, 3.0)
+    put(game, "a1", 10.0, 9.25)  # standing just below the edge, where b6 would land
+    game.apply(Action("activate", "a4"))
+    game.apply(Action("attack", "a4", "b6", option="Axe"))
+    settle(game)
+    d = game.decision
+    assert d.dice is not None
+    game.roll((5,) + (1,) * (d.dice.n - 1))
+    settle(game)
+    game.roll((1,))  # the edge roll: it falls
+    options = game.legal_actions()
+    assert game.decision.prompt == "landing" and options
+    for a in options:  # the nearest ring with room: 1" out, clear of a1's base
+        assert a.point is not None and abs(math.hypot(a.point[0] - 10.0, a.point[1] - 9.25) - 1.0) < 0.02
+        assert why(game, a) == ""
+    assert why(game, Action("land", "b6", point=(10.0, 9.25))) == "wyrdcry/move/fall-landing"  # on a1
+    game.apply(options[0])
+    assert m(game, "b6").z == 0.0

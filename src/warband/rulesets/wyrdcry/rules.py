@@ -1446,6 +1446,7 @@ def landing_problems(state: State, m: Model, p: Vec, at: Vec) -> list[Reason]:
 
 
 def landing_spots(state: State, m: Model, at: Vec) -> list[Vec]:
+    """Offered landing spots: ``at`` and two rings round it within ``fall_landing_range``."""
     reach = float(state.ctx.params["fall_landing_range"])
     pts = [at] + [
         (at[0] + d * math.cos(k * math.pi / 4), at[1] + d * math.sin(k * math.pi / 4))
@@ -1454,6 +1455,21 @@ def landing_spots(state: State, m: Model, at: Vec) -> list[Vec]:
     ]
     rounded = dict.fromkeys((round(x, 2), round(y, 2)) for x, y in pts)
     return [p for p in rounded if not landing_problems(state, m, p, at)]
+
+
+def nearest_ground(state: State, m: Model, at: Vec) -> list[Vec]:
+    """With no room within ``fall_landing_range`` (a crowd, a wall): the nearest free ground, widening by half
+    inches up to 6" ([P]: the digest does not say)."""
+    for k in range(1, 13):
+        d = k * 0.5
+        ring = [
+            (round(at[0] + d * math.cos(i * math.pi / 8), 2), round(at[1] + d * math.sin(i * math.pi / 8), 2))
+            for i in range(16)
+        ]
+        found = [p for p in ring if not landing_problems(state, m, p, p)]
+        if found:
+            return found
+    return []
 
 
 @dataclass(frozen=True, slots=True)
@@ -1470,7 +1486,7 @@ class FallLanding(WChoice):
 
     def options(self, state: State) -> list[Action]:
         m = state.models[self.model]
-        spots = landing_spots(state, m, self.at)
+        spots = landing_spots(state, m, self.at) or nearest_ground(state, m, self.at)
         if not spots:
             return [Action("land", m.id, option="here")]
         return [Action("land", m.id, point=p) for p in spots]
@@ -1482,7 +1498,10 @@ class FallLanding(WChoice):
             if action.option == "here" and self.options(state) == [action]:
                 return []
             return [(f"{R}/move/fall-landing", f"give the landing spot: 'land {self.model} @x,y'")]
-        return landing_problems(state, state.models[self.model], action.point, self.at)
+        found = landing_problems(state, state.models[self.model], action.point, self.at)
+        if found and action in self.options(state):
+            return []  # no room within range: the nearest free ground offered instead
+        return found
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
         m = state.models[self.model]
