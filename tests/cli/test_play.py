@@ -68,7 +68,8 @@ def test_coordinates_during_deployment_ask_for_the_model() -> None:
     """Coordinates answer "where": before a model is picked they are refused; once it is, they place it."""
     code, out = play("--agent-b", "random", input="1\n5,5\n1\n5,5\nhelp\nmap\nquit\n")
     assert code == 0
-    assert "no destination is asked for here" in out
+    assert "no destination is asked for here: first choose which model" in out
+    assert "e.g. 'deploy " in out
     assert "deploy for a1 (Father Orobas)" in out and "(5.0, 5.0, z 0)" in out
     assert "why N | why TEXT" in out
 

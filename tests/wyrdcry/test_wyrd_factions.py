@@ -219,8 +219,14 @@ def test_dice_abilities_the_engine_does_not_play_traits_and_strangers_are_refuse
     game = table("mercenaries_hardy_company", "witch_hunters_pyre")
     duel(game, "a1", "b6", gap=20)
     game.apply(Action("activate", "a1"))
-    assert why(game, Action("ability", "a1", option="captain-command 4")) == "wyrdcry/ability/pending"
     assert why(game, Action("ability", "a1", option="condemn 4")) == "wyrdcry/ability/unknown"
+    slayer = table("sisters_words_of_healing", "witch_hunters_pyre")
+    troll = next(x.id for x in slayer.state.models.values() if x.data["type"] == "Troll Slayer")
+    duel(slayer, troll, "b6", gap=20)
+    slayer.apply(Action("activate", troll))
+    # Slayer Oath is named on the card but undefined in the source (data digest §6): refused by name
+    reasons = slayer.why_illegal(Action("ability", troll, option="slayer-oath 6"))
+    assert reasons[0][0] == "wyrdcry/ability/pending" and "undefined in the source" in reasons[0][1]
     game2 = table("witch_hunters_pyre", "mercenaries_hardy_company")
     duel(game2, "a4", "b6", gap=20)
     game2.apply(Action("activate", "a4"))

@@ -201,6 +201,14 @@ def point_action(legal: list[Action], point: tuple[float, float]) -> Action:
     """The action to a bare point: the kind and model of the candidates that carry a point."""
     shapes = sorted({(a.kind, a.model or "") for a in legal if a.point is not None})
     if not shapes:
+        picks = [a for a in legal if a.model is not None]
+        if picks and len({a.kind for a in picks}) == 1:
+            # A pick-then-place step (e.g. deployment): coordinates answer "where", asked once the model is chosen.
+            example = f"'{picks[0].kind} {picks[0].model} @x,y'"
+            raise ValueError(
+                "no destination is asked for here: first choose which model (type its number); "
+                f"or type the action with its spot at once, e.g. {example}"
+            )
         raise ValueError("no destination is asked for here: type a number or an action")
     if len(shapes) > 1:
         names = ", ".join(f"'{k} {m} @x,y'" for k, m in shapes[:4])

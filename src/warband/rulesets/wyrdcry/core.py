@@ -293,6 +293,11 @@ def deal_damage(state: State, m: Model, amount: int, why: str, events: list[Even
         events.append(Note(f"{m.id} is out of action", f"{R}/damage/out-of-action"))
         if state.vars.get("command_next") == m.id:
             state.vars["command_next"] = None
+        tokens = state.vars.get("treasure") or {}
+        for oid, (_, _, carrier) in tokens.items():
+            if carrier == m.id:  # digest §A6: a carried token is dropped where the fighter fell
+                state.vars["treasure"] = {**state.vars["treasure"], oid: [m.x, m.y, None]}
+                events.append(Note(f"{m.id} drops treasure {oid}", f"{R}/treasure/drop"))
     return out
 
 

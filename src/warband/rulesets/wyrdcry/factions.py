@@ -26,6 +26,9 @@ DICE_ABILITIES = frozenset(
         "blessed-sight",
         "condemn",
         "disengage",
+        "captain-command",
+        "lead-by-example",
+        "driven-by-greed",
     }
 )
 #: Traits that act by themselves (no dice), played by the engine or applied when the roster is built.
@@ -39,20 +42,18 @@ TRAITS = frozenset(
         "stealthy",
         "martial-discipline",  # applied on recruitment: the profile in the warband file already has it
         "penitent",  # a roster restriction, checked by roster.py
+        "sigmars-blessing",  # offered at its three moments (Bravery test, hit roll, reaction) in rules.py
     }
 )
-#: Faction reactions the engine asks for (data §4.2, §4.3).
-REACTIONS = frozenset({"martyrdom", "sudden-accusation"})
-#: Data entries the engine does not play yet; each says why (refused with ``wyrdcry/ability/pending``).
+#: Faction and hired-sword reactions the engine asks for (data §4.2-4.4).
+REACTIONS = frozenset({"martyrdom", "sudden-accusation", "deathwish", "denounce"})
+#: Data entries the engine cannot play; each says why (refused with ``wyrdcry/ability/pending``). Slayer Oath is
+#: named on the Troll Slayer's card but the source never says what it does (data digest §4.4 and §6 "Undefined").
 PENDING = {
-    "captain-command": "needs scenario tokens placed by an ability (Seize/Hold)",
-    "lead-by-example": "free actions for other fighters in the middle of an activation",
-    "driven-by-greed": "needs treasure carrying",
-    "sigmars-blessing": "spending banked wyrd dice outside the initiative phase",
-    "slayer-oath": "undefined in the source",
-    "deathwish": "a free attack before removal",
-    "denounce": "no magical ability targets fighters yet",
+    "slayer-oath": "undefined in the source (data digest §6 lists it as undefined): it has no effect to play",
 }
+#: The faction whose fighters all have Sigmar's Blessing lists it in ``faction_abilities`` (data §4.2).
+BLESSING = "sigmars-blessing"
 #: Keywords that Soulfire hits at full value (data §4.2).
 SOULFIRE_FULL = ("VAMPIRE", "DAEMON", "THRALL")
 #: Keywords worth more Zeal when Condemned (data §4.3).
@@ -91,6 +92,13 @@ def faction_reactions(faction: str) -> frozenset[str]:
     if f is None:
         return frozenset()
     return frozenset(r.id for r in f.reactions if r.id in REACTIONS and r.id != "sudden-accusation")
+
+
+@lru_cache(maxsize=16)
+def faction_traits(faction: str) -> frozenset[str]:
+    """Abilities every (non-hired) fighter of ``faction`` has (Sigmar's Blessing: all Sisters, data §4.2)."""
+    f = load_data().factions.get(faction)
+    return frozenset(f.faction_abilities) if f is not None else frozenset()
 
 
 def own_dice_abilities(card: dict[str, Any]) -> list[str]:

@@ -39,6 +39,11 @@ def render(state: GameState[Any]) -> str:
             f"side {'AB'[s]}: {show_pool(pool(state, s))}; reaction dice {reaction_dice(state, s)}; "
             f"wyrd dice {wyrd_bank(state, s)}"
         )
+    for oid, (x, y, carrier) in (state.vars.get("treasure") or {}).items():
+        where = f"carried by {carrier}" if carrier else f"at ({x:g}, {y:g})"
+        lines.append(f"treasure {oid} {where}")
+    for s, kind, x, y in state.vars.get("command_tokens") or []:
+        lines.append(f"{kind.title()} token of side {'AB'[int(s)]} at ({x:g}, {y:g}) until the round ends")
     for m in state.models.values():
         lines.append(f"  {m.id} {m.name}: {status(m)}, damage {m.token('damage')}/{m.data['health']}")
     return "\n".join(lines)

@@ -67,6 +67,7 @@ from warband.rulesets.wyrdcry.core import (
     taken,
     to_activate,
     visible,
+    wounds_left,
     wyrd_bank,
 )
 
@@ -77,6 +78,8 @@ UNIVERSAL_ABILITIES = ("rush", "onslaught", "respite", "command", "rampage")
 def start_game(state: State, events: list[Event]) -> None:
     state.phase = "setup"
     state.vars.update({"zone_of": [0, 1], "active": None, "command_next": None, "action_seq": 0, "to_act": 0})
+    state.vars["treasure"] = treasure_tokens(state)
+    state.vars["command_tokens"] = []
     for m in state.models.values():
         m.flags["status"] = "ready"
     push(state, RollOff("deployment"))
@@ -389,6 +392,7 @@ def begin_activation(state: State, m: Model, events: list[Event]) -> None:
     if status(m) != "waiting":
         m.flags["taken"] = []
     m.flags.update({"status": "active", "abilities_used": 0, "move_bonus": 0, "melee_bonus": 0, "bonus_attacks": 0})
+    m.flags.update({"took_out": False, "token_actions": []})
     state.vars["active"] = m.id
     state.vars["to_act"] = m.side
     events.append(Activated(m.id, m.side))
@@ -424,6 +428,9 @@ def end_activation(state: State, events: list[Event]) -> None:
         "next_melee_bonus",
         "death_grip",
         "strategize",
+        "greed",
+        "took_out",
+        "token_actions",
     ):
         m.flags.pop(k, None)
     events.append(Note(f"{m.id}'s activation ends", f"{R}/activation/end"))
@@ -512,6 +519,10 @@ def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
         tries.extend(Action("channel", m.id, option=o) for o in channel_options(state, m))
     if int(m.flags.get("bonus_retreats", 0)) > 0:
         tries.append(Action("bonus-retreat", m.id))
+    for oid in state.vars.get("treasure") or {}:
+        tries.append(Action("pick-up", m.id, option=oid))
+    if carrying(state, m) or not only_legal:
+        tries.append(Action("drop", m.id))
     for name in (*UNIVERSAL_ABILITIES, *fx.own_dice_abilities(m.data)):
         cost = ability_cost(state, name)
         for g in wd.payers(pl, cost) if only_legal else pl.groups:
@@ -549,6 +560,8 @@ def action_reasons(state: State, m: Model, a: Action) -> list[Reason]:
         return []
     if a.kind == "ability":
         return ability_reasons(state, m, a)
+    if a.kind in ("pick-up", "drop"):
+        return token_reasons(state, m, a)
     bonus = a.kind in ("bonus-attack", "bonus-retreat")
     name = a.kind[len("bonus-") :] if bonus else a.kind
     if name not in act.ACTIONS or (name == "channel" and bonus):
@@ -724,6 +737,23 @@ def ability_reasons(state: State, m: Model, a: Action) -> list[Reason]:
         return [(f"{R}/ability/disengage", f'Disengage needs an enemy within {eng_range(state):g}" of {m.id}')]
     if name == "hammer-of-sigmar" and not any("Warhammer" in w["weapon"] for w in weapons(m, "melee")):
         return [(f"{R}/ability/hammer-of-sigmar", f"Hammer of Sigmar needs a Warhammer; {m.id} carries none")]
+    if name == "lead-by-example":
+        if not m.flags.get("took_out"):
+            return [
+                (
+                    f"{R}/ability/lead-by-example",
+                    f"Lead By Example is used after taking an enemy out of action: {m.id} has not this activation",
+                )
+            ]
+        if not led_henchmen(state, m, ()):
+            return [(f"{R}/ability/lead-by-example", f"no visible friendly HENCHMAN within reach of {m.id} can act")]
+    if name == "driven-by-greed" and not greedy(state, m):
+        return [
+            (
+                f"{R}/ability/driven-by-greed",
+                f'Driven by Greed needs {m.id} to carry treasure or be within {p["treasure_range"]:g}" of it',
+            )
+        ]
     return []
 
 
@@ -735,7 +765,7 @@ def faction_ability_problem(m: Model, name: str) -> Reason | None:
         mine = ", ".join([*UNIVERSAL_ABILITIES, *fx.own_dice_abilities(m.data)])
         return (f"{R}/ability/unknown", f"{name!r} is not an ability {m.id} can use (it can use: {mine})")
     if name in fx.PENDING:
-        return (f"{R}/ability/pending", f"{name} is not played by the engine yet: {fx.PENDING[name]}")
+        return (f"{R}/ability/pending", f"{name} cannot be played: {fx.PENDING[name]}")
     if name not in fx.DICE_ABILITIES:
         return (f"{R}/ability/trait", f"{name} is a trait of {m.id}: it applies by itself, no dice are spent")
     if fx.is_spellbook(name) and m.flags.get("spellbook_blocked"):
@@ -750,6 +780,9 @@ def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
         return
     if a.kind == "ability":
         use_ability(state, m, a, events)
+        return
+    if a.kind in ("pick-up", "drop"):
+        token_action(state, m, a, events)
         return
     bonus = a.kind in ("bonus-attack", "bonus-retreat")
     name = a.kind[len("bonus-") :] if bonus else a.kind
@@ -805,6 +838,11 @@ def use_ability(state: State, m: Model, a: Action, events: list[Event]) -> None:
         m.flags["bonus_attacks"] = int(m.flags.get("bonus_attacks", 0)) + int(p["rampage_bonus_attacks"])
         m.flags["rampaged"] = True
         events.append(StatusChanged(m.id, "Rampage (-Defense)", True))
+    elif fx.is_spellbook(name) and denouncers(state, m, name):
+        # data §4.4 Denounce: the enemy may react before the magical ability takes effect; its dice are spent
+        state.vars["action_seq"] = int(state.vars.get("action_seq", 0)) + 1
+        push(state, MagicEffect(m.id, name, value))
+        push_window(state, ReactWindow(1 - m.side, "magic", m.id, name, int(state.vars["action_seq"])))
     else:
         use_faction_ability(state, m, name, value, events)
 
@@ -859,6 +897,12 @@ def use_faction_ability(state: State, m: Model, name: str, value: int, events: l
         push(state, Accuse(m.side, m.id, half))
     elif name == "disengage":  # a free Retreat
         m.flags["bonus_retreats"] = int(m.flags.get("bonus_retreats", 0)) + 1
+    elif name == "captain-command":  # a Seize or Hold token within 12" until the round ends
+        push(state, PlaceCommandToken(m.side, m.id))
+    elif name == "lead-by-example":  # up to 2 visible friendly HENCHMEN within 6": a free move or attack each
+        push(state, LeadChoice(m.side, m.id, int(p["lead_by_example_fighters"]), ()))
+    elif name == "driven-by-greed":  # next melee attack: +1 Fight and +1 Attacks
+        m.flags["greed"] = True
 
 
 def hurt(state: State, t: Model, by: Model, amount: int, why: str, events: list[Event]) -> bool:
@@ -866,6 +910,8 @@ def hurt(state: State, t: Model, by: Model, amount: int, why: str, events: list[
     Accusation: data §4.2-4.3) for ``t``'s player."""
     out = deal_damage(state, t, amount, why, events)
     if out:
+        if by.side != t.side:
+            by.flags["took_out"] = True  # Lead By Example (data §4.1): "after taking an enemy out"
         push_window(state, ReactWindow(t.side, "out", by.id, t.id, int(state.vars.get("action_seq", 0))))
     elif amount > 0:
         edge_check(state, t)  # D §A4: damaged near a platform's edge
@@ -940,6 +986,318 @@ class IndomitableRoll(WChance):
         events.append(DiceRolled("indomitable", values, f"{before - after} damage removed", m.id))
         if after != before:
             events.append(TokensChanged(m.id, "damage", after - before, after))
+
+
+# ------------------------------------------------------------------------------------------- treasure
+def treasure_tokens(state: State) -> dict[str, list[Any]]:
+    """Driven by Greed (data §4.1) needs treasure: in a scenario whose rules let a fighter carry a token
+    (``carry_limit``, digest §A9 "carry 1"), each objective marker is a treasure token, kept as [x, y, carrier]
+    (the carrier's id, or None when it lies on the table)."""
+    if carry_limit(state) <= 0:
+        return {}
+    return {o.id: [float(o.at[0]), float(o.at[1]), None] for o in state.ctx.objectives}
+
+
+def carry_limit(state: State) -> int:
+    rules = state.ctx.scenario.get("rules") or {}
+    return int(rules.get("carry_limit", 0) or 0)
+
+
+def treasure_at(state: State, oid: str) -> Vec:
+    """Where a treasure token is: on its carrier, or where it lies."""
+    x, y, carrier = state.vars["treasure"][oid]
+    if carrier:
+        c = state.models[carrier]
+        return (c.x, c.y)
+    return (float(x), float(y))
+
+
+def carrying(state: State, m: Model) -> list[str]:
+    return [oid for oid, t in (state.vars.get("treasure") or {}).items() if t[2] == m.id]
+
+
+def near_treasure(state: State, m: Model, oid: str) -> bool:
+    """Digest §A9: a token within ``treasure_range`` of any part of the fighter's base."""
+    x, y = treasure_at(state, oid)
+    return math.hypot(x - m.x, y - m.y) - m.radius <= float(state.ctx.params["treasure_range"]) + 1e-9
+
+
+def token_reasons(state: State, m: Model, a: Action) -> list[Reason]:
+    """Digest §A4 (W [R]): picking up and dropping a token are free actions (not counted among the two); a
+    fighter carries at most ``carry_limit``; a BEAST takes no scenario actions (data §3). [P] each of the two at
+    most once per activation, so an activation always ends."""
+    done = list(m.flags.get("token_actions", []))
+    tokens = state.vars.get("treasure") or {}
+    if a.kind == "drop":
+        if not carrying(state, m):
+            return [(f"{R}/treasure/drop", f"{m.id} carries no treasure")]
+        if "drop" in done:
+            return [(f"{R}/treasure/once", f"{m.id} has already dropped treasure this activation ([P])")]
+        return []
+    oid = str(a.option)
+    if oid not in tokens:
+        there = ", ".join(tokens) or "none in this scenario"
+        return [(f"{R}/treasure/unknown", f"{a.option!r} is not a treasure token (tokens: {there})")]
+    if has_kw(m, "BEAST"):
+        return [(f"{R}/treasure/beast", f"{m.id} is a BEAST: it takes no scenario actions (data §3)")]
+    if tokens[oid][2] is not None:
+        return [(f"{R}/treasure/carried", f"{oid} is carried by {tokens[oid][2]}")]
+    if len(carrying(state, m)) >= carry_limit(state):
+        return [(f"{R}/treasure/carry-limit", f"{m.id} already carries {carry_limit(state)} token(s)")]
+    if not near_treasure(state, m, oid):
+        r = float(state.ctx.params["treasure_range"])
+        return [(f"{R}/treasure/range", f'{a.option} is not within {r:g}" of {m.id}')]
+    if "pick-up" in done:
+        return [(f"{R}/treasure/once", f"{m.id} has already picked up treasure this activation ([P])")]
+    return []
+
+
+def token_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
+    tokens = dict(state.vars["treasure"])
+    m.flags["token_actions"] = [*m.flags.get("token_actions", []), a.kind]
+    if a.kind == "pick-up":
+        oid = str(a.option)
+        x, y, _ = tokens[oid]
+        tokens[oid] = [x, y, m.id]
+        events.append(Note(f"{m.id} picks up treasure {oid}", f"{R}/treasure/pick-up"))
+    else:
+        for oid in carrying(state, m):
+            tokens[oid] = [m.x, m.y, None]
+            events.append(Note(f"{m.id} drops treasure {oid}", f"{R}/treasure/drop"))
+    state.vars["treasure"] = tokens
+
+
+def greedy(state: State, m: Model) -> bool:
+    """Driven by Greed's condition (data §4.1): carrying treasure or within ``treasure_range`` of a token."""
+    return bool(carrying(state, m)) or any(near_treasure(state, m, oid) for oid in state.vars.get("treasure") or {})
+
+
+# ------------------------------------------------------------------------------------------- Captain's Command
+def command_token_bonus(state: State, side: int, mode: str, t: Model) -> int:
+    """Captain's Command (data §4.1): a Seize token of ``side`` adds ``seize_bonus`` to Fight and Shoot against a
+    target within ``command_token_reach`` of it; a Hold token adds ``hold_bonus`` to the Defense (and Bravery) of
+    ``side``'s fighters that close. Tokens of one kind do not add up ([P])."""
+    p = state.ctx.params
+    reach = float(p["command_token_reach"])
+    for s, kind, x, y in state.vars.get("command_tokens") or []:
+        if int(s) == side and kind == mode and math.hypot(t.x - x, t.y - y) - t.radius <= reach + 1e-9:
+            return int(p["seize_bonus" if mode == "seize" else "hold_bonus"])
+    return 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceCommandToken(WChoice):
+    """Captain's Command (data §4.1): the player places a Seize or a Hold token within ``command_token_range`` of
+    the Captain, until the battle round ends. Offered spots: the Captain's own and every fighter's on the table
+    within range (a token is placed by a fighter, friend or foe, it is meant to help or hinder)."""
+
+    kind = "command-token"
+    about = "model"
+    by: int
+    model: str
+
+    def spots(self, state: State) -> list[Vec]:
+        m = state.models[self.model]
+        r = float(state.ctx.params["command_token_range"])
+        out: list[Vec] = []
+        for f in sorted((m, *[x for x in state.models.values() if x.on_table and not is_out(x)]), key=lambda x: x.id):
+            q = (round(f.x, 2), round(f.y, 2))
+            if math.hypot(q[0] - m.x, q[1] - m.y) - m.radius <= r + 1e-9 and q not in out:
+                out.append(q)
+        return out
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("token", self.model, option=k, point=q) for k in ("seize", "hold") for q in self.spots(state)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        assert action.point is not None
+        x, y = action.point
+        state.vars["command_tokens"] = [*(state.vars.get("command_tokens") or []), [self.by, action.option, x, y]]
+        events.append(Note(f"{self.model} places a {action.option} token at ({x:g}, {y:g})", f"{R}/ability/command"))
+
+
+# ------------------------------------------------------------------------------------------- Lead By Example
+def led_henchmen(state: State, m: Model, chosen: tuple[str, ...]) -> list[Model]:
+    """Lead By Example (data §4.1): visible friendly HENCHMEN within ``lead_by_example_range`` of ``m``, not yet
+    given their free action."""
+    r = float(state.ctx.params["lead_by_example_range"])
+    return [
+        f
+        for f in standing(state, m.side)
+        if f.id != m.id
+        and f.id not in chosen
+        and has_kw(f, "HENCHMAN")
+        and gap(m, f) <= r + 1e-9
+        and visible(state, m, f)
+    ]
+
+
+def free_attacks(state: State, f: Model) -> list[Action]:
+    """The attacks ``f`` could make now (targets as for the Attack action, D §A5)."""
+    tries = [Action("attack", f.id, e.id, option=w["weapon"]) for w in weapons(f) for e in enemies_of(state, f)]
+    return [a for a in tries if not attack_reasons(state, f, a)]
+
+
+@dataclass(frozen=True, slots=True)
+class LeadChoice(WChoice):
+    """Lead By Example: the player picks up to ``left`` henchmen one at a time, each with a free move or a free
+    attack, taken at once in the middle of the leader's activation; or stops."""
+
+    kind = "lead"
+    about = "model"
+    by: int
+    model: str
+    left: int
+    chosen: tuple[str, ...]
+
+    def options(self, state: State) -> list[Action]:
+        m = state.models[self.model]
+        out: list[Action] = []
+        for f in led_henchmen(state, m, self.chosen):
+            if not engaged(state, f):
+                out.append(Action("lead", m.id, f.id, option="move"))
+            if free_attacks(state, f):
+                out.append(Action("lead", m.id, f.id, option="attack"))
+        return [*out, Action("lead", m.id, option="done")]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.option == "done" or action.target is None:
+            return
+        f = state.models[action.target]
+        events.append(Note(f"{self.model} leads by example: {f.id} takes a free {action.option}", f"{R}/ability/lead"))
+        if self.left > 1:
+            push(state, LeadChoice(self.by, self.model, self.left - 1, (*self.chosen, f.id)))
+        state.vars["action_seq"] = int(state.vars.get("action_seq", 0)) + 1
+        if action.option == "move":
+            push(state, MoveTo(f.side, f.id, "move", allowance(state, f)))
+        else:
+            push(state, FreeAttack(f.side, f.id, "Lead By Example"))
+
+
+@dataclass(frozen=True, slots=True)
+class FreeAttack(WChoice):
+    """A free attack (Lead By Example, data §4.1; Deathwish, data §4.4): the player picks the weapon and target
+    as for the Attack action, or lets it go. It is not one of the fighter's actions."""
+
+    kind = "free-attack"
+    about = "model"
+    by: int
+    model: str
+    why: str
+
+    def options(self, state: State) -> list[Action]:
+        f = state.models[self.model]
+        if is_out(f):
+            return [Action("attack", f.id, option="skip")]
+        return [*free_attacks(state, f), Action("attack", f.id, option="skip")]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.target is None:
+            return
+        f = state.models[self.model]
+        state.vars["action_seq"] = int(state.vars.get("action_seq", 0)) + 1
+        events.append(Note(f"{f.id} makes a free attack ({self.why})", f"{R}/ability/free-attack"))
+        begin_attack(state, f, state.models[action.target], str(action.option), events)
+
+
+# ------------------------------------------------------------------------------------------- Sigmar's Blessing
+def blessed(state: State, m: Model) -> bool:
+    """Sigmar's Blessing (data §4.2: every fighter of the Sisters, not a hired sword [P]) with a banked wyrd die
+    to spend."""
+    return (
+        fx.BLESSING in fx.faction_traits(state.ctx.factions[m.side])
+        and not m.data.get("hired")
+        and wyrd_bank(state, m.side) >= int(state.ctx.params["blessing_wyrd_dice"])
+    )
+
+
+def spend_blessing(state: State, m: Model, what: str, events: list[Event]) -> None:
+    n = int(state.ctx.params["blessing_wyrd_dice"])
+    state.sides[m.side].flags["wyrd"] = wyrd_bank(state, m.side) - n
+    events.append(Note(f"{m.id} spends {n} banked wyrd die: Sigmar's Blessing {what}", f"{R}/ability/blessing"))
+
+
+@dataclass(frozen=True, slots=True)
+class BlessTest(WChoice):
+    """Sigmar's Blessing (data §4.2): before a Bravery test (a panic test, or the leader's morale test) the
+    player may spend a banked wyrd die to pass it without rolling."""
+
+    kind = "blessing-test"
+    about = "model"
+    by: int
+    model: str
+    test: str
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("blessing", self.model, option="pass"), Action("blessing", self.model, option="roll")]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        m = state.models[self.model]
+        if action.option == "pass":
+            spend_blessing(state, m, f"passes the {self.test} test", events)
+            return
+        push(state, MoraleTest(self.by) if self.test == "morale" else PanicTest(m.id))
+
+
+# ------------------------------------------------------------------------------------------- Denounce
+def magic_targets(state: State, m: Model, name: str) -> list[Model]:
+    """The fighters a magical (spell-book) ability targets: Soulfire the visible enemies in range, Words of
+    Healing the friends in range (the caster too), Hammer of Sigmar the caster itself (data §4.2)."""
+    reach = float(state.ctx.params["faction_ability_range"])
+    if name == "soulfire":
+        return [e for e in enemies_of(state, m) if gap(m, e) <= reach + 1e-9 and visible(state, m, e)]
+    if name == "words-of-healing":
+        return [f for f in standing(state, m.side) if f.id == m.id or gap(m, f) <= reach + 1e-9]
+    return [m]
+
+
+def denouncers(state: State, caster: Model, name: str) -> list[Model]:
+    """Enemy fighters with Denounce (data §4.4) that see a fighter the ability targets within
+    ``denounce_range``."""
+    r = float(state.ctx.params["denounce_range"])
+    targets = magic_targets(state, caster, name)
+    return [
+        f
+        for f in enemies_of(state, caster)
+        if "denounce" in f.data.get("abilities", [])
+        and any(gap(f, t) <= r + 1e-9 and (t.id == f.id or visible(state, f, t)) for t in targets)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class MagicEffect(WAuto):
+    """A magical ability's effect, waiting beneath the enemy's chance to Denounce it."""
+
+    kind = "magic-effect"
+    model: str
+    name: str
+    value: int
+
+    def run(self, state: State, events: list[Event]) -> None:
+        m = state.models[self.model]
+        if not is_out(m):
+            use_faction_ability(state, m, self.name, self.value, events)
+
+
+@dataclass(frozen=True, slots=True)
+class DenounceRoll(WChance):
+    """Denounce (data §4.4): a D6 over the priest's Bravery cancels the magical ability (its dice stay spent)."""
+
+    kind = "denounce-roll"
+    model: str
+    caster: str
+    name: str
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(1, 6, "denounce", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        bravery = int(state.models[self.model].data["bravery"])
+        cancelled = values[0] > bravery
+        events.append(DiceRolled("denounce", values, "cancelled" if cancelled else "no effect", self.model))
+        if cancelled:
+            state.stack = [s for s in state.stack if not (isinstance(s, MagicEffect) and s.model == self.caster)]
+            events.append(Note(f"{self.caster}'s {self.name} is cancelled", f"{R}/reaction/denounce"))
 
 
 # ------------------------------------------------------------------------------------------- movement
@@ -1636,9 +1994,13 @@ def begin_attack(state: State, m: Model, t: Model, wname: str, events: list[Even
     assert w is not None
     melee = w["type"] == "melee"
     n = int(w["attacks"]) + (int(m.flags.get("melee_bonus", 0)) if melee else 0)
-    # Hunter's Eye / Hammer of Sigmar / Death Grip name "the next" attack of their kind (data §4.1-4.3)
+    # Hunter's Eye / Hammer of Sigmar / Death Grip / Driven by Greed name "the next" attack of their kind
+    # (data §4.1-4.3)
     m.flags["hit_extra"] = int(m.flags.pop("next_melee_bonus" if melee else "next_ranged_bonus", 0))
     m.flags["grip"] = bool(m.flags.pop("death_grip", False)) if melee else False
+    greed = bool(m.flags.pop("greed", False)) if melee else False
+    m.flags["greed_fight"] = int(state.ctx.params["greed_fight_bonus"]) if greed else 0
+    n += int(state.ctx.params["greed_attacks_bonus"]) if greed else 0
     if has_rule(w, "Reload"):
         m.flags["empty"] = [*m.flags.get("empty", []), wname]
     if has_rule(w, "One-use"):
@@ -1655,8 +2017,10 @@ def attack_numbers(state: State, a: Model, t: Model, w: dict[str, Any]) -> tuple
     base = int(a.data["fight"] if melee else a.data["shoot"])
     panicked = int(a.flags.get("panicked", 0)) >= state.turn
     accused = 1 if zeal(state, a) is not None and t.flags.get("accused") else 0  # Zeal 0+ (data §4.3)
-    skill = max(floor, base + mighty(w) + accused - (int(p["panicked_penalty"]) if panicked else 0))
-    d = int(t.data["defense"])
+    skill = base + mighty(w) + accused - (int(p["panicked_penalty"]) if panicked else 0)
+    skill += int(a.flags.get("greed_fight", 0)) + command_token_bonus(state, a.side, "seize", t)
+    skill = max(floor, skill)
+    d = int(t.data["defense"]) + command_token_bonus(state, t.side, "hold", t)
     tz = zeal(state, t)
     if tz is not None and tz >= int(p["zeal_frenzy_from"]):
         d -= 1
@@ -1704,10 +2068,61 @@ class HitRolls(WChance):
                 f"hit rolls {skill} vs Defense {defense} ({band})", values, f"{hits} hit(s), {crits} crit(s)", a.id
             )
         )
-        if self.take_cover and crits:
-            push(state, TakeCoverRoll(self.attacker, self.target, self.weapon, hits, crits, self.counter, values))
+        if blessed(state, a) and hits:
+            push(state, BlessHit(a.side, a.id, t.id, self.weapon, hits, crits, self.counter, self.take_cover, values))
             return
-        resolve_hits(state, a, t, w, hits, crits, self.counter, values, events)
+        after_hit_roll(state, a, t, w, hits, crits, self.counter, self.take_cover, values, events)
+
+
+def after_hit_roll(
+    state: State,
+    a: Model,
+    t: Model,
+    w: dict[str, Any],
+    hits: int,
+    crits: int,
+    counter: bool,
+    take_cover: bool,
+    rolls: tuple[int, ...],
+    events: list[Event],
+) -> None:
+    """What follows the hit roll (and Sigmar's Blessing): a declared Take Cover rolls for the crits, then the
+    damage."""
+    if take_cover and crits:
+        push(state, TakeCoverRoll(a.id, t.id, w["weapon"], hits, crits, counter, rolls))
+        return
+    resolve_hits(state, a, t, w, hits, crits, counter, rolls, events)
+
+
+@dataclass(frozen=True, slots=True)
+class BlessHit(WChoice):
+    """Sigmar's Blessing (data §4.2): after its hit roll a Sister may spend a banked wyrd die to turn one hit into
+    a critical hit."""
+
+    kind = "blessing-hit"
+    about = "model"
+    by: int
+    model: str
+    target: str
+    weapon: str
+    hits: int
+    crits: int
+    counter: bool
+    take_cover: bool
+    rolls: tuple[int, ...]
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("blessing", self.model, option="crit"), Action("blessing", self.model, option="no")]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        a, t = state.models[self.model], state.models[self.target]
+        w = weapon_named(a, self.weapon)
+        assert w is not None
+        hits, crits = self.hits, self.crits
+        if action.option == "crit":
+            spend_blessing(state, a, "turns a hit into a critical hit", events)
+            hits, crits = hits - 1, crits + 1
+        after_hit_roll(state, a, t, w, hits, crits, self.counter, self.take_cover, self.rolls, events)
 
 
 def zeal_conversions(state: State, a: Model, t: Model, hits: int, crits: int) -> tuple[int, int]:
@@ -1760,10 +2175,55 @@ def resolve_hits(
     events: list[Event],
 ) -> None:
     extra = int(a.flags.pop("hit_extra", 0))
-    grip = bool(a.flags.pop("grip", False))
+    grip = bool(a.flags.pop("grip", False)) and hits + crits > 0
     dmg = hits * (int(w["damage"][0]) + extra) + crits * (int(w["damage"][1]) + extra)
+    seq = int(state.vars.get("action_seq", 0))
+    if (
+        w["type"] == "melee"
+        and dmg >= wounds_left(t)
+        and "deathwish" in t.data.get("abilities", [])
+        and react_actions(state, t, a, "deathwish", seq)
+    ):
+        # data §4.4 Deathwish: the blow would take the Slayer out; it may first make a free attack
+        push(state, LandHits(a.id, t.id, w["weapon"], dmg, grip, counter, rolls))
+        push(state, ReactWindow(t.side, "deathwish", a.id, t.id, seq))
+        return
+    land_hits(state, a, t, w, dmg, grip, counter, rolls, events)
+
+
+@dataclass(frozen=True, slots=True)
+class LandHits(WAuto):
+    """The damage of an attack, dealt after the target's Deathwish free attack (data §4.4)."""
+
+    kind = "land-hits"
+    attacker: str
+    target: str
+    weapon: str
+    dmg: int
+    grip: bool
+    counter: bool
+    rolls: tuple[int, ...]
+
+    def run(self, state: State, events: list[Event]) -> None:
+        a, t = state.models[self.attacker], state.models[self.target]
+        w = weapon_named(a, self.weapon)
+        assert w is not None
+        land_hits(state, a, t, w, self.dmg, self.grip, self.counter, self.rolls, events)
+
+
+def land_hits(
+    state: State,
+    a: Model,
+    t: Model,
+    w: dict[str, Any],
+    dmg: int,
+    grip: bool,
+    counter: bool,
+    rolls: tuple[int, ...],
+    events: list[Event],
+) -> None:
     hurt(state, t, a, dmg, f"{a.id}'s {w['weapon']}", events)
-    if grip and hits + crits and not is_out(t):
+    if grip and not is_out(t):
         if status(t) == "ready" and not t.flags.get("lost_actions"):
             t.flags["lost_actions"] = 1
             events.append(StatusChanged(t.id, "Death Grip (one action fewer this round)", True))
@@ -1779,14 +2239,35 @@ def resolve_hits(
         if back:
             events.append(Note(f"{t.id}'s Counter deals {back} damage to {a.id}", f"{R}/reaction/counter"))
             hurt(state, a, t, back, f"{t.id}'s Counter", events)
+    a.flags.pop("greed_fight", None)
 
 
 # ------------------------------------------------------------------------------------------- reactions
-def can_react(state: State, f: Model, seq: int) -> bool:
+def payments(state: State, f: Model, seq: int) -> list[str]:
+    """How ``f`` may pay for a reaction now: ``die`` (reaction dice, S 28-30) and, for a fighter with Sigmar's
+    Blessing, ``wyrd`` (a banked wyrd die instead, data §4.2); none once it reacted to this enemy action."""
     limit = int(state.ctx.params["reactions_per_enemy_action"])
     seen = f.flags.get("reacted", [0, 0])
     used = int(seen[1]) if int(seen[0]) == seq else 0
-    return used < limit and reaction_dice(state, f.side) >= int(state.ctx.params["reaction_cost"])
+    if used >= limit:
+        return []
+    out = ["die"] if reaction_dice(state, f.side) >= int(state.ctx.params["reaction_cost"]) else []
+    if blessed(state, f):
+        out.append("wyrd")
+    return out
+
+
+def can_react(state: State, f: Model, seq: int) -> bool:
+    return bool(payments(state, f, seq))
+
+
+def react_actions(state: State, f: Model, other: Model, name: str, seq: int) -> list[Action]:
+    """The reaction ``name`` of ``f`` (against or about ``other``), once per way it can be paid: ``[name]`` with a
+    reaction die, ``[name wyrd]`` with a banked wyrd die (Sigmar's Blessing)."""
+    return [
+        Action("react", f.id, other.id, option=name if pay == "die" else f"{name} wyrd")
+        for pay in payments(state, f, seq)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -1818,13 +2299,20 @@ class ReactWindow(WChoice):
                 return out
             w = weapon_named(actor, beneath.weapon)
             if self.timing == "melee" and not beneath.counter and w is not None and not has_rule(w, "Whipcrack"):
-                out.append(Action("react", t.id, actor.id, option="counter"))
+                out.extend(react_actions(state, t, actor, "counter", self.seq))
             if self.timing == "ranged" and not beneath.take_cover and in_cover(state, actor, t):
-                out.append(Action("react", t.id, actor.id, option="take-cover"))
+                out.extend(react_actions(state, t, actor, "take-cover", self.seq))
         elif self.timing == "retreat":
             for e in engaged(state, actor):
-                if can_react(state, e, self.seq) and visible(state, e, actor):
-                    out.append(Action("react", e.id, actor.id, option="strike-them-down"))
+                if visible(state, e, actor):
+                    out.extend(react_actions(state, e, actor, "strike-them-down", self.seq))
+        elif self.timing == "deathwish":
+            t = state.models[self.target]
+            if not is_out(t):
+                out.extend(react_actions(state, t, actor, "deathwish", self.seq))
+        elif self.timing == "magic":
+            for f in denouncers(state, actor, self.target):
+                out.extend(react_actions(state, f, actor, "denounce", self.seq))
         return out
 
     def options(self, state: State) -> list[Action]:
@@ -1835,18 +2323,26 @@ class ReactWindow(WChoice):
             return
         f = state.models[action.model or ""]
         p = state.ctx.params
-        state.sides[f.side].flags["reaction_dice"] = reaction_dice(state, f.side) - int(p["reaction_cost"])
+        name, _, pay = str(action.option).partition(" ")
+        if pay == "wyrd":
+            spend_blessing(state, f, f"reacts ({name}) without a reaction die", events)
+        else:
+            state.sides[f.side].flags["reaction_dice"] = reaction_dice(state, f.side) - int(p["reaction_cost"])
         seen = f.flags.get("reacted", [0, 0])
         used = int(seen[1]) if int(seen[0]) == self.seq else 0
         f.flags["reacted"] = [self.seq, used + 1]
-        events.append(Note(f"{f.id} reacts: {action.option}", f"{R}/reaction/{action.option}"))
-        if action.option in fx.REACTIONS:
-            faction_reaction(state, f, state.models[action.target or ""], str(action.option), events)
+        events.append(Note(f"{f.id} reacts: {name}", f"{R}/reaction/{name}"))
+        if name == "deathwish":  # data §4.4: a free attack before the blow lands
+            push(state, FreeAttack(f.side, f.id, "Deathwish"))
+        elif name == "denounce":  # data §4.4: a D6 over the priest's Bravery cancels the magical ability
+            push(state, DenounceRoll(f.id, self.actor, self.target))
+        elif name in fx.REACTIONS:
+            faction_reaction(state, f, state.models[action.target or ""], name, events)
             push_window(state, self)
-        elif action.option in ("counter", "take-cover"):
+        elif name in ("counter", "take-cover"):
             beneath = top(state)
             assert isinstance(beneath, HitRolls), beneath
-            if action.option == "counter":
+            if name == "counter":
                 replace_top(state, replace(beneath, counter=True))
             else:
                 replace_top(state, replace(beneath, take_cover=True))
@@ -1861,18 +2357,17 @@ def out_reactions(state: State, killer: Model, fallen: Model, seq: int) -> list[
     the fallen fighter itself (every Sister), Sudden Accusation by a friend with it on its card that can see
     both."""
     out: list[Action] = []
-    if "martyrdom" in fx.faction_reactions(state.ctx.factions[fallen.side]) and can_react(state, fallen, seq):
-        out.append(Action("react", fallen.id, killer.id, option="martyrdom"))
+    if "martyrdom" in fx.faction_reactions(state.ctx.factions[fallen.side]):
+        out.extend(react_actions(state, fallen, killer, "martyrdom", seq))
     if not killer.on_table or killer.flags.get("accused"):
         return out
     for f in standing(state, fallen.side):
         if (
             "sudden-accusation" in f.data.get("abilities", [])
-            and can_react(state, f, seq)
             and visible(state, f, killer)
             and visible(state, f, fallen)
         ):
-            out.append(Action("react", f.id, killer.id, option="sudden-accusation"))
+            out.extend(react_actions(state, f, killer, "sudden-accusation", seq))
     return out
 
 
@@ -1936,7 +2431,11 @@ def start_morale(state: State, events: list[Event]) -> None:
     push(state, PanicTurn(holder))
     for s in (1 - holder, holder):
         if needs_morale(state, s):
-            push(state, MoraleTest(s))
+            who = tester(state, s)
+            if who is not None and blessed(state, who) and not auto_pass(state, who):
+                push(state, BlessTest(s, who.id, "morale"))  # Sigmar's Blessing (data §4.2)
+            else:
+                push(state, MoraleTest(s))
 
 
 def warband_size(state: State, side: int) -> tuple[int, int]:
@@ -2010,6 +2509,7 @@ def panic_bravery(state: State, m: Model) -> int:
             best = min(best, int(f.data["bravery"]))
         if fx.has_trait(f.data, "voice-of-sigmar") and f.id != m.id and gap(m, f) <= voice + 1e-9:
             better = 1 if visible(state, f, m) else better
+    better += command_token_bonus(state, m.side, "hold", m)  # Captain's Command: Hold (data §4.1)
     return max(1, best - better)
 
 
@@ -2035,7 +2535,11 @@ class PanicTurn(WAuto):
                 if m.id not in tested and must_test_panic(state, m):
                     state.vars["panic_tested"] = [*tested, m.id]
                     push(state, PanicTurn(self.first))
-                    push(state, PanicTest(m.id))
+                    sure = fx.has_trait(m.data, "unshakeable") or auto_pass(state, m)
+                    if blessed(state, m) and not sure:
+                        push(state, BlessTest(m.side, m.id, "panic"))  # Sigmar's Blessing (data §4.2)
+                    else:
+                        push(state, PanicTest(m.id))
                     return
         state.vars["panic_tested"] = []
 
@@ -2074,6 +2578,7 @@ class RoundEnd(WAuto):
             for s in (0, 1):
                 set_pool(state, s, wd.AbilityDice((), ()))
                 state.sides[s].flags["reaction_dice"] = 0
+        state.vars["command_tokens"] = []  # Captain's Command lasts until the round ends (data §4.1)
         for m in state.models.values():
             for k in ("rampaged", "spellbook_blocked"):
                 m.flags.pop(k, None)
@@ -2198,6 +2703,14 @@ ALL_STEP_KINDS = (
     JumpRoll,
     EdgeRoll,
     IndomitableRoll,
+    BlessHit,
+    LandHits,
+    PlaceCommandToken,
+    LeadChoice,
+    FreeAttack,
+    BlessTest,
+    MagicEffect,
+    DenounceRoll,
     MoraleTest,
     PanicTurn,
     PanicTest,
