@@ -1,5 +1,5 @@
 """Gangfight default scenario: the kernel loads it, it is the table the digest describes, every terrain density and
-every rule-relevant kind is on it, and the options the kernel format lacks (density, ladders) are checked."""
+every rule-relevant kind is on it, the option the kernel format lacks (density) and the ladders are checked."""
 
 from __future__ import annotations
 
@@ -101,3 +101,19 @@ def test_bad_options_name_their_place(tmp_path: Path) -> None:
         "rules.slope.roof-1",
     ]
     assert ("rules.density.woods-1", "expected light or dense (flat is the default), found 'thick'") in found
+    ladder = dict(found)["rules.ladder.tower-1"]
+    assert "`ladder: true` on the terrain piece 'tower-1'" in ladder  # the kernel's field, not the old option
+
+
+def test_ladders_are_the_kernel_terrain_field_and_only_on_platforms(tmp_path: Path) -> None:
+    raw = yaml.safe_load(DEFAULT.read_text(encoding="utf-8"))
+    assert {t["id"] for t in raw["terrain"] if t.get("ladder")} == {"tower-1", "tower-2"}
+    wall = next(i for i, t in enumerate(raw["terrain"]) if t["id"] == "wall-1")
+    raw["terrain"][wall]["ladder"] = True  # a kernel-valid ladder (an obstacle with a height) Gangfight has no use for
+    p = tmp_path / "wall-ladder.yaml"
+    p.write_text(yaml.safe_dump(raw), encoding="utf-8")
+    with pytest.raises(ScenarioError) as info:
+        load_gangfight_scenario(p)
+    assert [(x.place, x.message) for x in info.value.problems] == [
+        (f"terrain[{wall}].ladder", "expected a ladder only on a platform in Gangfight, found obstacle")
+    ]

@@ -126,6 +126,23 @@ def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
     assert str(exc.value).startswith(str(tmp_path / "s.yaml"))
 
 
+def test_a_ladder_stands_only_against_a_platform_or_obstacle_with_a_height(tmp_path: Path) -> None:
+    doc = good()
+    doc["terrain"][1]["ladder"] = True  # the 3" platform: fine
+    assert load_scenario(write(tmp_path, doc)).terrain[1].ladder is True
+    assert load_scenario(write(tmp_path, good(), "plain.yaml")).terrain[1].ladder is False
+    doc["terrain"][0]["ladder"] = True  # difficult ground: nothing to climb
+    doc["terrain"].append(
+        {"id": "w", "kind": "obstacle", "height": 0, "ladder": True, "polygon": [[1, 9], [3, 9], [3, 10]]}
+    )
+    doc["terrain"][1]["ladder"] = "yes"
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(write(tmp_path, doc))
+    assert set(places(exc)) == {"terrain[0].ladder", "terrain[1].ladder", "terrain[2].ladder"}
+    msgs = {p.place: p.message for p in exc.value.problems}
+    assert "difficult 'a'" in msgs["terrain[0].ladder"] and "height 0" in msgs["terrain[2].ladder"]
+
+
 def test_missing_side_is_reported(tmp_path: Path) -> None:
     doc = good()
     del doc["deployment"][1]

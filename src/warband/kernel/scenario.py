@@ -26,6 +26,7 @@ from warband.kernel.mission import ActionVocabulary, MissionAction, action_probl
 from warband.kernel.roster import describe_value, problems_from_validation, read_document
 
 __all__ = [
+    "LADDER_KINDS",
     "TERRAIN_KINDS",
     "ActionVocabulary",
     "DeploymentZone",
@@ -54,6 +55,9 @@ TERRAIN_KINDS: tuple[str, ...] = (
 )
 
 _EPS = 1e-9
+
+LADDER_KINDS: tuple[str, ...] = ("platform", "obstacle")
+"""Terrain kinds a ladder may stand against (``TerrainPiece.ladder``): the ones a model climbs."""
 
 MIN_DEPLOY_AREA = 0.75
 """Square inches of passable ground a deployment zone needs at the least: about one 25 mm base."""
@@ -127,6 +131,12 @@ class TerrainPiece(_Model):
     height: float = Field(default=0, ge=0, description="Height in inches.")
     blocks_los: bool = Field(default=False, description="Whether the piece blocks line of sight.")
     cover: bool = Field(default=False, description="Whether a model touching the piece can claim cover.")
+    ladder: bool = Field(
+        default=False,
+        strict=True,
+        description="A ladder (or rope) up the piece's side: a platform or obstacle with a height. What climbing "
+        "by it costs is the ruleset's (e.g. a plain move, no doubled climb).",
+    )
 
     @field_validator("polygon")
     @classmethod
@@ -271,6 +281,15 @@ def _cross_check(
     for i, t in terrain:
         if t.kind == "platform" and t.height <= 0:
             out.append(Problem(file, f"terrain[{i}].height", "expected a platform height above 0, found 0"))
+        if t.ladder and (t.kind not in LADDER_KINDS or t.height <= 0):
+            out.append(
+                Problem(
+                    file,
+                    f"terrain[{i}].ladder",
+                    f"expected a ladder only on a {' or '.join(LADDER_KINDS)} with a height above 0, found "
+                    f"{t.kind} {t.id!r} of height {t.height:g}",
+                )
+            )
     return out + _blocked_zones(file, terrain, zones)
 
 

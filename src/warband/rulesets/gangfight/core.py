@@ -33,8 +33,9 @@ SIDE_PREFIX = ("a", "b")
 
 @dataclass(kw_only=True)
 class Context(GameContext):
-    """A Gangfight game's immutable part beyond the kernel's: the round limit, the model order, the density and
-    ladders of the terrain (``rules:`` options of the scenario) and the pieces that stop movement."""
+    """A Gangfight game's immutable part beyond the kernel's: the round limit, the model order, the density of
+    the terrain (``rules:`` options of the scenario), its ladders (the kernel's ``ladder: true`` on a terrain
+    piece) and the pieces that stop movement."""
 
     rounds: int
     seed: int
@@ -90,7 +91,7 @@ def build_context(
         order.append(tuple(ids))
     opts = dict(scenario.get("rules") or {})
     density = {k.removeprefix("density."): str(v) for k, v in opts.items() if k.startswith("density.")}
-    ladders = frozenset(k.removeprefix("ladder.") for k, v in opts.items() if k.startswith("ladder.") and v is True)
+    ladders = frozenset(str(t["id"]) for t in scenario.get("terrain", []) if t.get("ladder") is True)
     rounds = int(params["max_rounds"])
     return Context(
         params=dict(params),

@@ -1,12 +1,14 @@
-"""What a Gangfight scenario says beyond the kernel's terrain kinds: density and ladders.
+"""What a Gangfight scenario says beyond the kernel's terrain kinds: density; and how it reads ladders.
 
-The kernel's scenario format (``kernel/scenario.py``) has movement kinds but no terrain density and no ladders, so
-a Gangfight scenario states them as ruleset options in its ``rules`` mapping:
+The kernel's scenario format (``kernel/scenario.py``) has movement kinds and ladders but no terrain density, so a
+Gangfight scenario states density as a ruleset option in its ``rules`` mapping:
 
 * ``density.<terrain id>: light | dense`` -- the density that sets the Charge! TN (seed 004, Charge!: 2+ on flat,
-  4+ on light, 6+ on dense terrain); a piece not named is flat;
-* ``ladder.<platform id>: true`` -- the platform has a ladder or rope, so climbing it is a plain Move (seed 004,
-  Jump/Climb); a platform without one is a sheer surface that needs a Jump/Climb check.
+  4+ on light, 6+ on dense terrain); a piece not named is flat.
+
+Ladders are the kernel's: ``ladder: true`` on a platform means a ladder or rope, so climbing it is a plain Move
+(seed 004, Jump/Climb); a platform without one is a sheer surface that needs a Jump/Climb check. The older option
+``ladder.<platform id>: true`` is refused with a pointer to the terrain field.
 
 :func:`load_gangfight_scenario` loads a scenario with the kernel and checks these options, every problem at once.
 """
@@ -42,8 +44,9 @@ def density_of(scenario: Scenario, piece_id: str) -> Density:
 
 
 def has_ladder(scenario: Scenario, piece_id: str) -> bool:
-    """Whether a platform is climbed by ladder or rope, i.e. by a Move (seed 004, Jump/Climb)."""
-    return scenario.rules.get(LADDER_PREFIX + piece_id) is True
+    """Whether a platform is climbed by ladder or rope, i.e. by a Move (seed 004, Jump/Climb): the kernel's
+    ``ladder`` field of the terrain piece."""
+    return any(t.id == piece_id and t.kind == "platform" and t.ladder for t in scenario.terrain)
 
 
 def densest(densities: Iterable[Density]) -> Density:
@@ -84,16 +87,26 @@ def _option_problems(file: str, scenario: Scenario, key: str) -> list[Problem]:
         return out
     if key.startswith(LADDER_PREFIX):
         piece = key.removeprefix(LADDER_PREFIX)
-        if kinds.get(piece) != "platform":
-            return [Problem(file, place, f"expected the id of a platform, found {piece!r}")]
-        return [] if isinstance(value, bool) else [Problem(file, place, f"expected true or false, found {value!r}")]
-    return [Problem(file, place, f"expected a key {DENSITY_PREFIX}<terrain id> or {LADDER_PREFIX}<platform id>")]
+        return [
+            Problem(
+                file,
+                place,
+                f"expected a ladder as `ladder: true` on the terrain piece {piece!r} itself (the kernel's terrain "
+                "field), found the old rules option",
+            )
+        ]
+    return [Problem(file, place, f"expected a key {DENSITY_PREFIX}<terrain id>")]
 
 
 def load_gangfight_scenario(path: str | Path) -> Scenario:
     """Load a scenario with the kernel, then check its Gangfight options; raise ScenarioError listing them all."""
     scenario = load_scenario(path)
     problems = [p for key in scenario.rules for p in _option_problems(str(path), scenario, key)]
+    problems += [
+        Problem(str(path), f"terrain[{i}].ladder", f"expected a ladder only on a platform in Gangfight, found {t.kind}")
+        for i, t in enumerate(scenario.terrain)
+        if t.ladder and t.kind != "platform"
+    ]
     if scenario.ruleset != "gangfight":
         problems.insert(0, Problem(str(path), "ruleset", f"expected 'gangfight', found {scenario.ruleset!r}"))
     if problems:

@@ -271,6 +271,8 @@ def place(m: Model, p: Vec, events: list[Event], state: State) -> None:
     start = (m.x, m.y)
     m.x, m.y = p
     m.z = state.ctx.table.surface_height(p)
+    m.flags.pop("climbing", None)  # D §A4: a fighter put anywhere is no longer part-way up a wall
+    m.flags.pop("climbed", None)
     events.append(Moved(m.id, start, p, math.hypot(p[0] - start[0], p[1] - start[1])))
 
 

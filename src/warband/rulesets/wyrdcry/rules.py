@@ -26,6 +26,7 @@ from warband.kernel.events import (
     StatusChanged,
     TokensChanged,
 )
+from warband.kernel.geometry import segment_point_distance
 from warband.kernel.space import gap, gap_at, overlapping
 from warband.kernel.state import Model
 from warband.kernel.steps import Choice, SteppedRules, push, replace_top, top
@@ -406,6 +407,7 @@ def end_activation(state: State, events: list[Event]) -> None:
     if m is None:
         return
     side = m.side
+    climb_end_fall(state, m, events)
     channeled = set(m.flags.pop("channeled", []))
     if channeled:
         pl = pool(state, side)
@@ -912,6 +914,8 @@ def hurt(state: State, t: Model, by: Model, amount: int, why: str, events: list[
         if by.side != t.side:
             by.flags["took_out"] = True  # Lead By Example (data §4.1): "after taking an enemy out"
         push_window(state, ReactWindow(t.side, "out", by.id, t.id, int(state.vars.get("action_seq", 0))))
+    elif amount > 0:
+        edge_check(state, t)  # D §A4: damaged near a platform's edge
     return out
 
 
@@ -1298,6 +1302,10 @@ class DenounceRoll(WChance):
 
 
 # ------------------------------------------------------------------------------------------- movement
+CLIMBABLE = ("platform", "obstacle")
+"""Terrain kinds a fighter climbs (D §A4 Climb: obstacles; a platform's side the same way)."""
+
+
 def solids(state: State) -> list[Any]:
     key = "solids"
     found = state.ctx.memo.get(key)
@@ -1330,33 +1338,155 @@ def stands_on(piece: Any, p: Vec, r: float) -> bool:
     return all(piece.contains((p[0] + dx, p[1] + dy)) for dx, dy in ((r, 0), (-r, 0), (0, r), (0, -r)))
 
 
-def move_problems(state: State, m: Model, dest: Vec, mode: str, allow: float) -> list[Reason]:
+def ladders(state: State) -> frozenset[str]:
+    """Ids of the pieces with a ladder: the kernel scenario's ``ladder: true`` on a platform or obstacle."""
+    found = state.ctx.memo.get("ladders")
+    if found is None:
+        terrain = state.ctx.scenario.get("terrain", [])
+        found = state.ctx.memo["ladders"] = frozenset(str(t["id"]) for t in terrain if t.get("ladder") is True)
+    return frozenset(found)
+
+
+def climb_rate(state: State, piece: Any) -> float:
+    """D §A4 (W): inches of Move per inch climbed: ``climb_cost`` (double), ``ladder_climb_cost`` by a ladder."""
+    p = state.ctx.params
+    return float(p["ladder_climb_cost"] if piece.id in ladders(state) else p["climb_cost"])
+
+
+def climbing(state: State, m: Model) -> Any:
+    """The wall or platform side ``m`` is part-way up (it ended a Move climbing, D §A4), or None."""
+    pid = m.flags.get("climbing")
+    return next((t for t in solids(state) if t.id == pid), None) if pid else None
+
+
+def climbed(m: Model) -> float:
+    """Inches a fighter part-way up a side has climbed (flag ``climbed``; its base stays at the foot, ``z`` on
+    the ground below, so the table and position files see it where it stands)."""
+    return float(m.flags.get("climbed", 0.0)) if m.flags.get("climbing") else 0.0
+
+
+def touches(piece: Any, p: Vec, q: Vec, r: float) -> bool:
+    """Whether a base of radius ``r`` sliding straight from ``p`` to ``q`` meets ``piece``."""
+    if piece.clip(p, q) is not None:
+        return True
+    lim = r - 1e-7
+    if piece.distance_to(p) < lim or piece.distance_to(q) < lim:
+        return True
+    return any(segment_point_distance(p, q, v) < lim for v in piece.polygon)
+
+
+def gap_across(a: Any, b: Any, p: Vec, q: Vec) -> tuple[float, Vec]:
+    """The inches of the straight line ``p -> q`` over neither footprint (a jump's open space, D §A4) and the
+    middle of that open stretch (where a failed jump falls)."""
+    length = math.hypot(q[0] - p[0], q[1] - p[1])
+    ia, ib = a.clip(p, q), b.clip(p, q)
+    t0 = ia[1] if ia is not None else 0.0
+    t1 = ib[0] if ib is not None else 1.0
+    inside = sum((iv[1] - iv[0]) * length for iv in (ia, ib) if iv is not None)
+    mid = (t0 + t1) / 2
+    return max(0.0, length - inside), (p[0] + (q[0] - p[0]) * mid, p[1] + (q[1] - p[1]) * mid)
+
+
+def edge_point(piece: Any, p: Vec) -> tuple[float, Vec, Vec]:
+    """For ``p`` inside a convex footprint: the distance to its nearest edge, the nearest point of that edge and
+    the outward unit normal there."""
+    best: tuple[float, Vec, Vec] = (math.inf, p, (0.0, 0.0))
+    pts = piece.polygon
+    n = len(pts)
+    sign = 0.0
+    for i in range(n):  # the winding, to point the normals outward
+        a, b = pts[i], pts[(i + 1) % n]
+        sign += a[0] * b[1] - b[0] * a[1]
+    for i in range(n):
+        a, b = pts[i], pts[(i + 1) % n]
+        ex, ey = b[0] - a[0], b[1] - a[1]
+        ln2 = ex * ex + ey * ey
+        if ln2 <= 0:
+            continue
+        t = max(0.0, min(1.0, ((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / ln2))
+        c = (a[0] + ex * t, a[1] + ey * t)
+        d = math.hypot(p[0] - c[0], p[1] - c[1])
+        if d < best[0]:
+            ln = math.sqrt(ln2)
+            normal = (ey / ln, -ex / ln) if sign > 0 else (-ey / ln, ex / ln)
+            best = (d, c, normal)
+    return best
+
+
+def foot_point(piece: Any, p: Vec, r: float, inside: bool = False) -> Vec:
+    """Beside ``piece``'s side nearest ``p``: a base's centre a quarter inch clear of it (``inside``: just on
+    its top instead)."""
+    if piece.contains(p):
+        _, c, nrm = edge_point(piece, p)
+    else:
+        best = min(
+            (
+                (segment_point_distance(a, b, p), a, b)
+                for a, b in zip(piece.polygon, (*piece.polygon[1:], piece.polygon[0]), strict=True)
+            ),
+            key=lambda x: x[0],
+        )
+        _, a, b = best
+        ex, ey = b[0] - a[0], b[1] - a[1]
+        ln2 = ex * ex + ey * ey or 1.0
+        t = max(0.0, min(1.0, ((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / ln2))
+        c = (a[0] + ex * t, a[1] + ey * t)
+        d = math.hypot(p[0] - c[0], p[1] - c[1]) or 1.0
+        nrm = ((p[0] - c[0]) / d, (p[1] - c[1]) / d)
+    off = -(r + 0.1) if inside else r + 0.25
+    return (round(c[0] + nrm[0] * off, 2), round(c[1] + nrm[1] * off, 2))
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlan:
+    """How a legal Move reaches its destination (D §A4): ``walk`` (round terrain, onto a platform's top or down
+    from it), ``over`` (climbing straight over walls), ``climb`` (ending part-way up ``piece`` at height ``z``)
+    or ``jump`` (across ``gap`` inches of open space between two platforms; a failed jump falls at ``fall_at``).
+    ``drop``: inches come down on the far side of a wall."""
+
+    kind: str
+    piece: str = ""
+    z: float = 0.0
+    drop: float = 0.0
+    gap: float = 0.0
+    fall_at: Vec = (0.0, 0.0)
+
+
+def move_problems(state: State, m: Model, dest: Vec, mode: str, allow: float, climb: bool = False) -> list[Reason]:
+    """Every rule a Move or Retreat of ``m`` to ``dest`` breaks (see :func:`move_plan`)."""
+    plan = move_plan(state, m, dest, mode, allow, climb)
+    return plan if isinstance(plan, list) else []
+
+
+def move_plan(
+    state: State, m: Model, dest: Vec, mode: str, allow: float, climb: bool = False
+) -> MovePlan | list[Reason]:
     """D §A4: straight legs rounded up; not through terrain (bar open ground) or enemy bases; never overlapping
-    another base; a Retreat ends more than 1" from every enemy. Climbing: a Move may end wholly on a platform's
-    top, each inch climbed costing ``climb_cost`` inches; coming down, the drop is not counted (a jump) but a drop
-    over ``safe_drop`` is a fall (``MoveTo.apply``). A Retreat never climbs (X)."""
+    another base; a Retreat ends more than 1" from every enemy. Climbing (W): each inch up a wall or a
+    platform's side costs ``climb_cost`` inches (``ladder_climb_cost`` by a ladder); a Move may end part-way up
+    (``climb``: at a point within ``climb_tolerance`` of the side) and the next Move climbs on; a Move climbs
+    straight over walls and jumps down the far side. Jumping: the drop is not counted; from one platform to
+    another across open space the jump is one straight leg (its D6 beyond half Move: ``JumpRoll``). A drop over
+    ``safe_drop`` is a fall (``MoveTo.apply``). A Retreat never climbs or jumps (X)."""
     rule = f"{R}/{mode}"
     table = state.ctx.table
+    start = (m.x, m.y)
     if not table.on_table(dest, m.radius):
         return [(f"{rule}/table", "the destination is off the table")]
-    here = platform_under(state, (m.x, m.y)) if m.z > 0 else None
+    held = climbing(state, m)
+    here = platform_under(state, start) if m.z > 0 and held is None else None
     there = platform_under(state, dest)
     if there is not None and not stands_on(there, dest, m.radius):
         there = None  # half on, half off: refused below as ending on the terrain
+    if climb:
+        there = None
+        if mode != "move":
+            return [(f"{rule}/climb", "a Retreat cannot climb")]
     for t in solids(state):
         if (there is None or t.id != there.id) and t.circle_overlaps(dest, m.radius):
             return [
                 (f"{rule}/terrain", f"{m.id} cannot end on {t.kind} terrain {t.id}: only wholly on a platform's top")
             ]
-    top = float(there.height) if there is not None else 0.0
-    rise = max(0.0, top - m.z)
-    if rise > 1e-9 and mode == "retreat":
-        return [(f"{rule}/climb", "a Retreat cannot climb")]
-    allow -= rise * float(state.ctx.params["climb_cost"])
-    if allow < -1e-9:
-        return [(f"{rule}/climb", f"climbing {rise:g}\" costs more than {m.id}'s movement")]
-    passable = {t.id for t in (here, there) if t is not None}
-    walls = [t for t in solids(state) if t.id not in passable] if passable else solids(state)
     o = overlapping(state.models.values(), dest, m.radius, lambda x: x.id == m.id or is_out(x))
     if o is not None:
         return [(f"{rule}/overlap", f"{m.id} would overlap {o.id}")]
@@ -1367,10 +1497,94 @@ def move_problems(state: State, m: Model, dest: Vec, mode: str, allow: float) ->
     circles = [((e.x, e.y), e.radius + m.radius) for e in enemies_of(state, m)]
     if mode == "retreat":
         circles = []  # a retreat leaves the enemy it is engaged with
-    path = table.shortest_path((m.x, m.y), dest, m.radius, walls, circles, leg_cost(state), allow + 1e-9, True)
+    cost = leg_cost(state)
+    if climb:
+        return climb_plan(state, m, dest, allow, held, here, circles)
+    if held is not None and there is not None and there.id != held.id:
+        return [(f"{rule}/climb", f"{m.id} is climbing {held.id}: it climbs on up it or comes down")]
+    top = float(there.height) if there is not None else 0.0
+    rise = max(0.0, top - m.z - climbed(m))
+    if rise > 1e-9 and mode == "retreat":
+        return [(f"{rule}/climb", "a Retreat cannot climb")]
+    left = allow - (rise * climb_rate(state, there) if rise > 1e-9 else 0.0)
+    if left < -1e-9:
+        return [(f"{rule}/climb", f"climbing {rise:g}\" costs more than {m.id}'s movement")]
+    if here is not None and there is not None and here.id != there.id:
+        gap, mid = gap_across(here, there, start, dest)
+        if gap > 1e-9:
+            if mode == "retreat":
+                return [(f"{rule}/jump", "a Retreat cannot jump")]
+            others = [t for t in solids(state) if t.id not in (here.id, there.id)]
+            path = table.shortest_path(start, dest, m.radius, others, circles, cost, left + 1e-9, True)
+            if path is None or len(path[0]) != 2:
+                return [(f"{rule}/jump", f'a jump is one straight leg within the {left:g}" of movement left')]
+            return MovePlan("jump", there.id, gap=gap, fall_at=mid)
+    passable = {t.id for t in (here, there, held) if t is not None and t.kind == "platform"}
+    walls = [t for t in solids(state) if t.id not in passable]
+    path = table.shortest_path(start, dest, m.radius, walls, circles, cost, left + 1e-9, True)
+    if path is not None:
+        return MovePlan("walk")
+    if mode == "move" and here is None and there is None:
+        over = over_plan(state, m, dest, left, held, walls, circles)
+        if over is not None:
+            return over
+    return [(f"{rule}/distance", f'{m.id} cannot reach that point with {left:g}" of movement')]
+
+
+def over_plan(
+    state: State, m: Model, dest: Vec, left: float, held: Any, walls: list[Any], circles: list[tuple[Vec, float]]
+) -> MovePlan | None:
+    """D §A4 (W) Climb: straight over the walls on the line (each inch up at the climb rate, the part already
+    climbed by a fighter on its side not paid again), down the far side as a jump (the drop not counted)."""
+    start = (m.x, m.y)
+    crossed = [t for t in walls if touches(t, start, dest, m.radius)]
+    if not crossed or any(t.kind != "obstacle" or t.height <= 0 for t in crossed):
+        return None
+    if held is not None and [t.id for t in crossed] != [held.id]:
+        return None
+    rest = [t for t in walls if t not in crossed]
+    cost = leg_cost(state)
+    climb = sum(max(0.0, t.height - climbed(m)) * climb_rate(state, t) for t in crossed)
+    path = state.ctx.table.shortest_path(start, dest, m.radius, rest, circles, cost, left - climb + 1e-9, True)
+    if path is None or len(path[0]) != 2:
+        return None
+    return MovePlan("over", crossed[-1].id, drop=max(float(t.height) for t in crossed))
+
+
+def climb_plan(
+    state: State, m: Model, dest: Vec, allow: float, held: Any, here: Any, circles: list[tuple[Vec, float]]
+) -> MovePlan | list[Reason]:
+    """D §A4 (W): a Move that ends part-way up a wall or a platform's side, at ``dest`` beside it (within
+    ``climb_tolerance``), as high as the movement left pays for; the fighter carries on with its next Move (and
+    falls if its activation ends first, ``climb_end_fall``)."""
+    rule = f"{R}/move/climb"
+    tol = float(state.ctx.params["climb_tolerance"])
+    if here is not None:
+        return [(rule, f"{m.id} stands on {here.id}: it climbs up from the ground or a wall's side")]
+    near = [
+        t
+        for t in solids(state)
+        if t.kind in CLIMBABLE and t.height > 1e-9 and t.distance_to(dest) - m.radius <= tol + 1e-9
+    ]
+    if held is not None:
+        near = [t for t in near if t.id == held.id]
+    if not near:
+        what = f"the side of {held.id}" if held is not None else "a wall or platform side"
+        return [(rule, f'{m.id} must stay within {tol:g}" of {what} to climb')]
+    piece = min(near, key=lambda t: (t.distance_to(dest), t.id))
+    z0 = climbed(m) if held is not None else 0.0
+    if piece.height - z0 <= 1e-9:
+        return [(rule, f"{m.id} is already at the top of {piece.id}")]
+    walls = [t for t in solids(state)]
+    cost = leg_cost(state)
+    path = state.ctx.table.shortest_path((m.x, m.y), dest, m.radius, walls, circles, cost, allow + 1e-9, True)
     if path is None:
-        return [(f"{rule}/distance", f'{m.id} cannot reach that point with {allow:g}" of movement')]
-    return []
+        return [(f"{R}/move/distance", f'{m.id} cannot reach that point with {allow:g}" of movement')]
+    left = allow - path[1]
+    if left <= 1e-9:
+        return [(rule, f"{m.id} has no movement left to climb")]
+    z = min(float(piece.height), z0 + left / climb_rate(state, piece))
+    return MovePlan("climb", piece.id, z=round(z, 4))
 
 
 def move_candidates(state: State, m: Model, mode: str, allow: float) -> list[Vec]:
@@ -1389,10 +1603,16 @@ def move_candidates(state: State, m: Model, mode: str, allow: float) -> list[Vec
         for dist in (reach, reach / 2):
             out.append((m.x + dist * math.cos(ang), m.y + dist * math.sin(ang)))
     if mode == "move":
+        held = climbing(state, m)
         for t in solids(state):
+            if held is not None and t.id != held.id:
+                continue
             if t.kind == "platform":
                 x0, y0, x1, y1 = t.bbox
                 out.append(((x0 + x1) / 2, (y0 + y1) / 2))  # climbing onto a platform's top
+                out.append(foot_point(t, (m.x, m.y), m.radius, inside=True))  # just over the near edge
+            elif t.kind == "obstacle" and t.height > 0 and t.distance_to((m.x, m.y)) <= reach + m.radius:
+                out.append(over_point(t, (m.x, m.y), m.radius))  # over the wall
     cx, cy = state.ctx.table.width / 2, state.ctx.table.depth / 2
     d = math.hypot(cx - m.x, cy - m.y)
     if d > 0.5:
@@ -1407,6 +1627,35 @@ def move_candidates(state: State, m: Model, mode: str, allow: float) -> list[Vec
             if not move_problems(state, m, q, mode, allow):
                 good.append(q)
     return good
+
+
+def over_point(piece: Any, p: Vec, r: float) -> Vec:
+    """The point straight across ``piece`` from ``p`` (through its nearest side), a quarter inch clear of it."""
+    c = foot_point(piece, p, 0.0)
+    d = math.hypot(c[0] - p[0], c[1] - p[1])
+    if d <= 1e-9:
+        return c
+    ux, uy = (c[0] - p[0]) / d, (c[1] - p[1]) / d
+    far = (p[0] + ux * (d + 100.0), p[1] + uy * (d + 100.0))
+    iv = piece.clip(p, far)
+    t1 = iv[1] if iv is not None else 0.0
+    ex = (p[0] + (far[0] - p[0]) * t1, p[1] + (far[1] - p[1]) * t1)
+    return (round(ex[0] + ux * (r + 0.25), 2), round(ex[1] + uy * (r + 0.25), 2))
+
+
+def climb_candidates(state: State, m: Model, allow: float) -> list[Vec]:
+    """Offered part-way climbs (D §A4): beside the nearest side of each wall or platform in reach (or, for a
+    fighter already climbing, where it is)."""
+    held = climbing(state, m)
+    out: list[Vec] = []
+    if held is not None:
+        out.append((m.x, m.y))
+    else:
+        reach = math.floor(allow)
+        for t in solids(state):
+            if t.kind in CLIMBABLE and t.height > 0 and t.distance_to((m.x, m.y)) <= reach + m.radius:
+                out.append(foot_point(t, (m.x, m.y), m.radius))
+    return [q for q in dict.fromkeys(out) if not move_problems(state, m, q, "move", allow, climb=True)]
 
 
 def approach_points(state: State, m: Model, allow: float, nearest: int = 1) -> list[Vec]:
@@ -1465,7 +1714,8 @@ def approach_walk(state: State, m: Model, allow: float, foes: list[Model]) -> li
 
 @dataclass(frozen=True, slots=True)
 class MoveTo(WChoice):
-    """Where a moving or retreating fighter goes: the candidates, or any legal point of the table."""
+    """Where a moving or retreating fighter goes: the candidates, or any legal point of the table; ``[climb]``
+    after a point ends the Move part-way up the wall or platform side beside it (D §A4)."""
 
     kind = "destination"
     about = "model"
@@ -1478,6 +1728,8 @@ class MoveTo(WChoice):
         m = state.models[self.model]
         spots = move_candidates(state, m, self.mode, self.allow)
         out = [Action(self.mode, m.id, point=p) for p in spots]
+        if self.mode == "move":
+            out.extend(Action("move", m.id, point=p, option="climb") for p in climb_candidates(state, m, self.allow))
         if self.mode == "move" or not out:
             out.append(Action(self.mode, m.id, option="stay"))
         return out
@@ -1485,25 +1737,137 @@ class MoveTo(WChoice):
     def reasons(self, state: State, action: Action) -> list[Reason]:
         if action.kind != self.mode or action.model != self.model:
             return [(f"{R}/{self.mode}/syntax", f"give the destination: '{self.mode} {self.model} @x,y' or '[stay]'")]
-        if action.option == "stay":
+        if action.option == "stay" and action.point is None:
             if self.mode == "retreat" and any(o.point is not None for o in self.options(state)):
                 return [(f"{R}/retreat/end-clear", "a Retreat must end clear of every enemy: pick a point")]
             return []
-        if action.point is None:
-            return [(f"{R}/{self.mode}/syntax", f"give the destination: '{self.mode} {self.model} @x,y'")]
-        return move_problems(state, state.models[self.model], action.point, self.mode, self.allow)
+        if action.point is None or action.option not in (None, "climb"):
+            return [(f"{R}/{self.mode}/syntax", f"give the destination: '{self.mode} {self.model} @x,y [climb]'")]
+        m = state.models[self.model]
+        return move_problems(state, m, action.point, self.mode, self.allow, action.option == "climb")
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
-        if action.point is not None:
-            m = state.models[self.model]
-            before = m.z
+        if action.point is None:
+            return
+        m = state.models[self.model]
+        plan = move_plan(state, m, action.point, self.mode, self.allow, action.option == "climb")
+        if isinstance(plan, list):  # pragma: no cover - reasons() refused it
+            return
+        before = m.z + climbed(m)
+        if plan.kind == "climb":
             place(m, action.point, events, state)
-            drop = before - m.z
-            if drop > float(state.ctx.params["safe_drop"]) + 1e-9:
-                n = atk.fall_dice(drop, float(state.ctx.params["fall_inches_per_die"]))
-                events.append(Note(f'{m.id} drops {drop:g}": a fall', f"{R}/move/fall"))
-                if n:
-                    push(state, FallRoll(m.id, n))
+            m.flags["climbing"] = plan.piece
+            m.flags["climbed"] = plan.z
+            events.append(Note(f'{m.id} climbs to {plan.z:g}" up {plan.piece} and clings on', f"{R}/move/climb"))
+            return
+        if plan.kind == "jump":
+            half = math.ceil(self.allow / 2 - 1e-9)
+            events.append(Note(f'{m.id} jumps {plan.gap:.1f}" across open space', f"{R}/move/jump"))
+            if plan.gap > half + 1e-9:
+                push(state, JumpRoll(m.id, action.point, plan.fall_at))
+                return
+        place(m, action.point, events, state)
+        landed(state, m, max(before - m.z, plan.drop), events)
+
+
+def landed(state: State, m: Model, drop: float, events: list[Event]) -> None:
+    """D §A4 (W): coming down further than ``safe_drop`` is a fall (where ``m`` now is)."""
+    if drop > float(state.ctx.params["safe_drop"]) + 1e-9:
+        events.append(Note(f'{m.id} drops {drop:g}": a fall', f"{R}/move/fall"))
+        fall(state, m, drop, (m.x, m.y))
+
+
+def fall(state: State, m: Model, drop: float, at: Vec) -> None:
+    """D §A4 (W) Fall: the opponent puts the fighter down near ``at`` (``FallLanding``), then it takes a D3 per
+    full ``fall_inches_per_die`` fallen (``FallRoll``)."""
+    m.flags.pop("climbing", None)
+    m.flags.pop("climbed", None)
+    n = atk.fall_dice(drop, float(state.ctx.params["fall_inches_per_die"]))
+    push(state, FallLanding(1 - m.side, m.id, at, n))
+
+
+def landing_problems(state: State, m: Model, p: Vec, at: Vec) -> list[Reason]:
+    """A landing spot: on the ground (clear of every piece but open ground), on the table, overlapping no base,
+    within ``fall_landing_range`` of where the fighter fell (PROPOSED)."""
+    rule = f"{R}/move/fall-landing"
+    reach = float(state.ctx.params["fall_landing_range"])
+    if math.hypot(p[0] - at[0], p[1] - at[1]) > reach + 1e-9:
+        return [(rule, f'the landing spot must be within {reach:g}" of {at[0]:g},{at[1]:g}')]
+    if not state.ctx.table.on_table(p, m.radius):
+        return [(rule, "the landing spot is off the table")]
+    for t in solids(state):
+        if t.circle_overlaps(p, m.radius):
+            return [(rule, f"a falling fighter lands on the ground, not on {t.kind} terrain {t.id}")]
+    o = overlapping(state.models.values(), p, m.radius, lambda x: x.id == m.id or is_out(x))
+    if o is not None:
+        return [(rule, f"{m.id} would overlap {o.id}")]
+    return []
+
+
+def landing_spots(state: State, m: Model, at: Vec) -> list[Vec]:
+    """Offered landing spots: ``at`` and two rings round it within ``fall_landing_range``."""
+    reach = float(state.ctx.params["fall_landing_range"])
+    pts = [at] + [
+        (at[0] + d * math.cos(k * math.pi / 4), at[1] + d * math.sin(k * math.pi / 4))
+        for d in (reach / 2, reach)
+        for k in range(8)
+    ]
+    rounded = dict.fromkeys((round(x, 2), round(y, 2)) for x, y in pts)
+    return [p for p in rounded if not landing_problems(state, m, p, at)]
+
+
+def nearest_ground(state: State, m: Model, at: Vec) -> list[Vec]:
+    """With no room within ``fall_landing_range`` (a crowd, a wall): the nearest free ground, widening by half
+    inches up to 6" ([P]: the digest does not say)."""
+    for k in range(1, 13):
+        d = k * 0.5
+        ring = [
+            (round(at[0] + d * math.cos(i * math.pi / 8), 2), round(at[1] + d * math.sin(i * math.pi / 8), 2))
+            for i in range(16)
+        ]
+        found = [p for p in ring if not landing_problems(state, m, p, p)]
+        if found:
+            return found
+    return []
+
+
+@dataclass(frozen=True, slots=True)
+class FallLanding(WChoice):
+    """D §A4 (W) Fall: the opponent of the falling fighter picks where it lands (on the ground near where it
+    fell; with no room there it stays where it fell); then the fall's damage is rolled."""
+
+    kind = "landing"
+    about = "model"
+    by: int
+    model: str
+    at: Vec
+    n: int
+
+    def options(self, state: State) -> list[Action]:
+        m = state.models[self.model]
+        spots = landing_spots(state, m, self.at) or nearest_ground(state, m, self.at)
+        if not spots:
+            return [Action("land", m.id, option="here")]
+        return [Action("land", m.id, point=p) for p in spots]
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        if action.kind != "land" or action.model != self.model:
+            return [(f"{R}/move/fall-landing", f"give the landing spot: 'land {self.model} @x,y'")]
+        if action.point is None:
+            if action.option == "here" and self.options(state) == [action]:
+                return []
+            return [(f"{R}/move/fall-landing", f"give the landing spot: 'land {self.model} @x,y'")]
+        found = landing_problems(state, state.models[self.model], action.point, self.at)
+        if found and action in self.options(state):
+            return []  # no room within range: the nearest free ground offered instead
+        return found
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        m = state.models[self.model]
+        place(m, action.point if action.point is not None else self.at, events, state)
+        events.append(Note(f"{m.id} lands at {m.x:g},{m.y:g}", f"{R}/move/fall-landing"))
+        if self.n:
+            push(state, FallRoll(m.id, self.n))
 
 
 @dataclass(frozen=True, slots=True)
@@ -1520,6 +1884,77 @@ class FallRoll(WChance):
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
         events.append(DiceRolled("fall damage", values, f"{sum(values)} damage", self.model))
         deal_damage(state, state.models[self.model], sum(values), "a fall", events)
+
+
+@dataclass(frozen=True, slots=True)
+class JumpRoll(WChance):
+    """D §A4 (W) Jump: a jump across open space longer than half the fighter's Move (rounded up) needs a D6; on
+    ``jump_fall_face`` or less it falls into the gap (from its height), else it lands where it meant to."""
+
+    kind = "jump"
+    model: str
+    to: Vec
+    fall_at: Vec
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(1, 6, "jump", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        m = state.models[self.model]
+        failed = values[0] <= int(state.ctx.params["jump_fall_face"])
+        events.append(DiceRolled("jump", values, "a fall" if failed else "made it", m.id))
+        if failed:
+            events.append(Note(f'{m.id} falls {m.z:g}" into the gap', f"{R}/move/jump"))
+            fall(state, m, m.z, self.fall_at)
+            return
+        before = m.z
+        place(m, self.to, events, state)
+        landed(state, m, before - m.z, events)
+
+
+def climb_end_fall(state: State, m: Model, events: list[Event]) -> None:
+    """D §A4 (W) Climb: a fighter still climbing when its activation ends falls from the height it reached."""
+    if m.flags.get("climbing") and not is_out(m):
+        up = climbed(m)
+        events.append(Note(f'{m.id} is still climbing as its activation ends: it falls {up:g}"', f"{R}/move/climb"))
+        fall(state, m, up, (m.x, m.y))
+
+
+def edge_check(state: State, m: Model) -> None:
+    """D §A4 (W): a fighter damaged while within ``edge_distance`` of the edge of the platform it stands on
+    rolls a D6 (``EdgeRoll``)."""
+    if is_out(m) or m.z <= 0 or m.flags.get("climbing"):
+        return
+    piece = platform_under(state, (m.x, m.y))
+    if piece is None:
+        return
+    d, _, _ = edge_point(piece, (m.x, m.y))
+    if d - m.radius <= float(state.ctx.params["edge_distance"]) + 1e-9:
+        push(state, EdgeRoll(m.id))
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeRoll(WChance):
+    """D §A4 (W): damaged near a platform's edge, the fighter falls off on ``edge_fall_face`` or less: it drops
+    from the platform's height just beyond the nearest edge."""
+
+    kind = "edge"
+    model: str
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(1, 6, "edge", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        m = state.models[self.model]
+        piece = platform_under(state, (m.x, m.y)) if m.on_table and m.z > 0 else None
+        failed = piece is not None and values[0] <= int(state.ctx.params["edge_fall_face"])
+        events.append(DiceRolled("edge", values, "falls off the edge" if failed else "keeps its footing", m.id))
+        if piece is None or not failed:
+            return
+        _, c, nrm = edge_point(piece, (m.x, m.y))
+        out = (round(c[0] + nrm[0] * (m.radius + 0.25), 2), round(c[1] + nrm[1] * (m.radius + 0.25), 2))
+        events.append(Note(f'{m.id} falls {m.z:g}" off {piece.id}', f"{R}/move/edge-fall"))
+        fall(state, m, m.z, out)
 
 
 # ------------------------------------------------------------------------------------------- attacks
@@ -2320,6 +2755,9 @@ ALL_STEP_KINDS = (
     Accuse,
     ChannelBacklash,
     FallRoll,
+    FallLanding,
+    JumpRoll,
+    EdgeRoll,
     IndomitableRoll,
     BlessHit,
     LandHits,
