@@ -84,25 +84,27 @@ def test_dice_nobody_can_use_any_more_are_worth_nothing() -> None:
 
 # ------------------------------------------------------------------------------------------- exposure and pressure
 def shooter_lines(turn: int) -> tuple[float, float]:
-    """A Champion (great weapon, no gun) 17" from a Witch Hunter with a loaded crossbow: the evaluation of a
-    spot hidden behind the broken chapel wall and of an open spot about half an inch nearer, in ``turn``."""
+    """A Champion (great weapon, no gun) 13" and more from a Witch Hunter with a loaded crossbow: the evaluation
+    of a spot hidden behind the broken chapel wall and of an open spot 1.5" nearer, in battle round ``turn``."""
     game = new_game()
     to_combat(game)
     clear_table(game, ("a2", "b2"))
     game.state.turn = turn
-    put(game, "b2", 30.0, 33.0)
+    for side in (0, 1):
+        set_pool(game.state, side, wd.AbilityDice((), ()))
+    put(game, "b2", 2.0, 30.0)
     s = game.state
-    hidden = at(game, "a2", 29.0, 14.5)
+    hidden = at(game, "a2", 9.5, 17.0)
     assert not visible(s, s.models["b2"], s.models["a2"])
     far = gap(s.models["a2"], s.models["b2"])
-    opened = at(game, "a2", 26.0, 15.5)
+    opened = at(game, "a2", 9.5, 18.5)
     assert visible(s, s.models["b2"], s.models["a2"])
-    assert 0.4 < far - gap(s.models["a2"], s.models["b2"]) < 0.7
+    assert gap(s.models["a2"], s.models["b2"]) < far - 1.0
     return hidden, opened
 
 
 def test_early_in_the_battle_a_fighter_keeps_out_of_a_shooters_sight() -> None:
-    # Round 1: half an inch is not worth standing in the open in front of a loaded crossbow.
+    # Round 1: an inch and a half is not worth standing in the open in front of a loaded crossbow.
     hidden, opened = shooter_lines(1)
     assert hidden > opened
 
@@ -128,6 +130,25 @@ def test_an_unused_rush_counts_as_the_ground_it_will_gain() -> None:
     game.apply(Action("ability", "a1", option="rush 3"))
     assert game.state.models["a1"].flags["move_bonus"] == 1
     assert evaluate(game.state, 0) > kept
+
+
+def test_takes_the_adjacent_enemy_out_though_the_others_are_far() -> None:
+    # The pull toward the enemy must not make the last nearby enemy worth keeping alive: the Champion next to a
+    # Witch Hunter with one health left attacks it, though every other enemy stands across the table.
+    game = new_game()
+    to_combat(game)
+    clear_table(game, ("a2", "b2", "b4", "b5", "b6"))
+    game.state.turn = 4
+    put(game, "a2", 18.0, 10.0)
+    put(game, "b2", 18.0, 11.2)
+    for mid, x in (("b4", 4.0), ("b5", 18.0), ("b6", 32.0)):
+        put(game, mid, x, 34.0)
+    b2 = game.state.models["b2"]
+    b2.tokens["damage"] = int(b2.data["health"]) - 1
+    set_pool(game.state, 0, wd.AbilityDice((), ()))
+    game.apply(Action("activate", "a2"))
+    taken = activation(game, HeuristicAgent(seed=4))
+    assert any(a.kind == "attack" and a.target == "b2" for a in taken), [str(a) for a in taken]
 
 
 # ------------------------------------------------------------------------------------------- objectives

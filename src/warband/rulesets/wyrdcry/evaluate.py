@@ -39,7 +39,7 @@ STANDING_VALUE = 1.5
 #: Value of dice in hand, in units of one fighter standing.
 GROUP_VALUE = {2: 0.12, 3: 0.2, 4: 0.3}
 #: A group only a fighter still out of striking distance may use this round (a Rush toward the enemy at most).
-FAR_GROUP_VALUE = 0.03
+FAR_GROUP_VALUE = 0.01
 #: Inches beyond two moves and its longest weapon within which a fighter counts as able to strike this round.
 STRIKE_SLACK = 2.0
 REACTION_DIE_VALUE = 0.08
@@ -52,9 +52,12 @@ PENDING_ATTACK_DIE = 0.15
 #: An unspent "+N damage per hit" bonus (Hammer of Sigmar, Hunter's Eye), per point, with a target in reach.
 PENDING_HIT_BONUS = 0.08
 #: Per inch between a fighter and its nearest enemy beyond its longest weapon's reach, in the first round ...
-DISTANCE_WEIGHT = 0.05
+DISTANCE_WEIGHT = 0.04
 #: ... and in the last regular round (linear in between): the fewer rounds left, the harder the side presses.
-DISTANCE_WEIGHT_LAST = 0.15
+DISTANCE_WEIGHT_LAST = 0.08
+#: Enemies (the nearest ones) a fighter's distance is averaged over, and the inches of the pull's soft cap.
+PULL_NEAREST = 3
+PULL_SCALE = 24.0
 #: Per enemy shot the evaluated side's fighters stand open to (a loaded ranged weapon in range and in sight).
 EXPOSURE_WEIGHT = 0.04
 #: Per vp of a treasure token the side controls (objective scenarios only).
@@ -156,17 +159,25 @@ def pressure(state: GameState[Any]) -> float:
 
 
 def pull(state: GameState[Any], side: int) -> float:
-    """Inches the side's fighters stand beyond their longest weapon's reach from their nearest enemy (the
-    active fighter's unspent Rush inches, one per move it may still make, already counted as covered)."""
+    """How far the side's fighters stand beyond their weapons' reach from the enemy, in inches, softly capped.
+
+    Per fighter: the mean over its :data:`PULL_NEAREST` nearest enemies of the inches beyond its longest
+    weapon's reach (the active fighter's unspent Rush inches, one per move it may still make, counted as
+    covered), passed through ``S * (1 - exp(-d / S))`` with ``S`` = :data:`PULL_SCALE`: near the enemy an inch
+    counts fully, far away less. Both keep the term small next to a fighter's worth, so that taking the
+    adjacent enemy out (its neighbours are farther) or losing a straggler never looks good for the pull."""
     foes = standing(state, 1 - side)
     if not foes:
         return 0.0
     total = 0.0
+    k = min(PULL_NEAREST, len(foes))
     for m in standing(state, side):
-        far = min(gap(m, e) for e in foes) - reach(m)
+        r = reach(m)
+        gaps = sorted(max(0.0, gap(m, e) - r) for e in foes)[:k]
+        far = sum(gaps) / k
         if m.flags.get("status") == "active":
-            far -= float(m.flags.get("move_bonus", 0)) * moves_left(state, m)
-        total += max(0.0, far)
+            far = max(0.0, far - float(m.flags.get("move_bonus", 0)) * moves_left(state, m))
+        total += PULL_SCALE * (1.0 - math.exp(-far / PULL_SCALE))
     return total
 
 
