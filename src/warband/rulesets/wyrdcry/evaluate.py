@@ -26,8 +26,9 @@ controls is worth its vp, and the side's fighters are pulled toward the tokens i
 
 from __future__ import annotations
 
+import heapq
 import math
-from typing import Any
+from typing import Any, cast
 
 from warband.kernel.space import gap
 from warband.kernel.state import GameState, Model
@@ -58,6 +59,11 @@ DISTANCE_WEIGHT_LAST = 0.08
 #: Enemies (the nearest ones) a fighter's distance is averaged over, and the inches of the pull's soft cap.
 PULL_NEAREST = 3
 PULL_SCALE = 24.0
+#: The route grid's cell (inches), how far from a wall or ruin a base's centre must stay, and how many enemy
+#: cells' route fields are kept.
+ROUTE_CELL = 1.0
+ROUTE_CLEARANCE = 0.5
+ROUTE_CACHE = 256
 #: Per enemy shot the evaluated side's fighters stand open to (a loaded ranged weapon in range and in sight).
 EXPOSURE_WEIGHT = 0.04
 #: Per vp of a treasure token the side controls (objective scenarios only).
@@ -162,23 +168,113 @@ def pull(state: GameState[Any], side: int) -> float:
     """How far the side's fighters stand beyond their weapons' reach from the enemy, in inches, softly capped.
 
     Per fighter: the mean over its :data:`PULL_NEAREST` nearest enemies of the inches beyond its longest
-    weapon's reach (the active fighter's unspent Rush inches, one per move it may still make, counted as
-    covered), passed through ``S * (1 - exp(-d / S))`` with ``S`` = :data:`PULL_SCALE`: near the enemy an inch
-    counts fully, far away less. Both keep the term small next to a fighter's worth, so that taking the
-    adjacent enemy out (its neighbours are farther) or losing a straggler never looks good for the pull."""
+    weapon's reach, measured along the ground round walls and ruins (:func:`route`; the active fighter's
+    unspent Rush inches, one per move it may still make, counted as covered), passed through
+    ``S * (1 - exp(-d / S))`` with ``S`` = :data:`PULL_SCALE`: near the enemy an inch counts fully, far away
+    less. Both keep the term small next to a fighter's worth, so that taking the adjacent enemy out (its
+    neighbours are farther) or losing a straggler never looks good for the pull."""
     foes = standing(state, 1 - side)
     if not foes:
         return 0.0
     total = 0.0
     k = min(PULL_NEAREST, len(foes))
+    w, d = len_cells(state)
+    fields = [(route_field(state, e), e.x, e.y, e.radius) for e in foes]
     for m in standing(state, side):
         r = reach(m)
-        gaps = sorted(max(0.0, gap(m, e) - r) for e in foes)[:k]
+        cx = min(w - 1, max(0, int(m.x / ROUTE_CELL)))
+        cy = min(d - 1, max(0, int(m.y / ROUTE_CELL)))
+        cell = cy * w + cx
+        # from the cell's centre to the fighter: added to the route's length from the enemy to the cell
+        off = math.hypot(m.x - (cx + 0.5) * ROUTE_CELL, m.y - (cy + 0.5) * ROUTE_CELL) - m.radius
+        gaps = sorted(max(0.0, route(field, cell, off, m, ex, ey, er) - r) for field, ex, ey, er in fields)[:k]
         far = sum(gaps) / k
         if m.flags.get("status") == "active":
             far = max(0.0, far - float(m.flags.get("move_bonus", 0)) * moves_left(state, m))
         total += PULL_SCALE * (1.0 - math.exp(-far / PULL_SCALE))
     return total
+
+
+def route(field: list[float] | None, cell: int, off: float, m: Model, ex: float, ey: float, er: float) -> float:
+    """The gap between fighter ``m`` and an enemy at (ex, ey) with base radius ``er`` along the ground: the
+    enemy's route field at ``m``'s cell plus ``off`` (the way from the cell's centre to ``m``'s base edge),
+    less the enemy's base; never less than the straight gap (nor when no route is known)."""
+    straight = math.hypot(m.x - ex, m.y - ey) - m.radius - er
+    if field is None:
+        return straight
+    via = field[cell]
+    if via == math.inf:
+        return straight
+    return max(straight, via + off - er)
+
+
+def len_cells(state: GameState[Any]) -> tuple[int, int]:
+    """Columns and rows of the route grid over the table."""
+    found = state.ctx.memo.get("eval-route-size")
+    if found is None:
+        table = state.ctx.table
+        found = state.ctx.memo["eval-route-size"] = (
+            max(1, math.ceil(table.width / ROUTE_CELL)),
+            max(1, math.ceil(table.depth / ROUTE_CELL)),
+        )
+    return cast("tuple[int, int]", found)
+
+
+def blocked_cells(state: GameState[Any]) -> list[bool]:
+    """Cells of the route grid a fighter's base cannot stand in: within a base's radius of a wall or a ruin
+    (obstacle and blocking terrain, digest §A4: a move does not go through terrain); platforms are climbed."""
+    memo = state.ctx.memo
+    found = memo.get("eval-route-blocked")
+    if found is None:
+        w, d = len_cells(state)
+        pieces = [t for t in state.ctx.table.terrain if t.kind in ("obstacle", "blocking")]
+        found = []
+        for cy in range(d):
+            for cx in range(w):
+                p = ((cx + 0.5) * ROUTE_CELL, (cy + 0.5) * ROUTE_CELL)
+                found.append(any(t.contains(p) or t.distance_to(p) < ROUTE_CLEARANCE for t in pieces))
+        memo["eval-route-blocked"] = found
+    return list(found)
+
+
+def route_field(state: GameState[Any], e: Model) -> list[float] | None:
+    """Distances along the ground from enemy ``e``'s cell to every cell of the route grid (8 neighbours,
+    round blocked cells), cached by cell; None when ``e`` stands in a blocked cell."""
+    w, d = len_cells(state)
+    cx = min(w - 1, max(0, int(e.x / ROUTE_CELL)))
+    cy = min(d - 1, max(0, int(e.y / ROUTE_CELL)))
+    memo = state.ctx.memo.setdefault("eval-route-fields", {})
+    start = cy * w + cx
+    if start in memo:
+        return cast("list[float] | None", memo[start])
+    blocked = blocked_cells(state)
+    if blocked[start]:
+        memo[start] = None
+        return None
+    dist = [math.inf] * (w * d)
+    dist[start] = 0.0
+    heap = [(0.0, start)]
+    steps = [(dx, dy, ROUTE_CELL * math.hypot(dx, dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+    while heap:
+        du, u = heapq.heappop(heap)
+        if du > dist[u]:
+            continue
+        ux, uy = u % w, u // w
+        for dx, dy, cost in steps:
+            vx, vy = ux + dx, uy + dy
+            if not (0 <= vx < w and 0 <= vy < d):
+                continue
+            v = vy * w + vx
+            if blocked[v] or (dx and dy and (blocked[uy * w + vx] or blocked[vy * w + ux])):
+                continue
+            nd = du + cost
+            if nd < dist[v]:
+                dist[v] = nd
+                heapq.heappush(heap, (nd, v))
+    if len(memo) >= ROUTE_CACHE:
+        memo.clear()
+    memo[start] = dist
+    return dist
 
 
 def evaluate(state: GameState[Any], side: int) -> float:
