@@ -132,6 +132,23 @@ def test_an_unused_rush_counts_as_the_ground_it_will_gain() -> None:
     assert evaluate(game.state, 0) > kept
 
 
+def test_a_fighter_behind_a_wall_counts_the_way_round_it() -> None:
+    # The Champion stands just behind the middle of the low wall, the Witch Hunter straight across it: a step
+    # along the wall toward its end brings the fighter nearer by the way round, though not in a straight line.
+    game = new_game()
+    to_combat(game)
+    clear_table(game, ("a2", "b6"))
+    for side in (0, 1):
+        set_pool(game.state, side, wd.AbilityDice((), ()))
+    put(game, "b6", 18.0, 18.2)
+    behind = at(game, "a2", 18.0, 15.0)
+    s = game.state
+    straight = gap(s.models["a2"], s.models["b6"])
+    along = at(game, "a2", 21.0, 15.0)
+    assert gap(s.models["a2"], s.models["b6"]) > straight
+    assert along > behind
+
+
 def test_takes_the_adjacent_enemy_out_though_the_others_are_far() -> None:
     # The pull toward the enemy must not make the last nearby enemy worth keeping alive: the Champion next to a
     # Witch Hunter with one health left attacks it, though every other enemy stands across the table.
@@ -163,16 +180,16 @@ def treasure_game() -> Game:
 
 
 def test_in_the_treasure_hunt_a_fighter_holds_a_token_rather_than_edging_closer() -> None:
-    # The west token (10, 11.5): standing on it holds it; a spot off every token a little nearer the enemy
-    # holds nothing.
+    # The west token (10, 11.5): standing on it holds it; a spot off every token 1.5" nearer the enemy, on the
+    # same straight line, holds nothing.
     game = treasure_game()
     clear_table(game, ("a4", "b4"))
     put(game, "b4", 10.0, 30.0)
     s = game.state
     holding = at(game, "a4", 10.0, 12.0)
     near = gap(s.models["a4"], s.models["b4"])
-    edging = at(game, "a4", 13.0, 13.0)
-    assert gap(s.models["a4"], s.models["b4"]) < near
+    edging = at(game, "a4", 10.0, 13.5)
+    assert gap(s.models["a4"], s.models["b4"]) < near - 1.0
     assert holding > edging
 
 
@@ -182,4 +199,4 @@ def test_the_treasure_pull_only_applies_in_an_objective_scenario() -> None:
     to_combat(game)
     clear_table(game, ("a4", "b4"))
     put(game, "b4", 10.0, 30.0)
-    assert at(game, "a4", 13.0, 13.0) > at(game, "a4", 10.0, 12.0)
+    assert at(game, "a4", 10.0, 13.5) > at(game, "a4", 10.0, 12.0)
