@@ -1,0 +1,202 @@
+"""The Wyrdcry evaluation the heuristic agent plays by: each test puts two choices on the table and checks that
+the better one (from the player's side) is the one the heuristic prefers.
+
+Rules behind the terms (src/warband/rulesets/wyrdcry/evaluate.py): victory by enemies out of action after the
+last battle round (digest §A1, §A9 [P] ``most_out``), ability dice lost at the end of the round (digest §A2.6
+[P]), one ability an activation and Rampage's bonus attack (seed 003), shots need range and sight (digest §A5),
+treasure tokens held by more fighters within the control range (digest §A9)."""
+
+from __future__ import annotations
+
+from wyrd_helpers import DATA, clear_table, new_game, put, to_combat
+
+from warband.agents.heuristic import HeuristicAgent
+from warband.kernel import ruleset as registry
+from warband.kernel.actions import Action
+from warband.kernel.engine import Game
+from warband.kernel.space import gap
+from warband.rulesets.wyrdcry import dice as wd
+from warband.rulesets.wyrdcry.core import set_pool, visible
+from warband.rulesets.wyrdcry.evaluate import evaluate
+
+
+def at(game: Game, mid: str, x: float, y: float) -> float:
+    """The evaluation for side 0 with ``mid`` standing at (x, y)."""
+    put(game, mid, x, y)
+    return evaluate(game.state, 0)
+
+
+def activation(game: Game, agent: HeuristicAgent, side: int = 0) -> list[Action]:
+    """Play on until the active fighter's activation ends: ``side`` by the agent, the other side's prompts
+    (reactions) with their first option; the actions ``side`` took."""
+    taken: list[Action] = []
+    started = False
+    for _ in range(60):
+        d = game.decision
+        if d.kind == "over":
+            break
+        if d.kind == "chance":
+            game.roll()
+            continue
+        if d.prompt == "activate" and started:
+            break
+        if d.player != side:
+            game.apply(game.legal_actions()[0])
+            continue
+        a = agent.choose(game)
+        started = True
+        taken.append(a)
+        game.apply(a)
+    return taken
+
+
+# ------------------------------------------------------------------------------------------- dice
+def test_last_fighter_of_the_round_spends_a_quad_on_rampage_in_melee() -> None:
+    # The Captain is side A's only fighter left to activate, in base contact with a Flagellant, with a [quad] in
+    # hand: kept, the dice are lost at the round's end; spent on Rampage they buy a second attack this
+    # activation. The old evaluation valued the quad above the bonus attack and never rampaged.
+    game = new_game()
+    to_combat(game)
+    clear_table(game, ("a1", "b4"))
+    put(game, "a1", 18.0, 22.0)
+    put(game, "b4", 18.0, 23.2)
+    set_pool(game.state, 0, wd.AbilityDice((), (wd.Group(4, 5, False),)))
+    game.apply(Action("activate", "a1"))
+    taken = activation(game, HeuristicAgent(seed=3))
+    assert Action("ability", "a1", option="rampage 5") in taken, [str(a) for a in taken]
+    assert sum(a.kind in ("attack", "bonus-attack") for a in taken) == 2, [str(a) for a in taken]
+
+
+def test_dice_nobody_can_use_any_more_are_worth_nothing() -> None:
+    # Two positions of the same round: A's [double] in hand, with A's last fighter already done; the dice will
+    # be discarded at the end of the round, so holding them must not look better than having spent them.
+    game = new_game()
+    to_combat(game)
+    clear_table(game, ("a1", "b4"))
+    put(game, "a1", 6.0, 6.0)
+    put(game, "b4", 30.0, 30.0)
+    game.state.models["a1"].flags["status"] = "done"
+    set_pool(game.state, 0, wd.AbilityDice((), ()))
+    spent = evaluate(game.state, 0)
+    set_pool(game.state, 0, wd.AbilityDice((), (wd.Group(2, 6, False),)))
+    assert evaluate(game.state, 0) == spent
+
+
+# ------------------------------------------------------------------------------------------- exposure and pressure
+def shooter_lines(turn: int) -> tuple[float, float]:
+    """A Champion (great weapon, no gun) 13" and more from a Witch Hunter with a loaded crossbow: the evaluation
+    of a spot hidden behind the broken chapel wall and of an open spot 1.5" nearer, in battle round ``turn``."""
+    game = new_game()
+    to_combat(game)
+    clear_table(game, ("a2", "b2"))
+    game.state.turn = turn
+    for side in (0, 1):
+        set_pool(game.state, side, wd.AbilityDice((), ()))
+    put(game, "b2", 2.0, 30.0)
+    s = game.state
+    hidden = at(game, "a2", 9.5, 17.0)
+    assert not visible(s, s.models["b2"], s.models["a2"])
+    far = gap(s.models["a2"], s.models["b2"])
+    opened = at(game, "a2", 9.5, 18.5)
+    assert visible(s, s.models["b2"], s.models["a2"])
+    assert gap(s.models["a2"], s.models["b2"]) < far - 1.0
+    return hidden, opened
+
+
+def test_early_in_the_battle_a_fighter_keeps_out_of_a_shooters_sight() -> None:
+    # Round 1: an inch and a half is not worth standing in the open in front of a loaded crossbow.
+    hidden, opened = shooter_lines(1)
+    assert hidden > opened
+
+
+def test_in_the_last_round_a_fighter_presses_on_in_the_open() -> None:
+    # Round 4 of 4: the battle is won by taking fighters out before it ends, so the ground gained counts more
+    # than one shot the enemy may take.
+    hidden, opened = shooter_lines(4)
+    assert opened > hidden
+
+
+def test_an_unused_rush_counts_as_the_ground_it_will_gain() -> None:
+    # The active fighter, far from every enemy, with both moves still to make: after Rush (the double spent,
+    # A's only fighter left to use it) it is better off than with the dice kept.
+    game = new_game()
+    to_combat(game)
+    clear_table(game, ("a1", "b4"))
+    put(game, "a1", 6.0, 4.0)
+    put(game, "b4", 30.0, 32.0)
+    set_pool(game.state, 0, wd.AbilityDice((), (wd.Group(2, 3, False),)))
+    game.apply(Action("activate", "a1"))
+    kept = evaluate(game.state, 0)
+    game.apply(Action("ability", "a1", option="rush 3"))
+    assert game.state.models["a1"].flags["move_bonus"] == 1
+    assert evaluate(game.state, 0) > kept
+
+
+def test_a_fighter_behind_a_wall_counts_the_way_round_it() -> None:
+    # The Champion stands just behind the middle of the low wall, the Witch Hunter straight across it: a step
+    # along the wall toward its end brings the fighter nearer by the way round, though not in a straight line.
+    game = new_game()
+    to_combat(game)
+    clear_table(game, ("a2", "b6"))
+    for side in (0, 1):
+        set_pool(game.state, side, wd.AbilityDice((), ()))
+    put(game, "b6", 18.0, 18.2)
+    behind = at(game, "a2", 18.0, 15.0)
+    s = game.state
+    straight = gap(s.models["a2"], s.models["b6"])
+    along = at(game, "a2", 21.0, 15.0)
+    assert gap(s.models["a2"], s.models["b6"]) > straight
+    assert along > behind
+
+
+def test_takes_the_adjacent_enemy_out_though_the_others_are_far() -> None:
+    # The pull toward the enemy must not make the last nearby enemy worth keeping alive: the Champion next to a
+    # Witch Hunter with one health left attacks it, though every other enemy stands across the table.
+    game = new_game()
+    to_combat(game)
+    clear_table(game, ("a2", "b2", "b4", "b5", "b6"))
+    game.state.turn = 4
+    put(game, "a2", 18.0, 10.0)
+    put(game, "b2", 18.0, 11.2)
+    for mid, x in (("b4", 4.0), ("b5", 18.0), ("b6", 32.0)):
+        put(game, mid, x, 34.0)
+    b2 = game.state.models["b2"]
+    b2.tokens["damage"] = int(b2.data["health"]) - 1
+    set_pool(game.state, 0, wd.AbilityDice((), ()))
+    game.apply(Action("activate", "a2"))
+    taken = activation(game, HeuristicAgent(seed=4))
+    assert any(a.kind == "attack" and a.target == "b2" for a in taken), [str(a) for a in taken]
+
+
+# ------------------------------------------------------------------------------------------- objectives
+def treasure_game() -> Game:
+    rs = registry.get("wyrdcry")
+    rosters = [
+        rs.load_roster(DATA / "warbands" / f"{n}.yaml") for n in ("mercenaries_hardy_company", "witch_hunters_pyre")
+    ]
+    game = Game.new(rs, rosters, rs.load_scenario(DATA / "scenarios" / "treasure_hunt.yaml"), 1, None)
+    to_combat(game)
+    return game
+
+
+def test_in_the_treasure_hunt_a_fighter_holds_a_token_rather_than_edging_closer() -> None:
+    # The west token (10, 11.5): standing on it holds it; a spot off every token 1.5" nearer the enemy, on the
+    # same straight line, holds nothing.
+    game = treasure_game()
+    clear_table(game, ("a4", "b4"))
+    put(game, "b4", 10.0, 30.0)
+    s = game.state
+    holding = at(game, "a4", 10.0, 12.0)
+    near = gap(s.models["a4"], s.models["b4"])
+    edging = at(game, "a4", 10.0, 13.5)
+    assert gap(s.models["a4"], s.models["b4"]) < near - 1.0
+    assert holding > edging
+
+
+def test_the_treasure_pull_only_applies_in_an_objective_scenario() -> None:
+    # On the default table (victory by fighters out of action) the same two spots: nearer the enemy is better.
+    game = new_game(b="witch_hunters_pyre")
+    to_combat(game)
+    clear_table(game, ("a4", "b4"))
+    put(game, "b4", 10.0, 30.0)
+    assert at(game, "a4", 10.0, 13.5) > at(game, "a4", 10.0, 12.0)
