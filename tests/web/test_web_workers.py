@@ -55,3 +55,32 @@ def _up(url: str) -> bool:
         return httpx.get(f"{url}/api/meta", timeout=2).status_code == 200
     except httpx.TransportError:
         return False
+
+
+def test_a_server_stopped_with_sigterm_ends_its_workers_cleanly(tmp_path: Path) -> None:
+    """SIGTERM (Ctrl-C, a service stop) shuts the agents' pool down and waits for it: no worker left, and no
+    'leaked semaphore' warning from multiprocessing at exit (the pool used to be abandoned half-shut)."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "warband", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    cmd += ["--store", str(tmp_path / "web.db"), "--ai-delay", "0.05"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path)
+    workers: set[int] = set()
+    try:
+        url = f"http://127.0.0.1:{port}"
+        assert _wait_for(lambda: _up(url), 60), "the server did not start"
+        bands = [Path(w["path"]).stem for w in registry.get(TC).samples()["warbands"]]
+        body = {"ruleset": TC, "a": {"sample": bands[0]}, "b": {"sample": bands[1]}, "seats": ["random", "random"]}
+        assert httpx.post(f"{url}/api/games", json=body, timeout=30).status_code in (200, 201)
+        assert _wait_for(lambda: len(_pool_workers(proc.pid)) >= 1, 60), "no agent worker process started"
+        workers = _pool_workers(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+        # uvicorn shuts down gracefully, then re-raises the signal it caught, so the exit status is SIGTERM's
+        assert proc.returncode in (0, -signal.SIGTERM), err.decode(errors="replace")
+        assert b"leaked semaphore" not in err and b"Traceback" not in err, err.decode(errors="replace")
+        assert not any(_alive(w) for w in workers), "agent workers outlived the server"
+    finally:
+        for pid in workers | _pool_workers(proc.pid):
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        proc.kill()

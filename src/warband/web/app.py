@@ -93,7 +93,7 @@ class Server:
             if table.runner is not None:
                 table.runner.cancel()
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
         self.store.flush()
 
