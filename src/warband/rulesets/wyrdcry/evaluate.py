@@ -33,6 +33,7 @@ from typing import Any, cast
 from warband.kernel.space import gap
 from warband.kernel.state import GameState, Model
 from warband.rulesets.wyrdcry.core import pool, reaction_dice, standing, status, visible, wyrd_bank
+from warband.rulesets.wyrdcry.rules import control_range, plays_for_objectives
 
 #: A fighter still standing, on top of its health left (a fraction of 1): victory counts fighters out of action
 #: (D §A9 [P] most_out), so finishing a wounded enemy is worth more than spreading damage.
@@ -291,15 +292,13 @@ def evaluate(state: GameState[Any], side: int) -> float:
 
 
 def objectives_scenario(state: GameState[Any]) -> bool:
-    rules = state.ctx.scenario.get("rules") or {}
-    return bool(state.ctx.objectives) and rules.get("victory") == "objectives"
+    return bool(state.ctx.objectives) and plays_for_objectives(state)
 
 
 def objective_value(state: GameState[Any], side: int) -> float:
     """Tokens held (more fighters within the scenario's ``control_range``, digest §A9) for minus against, and
     the pull of the side's nearest fighter toward each token it does not hold."""
-    rules = state.ctx.scenario.get("rules") or {}
-    radius = float(rules.get("control_range", 1.0))
+    radius = control_range(state)
     mine = standing(state, side)
     theirs = standing(state, 1 - side)
     value = 0.0

@@ -60,29 +60,27 @@ SOULFIRE_FULL = ("VAMPIRE", "DAEMON", "THRALL")
 CONDEMN_HEAVY = ("WIZARD", "DAEMON", "VAMPIRE")
 
 
+def _by_id(field: str) -> dict[str, Any]:
+    """Every faction's and the hired swords' entries of ``field`` (abilities or reactions), by id (the same id
+    has the same text everywhere: the first one found is kept)."""
+    d = load_data()
+    out: dict[str, Any] = {}
+    for owner in (*d.factions.values(), d.hired):
+        for entry in getattr(owner, field):
+            out.setdefault(entry.id, entry)
+    return out
+
+
 @lru_cache(maxsize=1)
 def abilities() -> dict[str, AbilityData]:
-    """Every faction and hired-sword ability of the data, by id (the same id has the same text everywhere)."""
-    d = load_data()
-    out: dict[str, AbilityData] = {}
-    for f in d.factions.values():
-        for a in f.abilities:
-            out.setdefault(a.id, a)
-    for a in d.hired.abilities:
-        out.setdefault(a.id, a)
-    return out
+    """Every faction and hired-sword ability of the data, by id."""
+    return _by_id("abilities")
 
 
 @lru_cache(maxsize=1)
 def reactions() -> dict[str, ReactionData]:
-    d = load_data()
-    out: dict[str, ReactionData] = {}
-    for f in d.factions.values():
-        for r in f.reactions:
-            out.setdefault(r.id, r)
-    for r in d.hired.reactions:
-        out.setdefault(r.id, r)
-    return out
+    """Every faction and hired-sword reaction of the data, by id."""
+    return _by_id("reactions")
 
 
 @lru_cache(maxsize=16)

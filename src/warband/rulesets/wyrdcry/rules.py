@@ -999,9 +999,18 @@ def treasure_tokens(state: State) -> dict[str, list[Any]]:
     return {o.id: [float(o.at[0]), float(o.at[1]), None] for o in state.ctx.objectives}
 
 
+def scenario_rules(state: State) -> dict[str, Any]:
+    """The scenario's Wyrdcry options (``rules``, checked at load by ``scenario.py``)."""
+    return dict(state.ctx.scenario.get("rules") or {})
+
+
 def carry_limit(state: State) -> int:
-    rules = state.ctx.scenario.get("rules") or {}
-    return int(rules.get("carry_limit", 0) or 0)
+    return int(scenario_rules(state).get("carry_limit", 0) or 0)
+
+
+def control_range(state: State) -> float:
+    """Digest §A9: a marker is held by the side with more fighters within this of it (scenario ``control_range``)."""
+    return float(scenario_rules(state).get("control_range", 1.0))
 
 
 def treasure_at(state: State, oid: str) -> Vec:
@@ -2625,7 +2634,7 @@ def out_counts(state: State) -> tuple[int, int]:
 
 def plays_for_objectives(state: State) -> bool:
     """D §A9 "the scenario sets the victory conditions": ``rules.victory: objectives`` (treasure_hunt.yaml)."""
-    return (state.ctx.scenario.get("rules") or {}).get("victory") == "objectives"
+    return scenario_rules(state).get("victory") == "objectives"
 
 
 def victory_points(state: State) -> tuple[int, int]:
@@ -2644,8 +2653,7 @@ def token_holder(state: State, oid: str, at: Vec) -> int | None:
     carrier = ((state.vars.get("treasure") or {}).get(oid) or [None, None, None])[2]
     if carrier:
         return int(state.models[carrier].side)
-    radius = float((state.ctx.scenario.get("rules") or {}).get("control_range", 1.0))
-    return controller(state.models.values(), at, radius, lambda m: 0 if is_out(m) else 1)
+    return controller(state.models.values(), at, control_range(state), lambda m: 0 if is_out(m) else 1)
 
 
 def score_objectives(state: State, events: list[Event]) -> None:
@@ -2663,7 +2671,7 @@ def score_objectives(state: State, events: list[Event]) -> None:
 
 
 def scores_each_round(state: State) -> bool:
-    return plays_for_objectives(state) and bool((state.ctx.scenario.get("rules") or {}).get("score_each_round"))
+    return plays_for_objectives(state) and bool(scenario_rules(state).get("score_each_round"))
 
 
 def finish_by_score(state: State, events: list[Event]) -> None:
