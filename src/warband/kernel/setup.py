@@ -133,7 +133,7 @@ class Deploy(Choice[S]):
         for p in self.pieces(state, self.by):
             key = self.spot_key(state, p)
             if key not in room:
-                room[key] = bool(self.spots(state, p))
+                room[key] = bool(self.spots(state, p, first=True))
             if room[key]:
                 out.append(p)
         return out
@@ -143,8 +143,10 @@ class Deploy(Choice[S]):
         """The pieces of ``side`` still to deploy, in roster order."""
 
     @abc.abstractmethod
-    def spots(self, state: S, piece: str) -> list[Vec]:
-        """Candidate points for ``piece`` (every one legal); empty only when no legal point exists."""
+    def spots(self, state: S, piece: str, first: bool = False) -> list[Vec]:
+        """Candidate points for ``piece`` (every one legal); empty only when no legal point exists. With
+        ``first``, the search stops at the first legal point (at most one is returned): enough to know whether
+        the piece has room, which the standing decision asks of every piece (see :func:`deploy_spots`)."""
 
     @abc.abstractmethod
     def problems(self, state: S, piece: str, at: Vec) -> list[Reason]:
@@ -180,7 +182,7 @@ class Deploy(Choice[S]):
             why = f"{action.model} is not a {self.noun} of side {side_name(self.by)} still to deploy"
             return [(f"{self.rules}/deploy/whose", why)]
         if action.point is None:
-            if not self.spots(state, action.model):
+            if not self.spots(state, action.model, first=True):
                 return [(f"{self.rules}/deploy/no-room", f"{action.model} fits nowhere in its deployment zone")]
             return []
         return self.problems(state, action.model, action.point)
@@ -229,16 +231,22 @@ def zone_grid(zone: TerrainPiece, nx: int, ny: int) -> list[Vec]:
     ]
 
 
-def deploy_spots(coarse: list[Vec], zone: TerrainPiece, fits: Callable[[Vec], bool]) -> list[Vec]:
+def deploy_spots(coarse: list[Vec], zone: TerrainPiece, fits: Callable[[Vec], bool], first: bool = False) -> list[Vec]:
     """The coarse candidates where a piece ``fits``; if none does, up to :data:`FINE_SPOTS` points of a fine grid
     (:data:`FINE_STEP`) over ``zone`` where it fits, spread apart (farthest-point order from the zone's first
-    corner). Empty only when no point of the fine grid fits."""
-    found = [p for p in coarse if fits(p)]
-    if found:
-        return found
+    corner). Empty only when no point of the fine grid fits. With ``first``, only the first point that fits (coarse
+    grid, then fine), so "has this piece room?" costs one fitting check where it has, not one per candidate."""
     minx, miny, maxx, maxy = zone.bbox
     nx = max(1, math.floor((maxx - minx) / FINE_STEP))
     ny = max(1, math.floor((maxy - miny) / FINE_STEP))
+    if first:
+        hit = next((p for p in coarse if fits(p)), None)
+        if hit is None:
+            hit = next((p for p in zone_grid(zone, nx, ny) if fits(p)), None)
+        return [] if hit is None else [hit]
+    found = [p for p in coarse if fits(p)]
+    if found:
+        return found
     fine = [p for p in zone_grid(zone, nx, ny) if fits(p)]
     return spread(fine, FINE_SPOTS)
 

@@ -210,10 +210,10 @@ class Deploy(setup.Deploy[State]):
     def _fits(self, state: State, m: Model, p: Vec) -> bool:
         return not self.problems(state, m.id, p)
 
-    def spots(self, state: State, piece: str) -> list[Vec]:
+    def spots(self, state: State, piece: str, first: bool = False) -> list[Vec]:
         m = state.models[piece]
         zone = state.ctx.zones[state.vars["zone_of"][m.side]]
-        return setup.deploy_spots(setup.zone_grid(zone, 8, 3), zone, lambda p: self._fits(state, m, p))
+        return setup.deploy_spots(setup.zone_grid(zone, 8, 3), zone, lambda p: self._fits(state, m, p), first)
 
     def options(self, state: State) -> list[Action]:
         left = self.pieces(state, self.by)

@@ -168,7 +168,7 @@ class Deploy(setup.Deploy[State]):
     def pieces(self, state: State, side: int) -> list[str]:
         return [m.id for m in undeployed(state, side)]
 
-    def spots(self, state: State, piece: str) -> list[Vec]:
+    def spots(self, state: State, piece: str, first: bool = False) -> list[Vec]:
         m = state.models[piece]
         zone = state.ctx.zones[state.vars["zone_of"][m.side]]
         grid = _zone_grid(state, m)
@@ -177,7 +177,7 @@ class Deploy(setup.Deploy[State]):
         def fits(p: Vec) -> bool:
             return not (_overlap_problems(state, m, p) if p in clear else deploy_problems(state, m, p))
 
-        return setup.deploy_spots(grid, zone, fits)
+        return setup.deploy_spots(grid, zone, fits, first)
 
     def spot_key(self, state: State, piece: str) -> object:
         return state.models[piece].radius  # one side's models with the same base have the same spots

@@ -124,6 +124,25 @@ def shooters(state: State, uid: str, tuid: str, wname: str, reaction: bool) -> l
     return out
 
 
+def can_shoot(state: State, uid: str, tuid: str, wname: str, reaction: bool) -> bool:
+    """Whether :func:`shooters` would name any model: the same test (seed 002, Who Can Shoot?), stopping at the
+    first model with a target model in range and, where needed, in sight. The menu's legality of every Shoot
+    asks only this."""
+    bad = set(out_of_coherency(state, uid))
+    key = positions_key(state)
+    targets = members(state, tuid)
+    for m in members(state, uid):
+        w = weapon_of(m, wname)
+        if w is None or m.id in bad:
+            continue
+        reach = float(w["range"]) + 1e-9
+        blind = reaction or indirect(w)
+        for t in targets:
+            if gap(m, t) <= reach and (blind or sight(state, m, t, key) is not None):
+                return True
+    return False
+
+
 def visible_count(state: State, uid: str, tuid: str, reaction: bool, no_sight: bool = False) -> int:
     """Models of the target unit visible to at least one model of the attacker (the casualty cap). A Shoot that
     needs no line of sight (a reaction, ``reaction``; an Indirect weapon, ``no_sight``) counts every model."""

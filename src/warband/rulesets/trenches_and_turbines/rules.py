@@ -179,11 +179,11 @@ class Deploy(setup.Deploy[State]):
     def pieces(self, state: State, side: int) -> list[str]:
         return undeployed(state, side)
 
-    def spots(self, state: State, piece: str) -> list[Vec]:
+    def spots(self, state: State, piece: str, first: bool = False) -> list[Vec]:
         zone = state.ctx.zones[state.vars["zone_of"][state.ctx.units[piece]["side"]]]
         coarse = setup.zone_grid(zone, 8, 2)
         with frozen_models(state):  # only checks follow: nothing moves
-            return setup.deploy_spots(coarse, zone, lambda q: isinstance(deploy_plan(state, piece, q), dict))
+            return setup.deploy_spots(coarse, zone, lambda q: isinstance(deploy_plan(state, piece, q), dict), first)
 
     def problems(self, state: State, piece: str, at: Vec) -> list[Reason]:
         plan = deploy_plan(state, piece, at)
@@ -548,7 +548,7 @@ def _c_shoot(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
     )
     if heavy and any(k in ("move", "shift", "charge") for k in state.vars["acts"]):
         out.append((f"{R}/shoot/heavy", "Heavy: no Shoot after moving this activation (digest §3.5)"))
-    if not out and not combat.shooters(state, uid, t, str(a.option), False):
+    if not out and not combat.can_shoot(state, uid, t, str(a.option), False):
         out.append((f"{R}/shoot/range-los", f"no model of {uid} has range and line of sight to a model of {t}"))
     return out
 
@@ -752,7 +752,7 @@ class React(TTChoice):
         if self.trigger == "charge":
             shoot_ok = not shoot_eligibility(state, uid)
             for w in combat.unit_weapons(state, uid) if shoot_ok else []:
-                if combat.shooters(state, uid, self.attacker, w, True):
+                if combat.can_shoot(state, uid, self.attacker, w, True):
                     out.append(Action("react", uid, self.attacker, option=f"shoot:{w}"))
             out.extend(Action("react", uid, self.attacker, option=r) for r in state.ctx.units[uid]["reactions"])
         elif not ustate(state, uid)["prone"] and not (

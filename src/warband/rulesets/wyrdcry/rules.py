@@ -127,11 +127,11 @@ class Deploy(setup.Deploy[State]):
     def pieces(self, state: State, side: int) -> list[str]:
         return [m.id for m in fighters(state, side) if not m.on_table and not is_out(m)]
 
-    def spots(self, state: State, piece: str) -> list[Vec]:
+    def spots(self, state: State, piece: str, first: bool = False) -> list[Vec]:
         m = state.models[piece]
         zone = state.ctx.zones[state.vars["zone_of"][m.side]]
         grid = setup.zone_grid(zone, 12, 2)
-        return setup.deploy_spots(grid, zone, lambda p: not self.problems(state, piece, p))
+        return setup.deploy_spots(grid, zone, lambda p: not self.problems(state, piece, p), first)
 
     def options(self, state: State) -> list[Action]:
         left = self.pieces(state, self.by)
