@@ -98,6 +98,7 @@ def test_options_and_registration() -> None:
         "mcts:crn=maybe",
         "mcts:prior_samples=0",
         "mcts:init=-1",
+        "mcts:prior=maybe",
     ],
 )
 def test_bad_options_raise_agent_error(spec: str) -> None:
@@ -181,6 +182,26 @@ def test_prior_counts_the_dice_an_action_sets_rolling() -> None:
     shot = agent._prior(game, Action("shoot", "a4", "b1", option="Bolt Action Rifle"), 0)
     end = agent._prior(game, Action("end", "a4"), 0)
     assert shot > end + 0.01, (shot, end)
+
+
+def test_heuristic_prior_values_a_move_by_where_it_goes() -> None:
+    # prior=heuristic: at the root a Move is worth its best destination (the heuristic's lookahead answers
+    # the destination prompt), not the position before it. The enemy leader 26" off, beyond the rifle's 24":
+    # judged before it moves, the Move is worth what ending the activation is; moved into range, more.
+    game = shooter_position("b1", (28.0, 30.0))
+    move = Action("move", "a4")
+    assert move in game.legal_actions()
+    assert not any(a.kind == "shoot" for a in game.legal_actions())
+    rolled, looked = MCTSAgent(seed=5), MCTSAgent(seed=5, prior="heuristic")
+    rolled._base = looked._base = 99
+    before = rolled._prior(game, move, 0)
+    assert abs(before - rolled._prior(game, Action("end", "a4"), 0)) < 1e-9
+    after = looked._prior(game, move, 0, lookahead=True)
+    assert after > before + 0.01, (after, before)
+    assert "prior=heuristic" in looked.describe() and "prior=" not in rolled.describe()
+    # only the root takes the lookahead; the search stays legal and deterministic
+    picks = {MCTSAgent(seed=3, iterations=40, prior="heuristic").choose(game.clone()) for _ in range(2)}
+    assert len(picks) == 1 and picks <= set(game.legal_actions())
 
 
 def test_tactics_shoots_the_enemy_in_range() -> None:

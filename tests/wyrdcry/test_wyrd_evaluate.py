@@ -200,3 +200,26 @@ def test_the_treasure_pull_only_applies_in_an_objective_scenario() -> None:
     clear_table(game, ("a4", "b4"))
     put(game, "b4", 10.0, 30.0)
     assert at(game, "a4", 10.0, 13.5) > at(game, "a4", 10.0, 12.0)
+
+
+def test_a_token_the_enemy_carries_off_counts_for_the_enemy_and_pulls_toward_its_carrier() -> None:
+    # The scoring credits a carried token to its carrier's side wherever it goes (digest §A9, rules.token_holder).
+    # a4 stands on the west token's spot; b4, 18" away, has picked the token up: the heuristic must count it as
+    # the enemy's (it counted the token as a4's while a4 stood on the spot it was carried from) and prefer a4
+    # chasing the carrier to a4 staying on the empty spot.
+    from warband.rulesets.wyrdcry.evaluate import OBJECTIVE_VALUE, objective_value
+
+    game = treasure_game()
+    clear_table(game, ("a4", "b4"))
+    s = game.state
+    put(game, "a4", 10.0, 12.0)
+    put(game, "b4", 10.0, 30.0)
+    on_ground = [objective_value(s, side) for side in (0, 1)]
+    s.vars["treasure"]["treasure-west"] = [10.0, 11.5, "b4"]
+    carried = [objective_value(s, side) for side in (0, 1)]
+    # the west token (1 VP) goes from a4's side to b4's: at least twice its worth swings each way
+    assert on_ground[0] - carried[0] >= 2 * OBJECTIVE_VALUE - 1e-9, (on_ground, carried)
+    assert carried[1] - on_ground[1] >= 2 * OBJECTIVE_VALUE - 1e-9, (on_ground, carried)
+    staying = at(game, "a4", 10.0, 12.0)
+    chasing = at(game, "a4", 10.0, 24.0)
+    assert chasing > staying

@@ -116,6 +116,13 @@ class HeuristicAgent(Agent):
                 break  # no chance involved, or a costly nested search: one sample will do
         return total / n
 
+    def settle(self, c: Game, me: int, root: str) -> bool:
+        """Play ``c`` on in place, as this agent's lookahead does after one of ``me``'s actions taken at a
+        decision whose prompt was ``root``: dice rolled, ``me``'s follow-ups (a destination, a target) searched
+        ``depth`` levels, the opponent's answered with their first legal option, up to the next top-level
+        decision; whether any die was rolled. The mcts agent's ``prior=heuristic`` values its root actions so."""
+        return self._settle(c, me, root, self.depth)[0]
+
     def _settle(self, c: Game, me: int, root: str, depth: int, points: bool = True) -> tuple[bool, bool]:
         """Play ``c`` on until a top-level decision or the end; returns (any dice rolled, any of our own
         follow-up decisions searched). With ``points`` false our own destination choices are not searched:

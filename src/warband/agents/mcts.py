@@ -33,7 +33,11 @@ Options (strings from the CLI spec ``mcts:iterations=400,rollout=none``):
 * ``c`` (1.4): UCT exploration; ``top`` (:data:`DEFAULT_TOP`): widening cap; ``scale`` (100): the
   evaluation difference that counts as "clearly better" in the sigmoid;
 * ``prior_samples`` (:data:`DEFAULT_PRIOR_SAMPLES`), ``init`` (:data:`DEFAULT_INIT`), ``crn``
-  (:data:`DEFAULT_CRN`): the prior's dice streams, its virtual visits, and the common random numbers above.
+  (:data:`DEFAULT_CRN`): the prior's dice streams, its virtual visits, and the common random numbers above;
+* ``prior`` (``rolled``): at the root, ``heuristic`` values each action as the ``heuristic`` agent's lookahead
+  does (the action's own follow-ups, a destination or a target, searched; the opponent's first answer taken)
+  instead of judging it as soon as its dice have fallen. A move is then worth its best destination, not the
+  position before it; deeper nodes keep the rolled prior.
 
 The agent is deterministic for a seed unless ``seconds`` is given. Only ``Game``, ``Action``, ``Decision``,
 the state's dice stream and ``Ruleset.evaluate`` are used.
@@ -61,6 +65,7 @@ DEFAULT_INIT = 1
 DEFAULT_CRN = "root"
 CRN_MODES = ("off", "root", "all")
 ROLLOUTS = ("none", "random", "heuristic")
+PRIORS = ("rolled", "heuristic")
 #: Safety cap on the steps (choices and rolls) of one iteration.
 MAX_STEPS = 2000
 
@@ -132,6 +137,9 @@ class MCTSAgent(Agent):
         self.prior_visits: int = _number(opts, "prior_visits", DEFAULT_PRIOR_VISITS, 0, int)
         self.prior_samples: int = _number(opts, "prior_samples", DEFAULT_PRIOR_SAMPLES, 1, int)
         self.init: int = _number(opts, "init", DEFAULT_INIT, 0, int)
+        self.prior = str(opts.pop("prior", "rolled"))
+        if self.prior not in PRIORS:
+            raise AgentError(f"agent 'mcts': option prior={self.prior!r} is not one of {', '.join(PRIORS)}")
         self.crn = str(opts.pop("crn", DEFAULT_CRN))
         if self.crn not in CRN_MODES:
             raise AgentError(f"agent 'mcts': option crn={self.crn!r} is not one of {', '.join(CRN_MODES)}")
@@ -140,6 +148,9 @@ class MCTSAgent(Agent):
             raise AgentError(f"agent 'mcts': unknown option(s) {unknown}")
         super().__init__(seed)
         self.rng = Rng(seed)
+        # the root prior's lookahead (prior=heuristic): the heuristic agent at its default search
+        self._lookahead = HeuristicAgent(seed=derive_seed(seed, 7)) if self.prior == "heuristic" else None
+        self._root: Node | None = None
         self.last_iterations = 0
         self.last_root: Node | None = None
         # whether evaluate(s, 1) == -evaluate(s, 0) (checked on each root): then one call judges a state
@@ -152,6 +163,7 @@ class MCTSAgent(Agent):
         return (
             f"mcts:{budget},rollout={self.rollout},depth={self.depth},c={self.c:g},top={self.top},"
             f"crn={self.crn},prior_samples={self.prior_samples},init={self.init}"
+            + (f",prior={self.prior}" if self.prior != "rolled" else "")
         )
 
     # --- the choice --------------------------------------------------------------------------------
@@ -159,7 +171,7 @@ class MCTSAgent(Agent):
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        root = Node()
+        root = self._root = Node()
         me = int(game.decision.player or 0)
         e0, e1 = game.ruleset.evaluate(game.state, 0), game.ruleset.evaluate(game.state, 1)
         self._zero_sum = abs(e0 + e1) <= 1e-9 * max(1.0, abs(e0))
@@ -262,22 +274,27 @@ class MCTSAgent(Agent):
         for a in actions:
             key = (player, a)
             if key not in priors:
-                priors[key] = self._prior(g, a, player)
+                root = self._lookahead is not None and node is self._root
+                priors[key] = self._prior(g, a, player, root)
         order = {a: i for i, a in enumerate(actions)}
         keys = [(player, a) for a in actions]
         keys.sort(key=lambda k: (-priors[k], order[k[1]]))
         return keys
 
-    def _prior(self, g: Game, action: Action, player: int) -> float:
+    def _prior(self, g: Game, action: Action, player: int, lookahead: bool = False) -> float:
         """The action's value once the dice it sets rolling have fallen, averaged over ``prior_samples``
-        dice streams shared by every action of the decision (one stream if no die is rolled)."""
+        dice streams shared by every action of the decision (one stream if no die is rolled). With
+        ``lookahead`` (the root, ``prior=heuristic``) the action is first played on to the next top-level
+        decision by the heuristic agent's lookahead."""
         total = 0.0
         n = 0
+        prompt = g.decision.prompt
         for i in range(self.prior_samples):
             c = g.clone()
             c.state.rng = Rng(derive_seed(self._base, -1 - i))
             c.apply(action)
-            rolled = _settle_dice(c)
+            rolled = lookahead and self._lookahead is not None and self._lookahead.settle(c, player, prompt)
+            rolled = _settle_dice(c) or rolled
             total += self._terminal(c)[player] if c.decision.kind == "over" else self._judge(c)[player]
             n += 1
             if not rolled:

@@ -33,7 +33,7 @@ from typing import Any, cast
 from warband.kernel.space import gap
 from warband.kernel.state import GameState, Model
 from warband.rulesets.wyrdcry.core import pool, reaction_dice, standing, status, visible, wyrd_bank
-from warband.rulesets.wyrdcry.rules import control_range, plays_for_objectives
+from warband.rulesets.wyrdcry.rules import control_range, objective_at, plays_for_objectives, token_holder
 
 #: A fighter still standing, on top of its health left (a fraction of 1): victory counts fighters out of action
 #: (D §A9 [P] most_out), so finishing a wounded enemy is worth more than spreading damage.
@@ -296,24 +296,23 @@ def objectives_scenario(state: GameState[Any]) -> bool:
 
 
 def objective_value(state: GameState[Any], side: int) -> float:
-    """Tokens held (more fighters within the scenario's ``control_range``, digest §A9) for minus against, and
-    the pull of the side's nearest fighter toward each token it does not hold."""
+    """Tokens held for minus against, as the scenario scores them (:func:`rules.token_holder` where the token
+    is now: a carried token for its carrier's side, one on the ground for the side with more fighters within the
+    ``control_range``, digest §A9), and the pull of the side's nearest fighter toward each token it does not
+    hold (toward its carrier when the enemy carries it)."""
     radius = control_range(state)
     mine = standing(state, side)
-    theirs = standing(state, 1 - side)
     value = 0.0
     for o in state.ctx.objectives:
-        near = [
-            sum(1 for m in ms if math.hypot(m.x - o.at[0], m.y - o.at[1]) - m.radius <= radius + 1e-9)
-            for ms in (mine, theirs)
-        ]
-        if near[0] > near[1]:
+        x, y = objective_at(state, o)
+        who = token_holder(state, o.id, (x, y))
+        if who == side:
             value += OBJECTIVE_VALUE * o.vp
             continue
-        if near[1] > near[0]:
+        if who is not None:
             value -= OBJECTIVE_VALUE * o.vp
         if mine:
-            d = min(math.hypot(m.x - o.at[0], m.y - o.at[1]) - m.radius for m in mine)
+            d = min(math.hypot(m.x - x, m.y - y) - m.radius for m in mine)
             value -= OBJECTIVE_PULL * o.vp * max(0.0, d - radius)
     return value
 

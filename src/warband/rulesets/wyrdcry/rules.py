@@ -13,7 +13,7 @@ from typing import Any
 
 from warband.kernel import setup, steps
 from warband.kernel.actions import Action, DiceSpec
-from warband.kernel.battlefield import controller
+from warband.kernel.battlefield import ObjectivePoint, controller
 from warband.kernel.errors import Reason
 from warband.kernel.events import (
     ActionTaken,
@@ -2656,14 +2656,20 @@ def token_holder(state: State, oid: str, at: Vec) -> int | None:
     return controller(state.models.values(), at, control_range(state), lambda m: 0 if is_out(m) else 1)
 
 
+def objective_at(state: State, o: ObjectivePoint) -> Vec:
+    """Where an objective is now: a treasure token where it lies or on its carrier (:func:`treasure_at`), any
+    other marker where the scenario put it."""
+    if o.id in (state.vars.get("treasure") or {}):
+        return treasure_at(state, o.id)
+    return (float(o.at[0]), float(o.at[1]))
+
+
 def score_objectives(state: State, events: list[Event]) -> None:
     """The scenario's scoring (treasure_hunt.yaml, D §A9 [P]): each objective scores its ``vp`` for the side
-    holding it (see :func:`token_holder`); a treasure token is where it lies or on its carrier."""
+    holding it (see :func:`token_holder`) where it is now (:func:`objective_at`)."""
     vp = list(victory_points(state))
-    tokens = state.vars.get("treasure") or {}
     for o in state.ctx.objectives:
-        at = treasure_at(state, o.id) if o.id in tokens else (float(o.at[0]), float(o.at[1]))
-        who = token_holder(state, o.id, at)
+        who = token_holder(state, o.id, objective_at(state, o))
         if who is not None and o.vp > 0:
             vp[who] += o.vp
             events.append(Note(f"side {side_name(who)} scores {o.vp} VP for {o.id}", f"{R}/scenario/score"))
