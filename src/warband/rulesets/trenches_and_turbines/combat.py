@@ -13,6 +13,7 @@ checks (:class:`Checks`) are steps too.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -96,38 +97,9 @@ def unit_fires_indirect(state: State, uid: str, wname: str) -> bool:
 
 
 # ------------------------------------------------------------------------------------------- shooting
-def shooters(state: State, uid: str, tuid: str, wname: str, reaction: bool) -> list[tuple[Model, float, int]]:
-    """(model, distance to the nearest target model it may shoot at, intervening Conceal) for every model that
-    can shoot (seed 002, Who Can Shoot?: LoS to and range of at least one target model; out-of-coherency
-    models only Move). A reaction Shoot needs no line of sight (seed 002, How to perform a reaction), nor does an
-    Indirect weapon (digest §3.5; its Conceal is then 0: it ignores Conceal); range always counts."""
-    out: list[tuple[Model, float, int]] = []
-    bad = set(out_of_coherency(state, uid))
-    key = positions_key(state)
-    targets = members(state, tuid)
-    for m in members(state, uid):
-        w = weapon_of(m, wname)
-        if w is None or m.id in bad:
-            continue
-        best: tuple[float, int] | None = None
-        for t in targets:
-            d = gap(m, t)
-            if d > float(w["range"]) + 1e-9:
-                continue
-            c = 0 if reaction or indirect(w) else sight(state, m, t, key)
-            if c is None:
-                continue
-            if best is None or (c, d) < (best[1], best[0]):
-                best = (d, c)
-        if best is not None:
-            out.append((m, best[0], best[1]))
-    return out
-
-
-def can_shoot(state: State, uid: str, tuid: str, wname: str, reaction: bool) -> bool:
-    """Whether :func:`shooters` would name any model: the same test (seed 002, Who Can Shoot?), stopping at the
-    first model with a target model in range and, where needed, in sight. The menu's legality of every Shoot
-    asks only this."""
+def _shots(state: State, uid: str, tuid: str, wname: str, reaction: bool) -> Iterator[tuple[Model, float, int]]:
+    """(model, distance, intervening Conceal) for each model of ``uid`` that may shoot ``wname`` and each target
+    model in its range and, where needed, in its sight, model by model in roster order (see :func:`shooters`)."""
     bad = set(out_of_coherency(state, uid))
     key = positions_key(state)
     targets = members(state, tuid)
@@ -138,9 +110,32 @@ def can_shoot(state: State, uid: str, tuid: str, wname: str, reaction: bool) -> 
         reach = float(w["range"]) + 1e-9
         blind = reaction or indirect(w)
         for t in targets:
-            if gap(m, t) <= reach and (blind or sight(state, m, t, key) is not None):
-                return True
-    return False
+            d = gap(m, t)
+            if d > reach:
+                continue
+            c = 0 if blind else sight(state, m, t, key)
+            if c is not None:
+                yield m, d, c
+
+
+def shooters(state: State, uid: str, tuid: str, wname: str, reaction: bool) -> list[tuple[Model, float, int]]:
+    """(model, distance to the nearest target model it may shoot at, intervening Conceal) for every model that
+    can shoot (seed 002, Who Can Shoot?: LoS to and range of at least one target model; out-of-coherency
+    models only Move). A reaction Shoot needs no line of sight (seed 002, How to perform a reaction), nor does an
+    Indirect weapon (digest §3.5; its Conceal is then 0: it ignores Conceal); range always counts. Each model's
+    target is the least Conceal, then the nearest (the first of equals)."""
+    best: dict[str, tuple[Model, float, int]] = {}
+    for m, d, c in _shots(state, uid, tuid, wname, reaction):
+        b = best.get(m.id)
+        if b is None or (c, d) < (b[2], b[1]):
+            best[m.id] = (m, d, c)
+    return list(best.values())
+
+
+def can_shoot(state: State, uid: str, tuid: str, wname: str, reaction: bool) -> bool:
+    """Whether :func:`shooters` would name any model, stopping at the first model and target that qualify: the
+    menu's legality of every Shoot asks only this."""
+    return next(_shots(state, uid, tuid, wname, reaction), None) is not None
 
 
 def visible_count(state: State, uid: str, tuid: str, reaction: bool, no_sight: bool = False) -> int:
