@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import pickle
 import random
 
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
-from warband.kernel.geometry import DISTANCE_MEMO_LIMIT, TerrainPiece, segment_point_distance
+from warband.kernel.geometry import DISTANCE_MEMO_LIMIT, Table, TerrainPiece, segment_point_distance
 from warband.kernel.ruleset import get
 from warband.kernel.setup import inset, wholly_inside
 from warband.kernel.state import Model
@@ -75,3 +76,50 @@ def test_apply_accepts_an_equal_action_that_is_not_the_listed_object() -> None:
     twin = Action(listed.kind, listed.model, listed.target, listed.point, listed.option)
     assert twin is not listed and game.is_legal(twin)
     assert not game.is_legal(Action("no-such-action"))
+
+
+# ------------------------------------------------------------------------------------------- walk graphs
+WALLS = (
+    TerrainPiece("w1", "obstacle", ((8.0, 4.0), (10.0, 4.0), (10.0, 16.0), (8.0, 16.0)), height=2.0),
+    TerrainPiece("w2", "obstacle", ((14.0, 0.0), (15.0, 0.0), (15.0, 10.0), (14.0, 10.0)), height=2.0),
+    TerrainPiece("ruin", "impassable", tuple((x + 18.0, y + 12.0) for x, y in PENTAGON)),
+    TerrainPiece("rock", "impassable", ((3.0, 12.0), (5.0, 11.0), (6.0, 14.0))),
+)
+WARM = Table(30.0, 22.0, WALLS)  # one table for every example: its walk graphs and leg answers pile up
+spot = st.tuples(st.floats(min_value=0.5, max_value=29.5), st.floats(min_value=0.5, max_value=21.5))
+
+
+@given(
+    spot,
+    spot,
+    st.sampled_from([0.0, 0.5, 0.75, 1.0]),
+    st.lists(st.tuples(spot, st.sampled_from([0.8, 1.25])), max_size=3),
+    st.sampled_from([(0, 1, 2, 3), (0, 2), (1, 3), (3, 2, 1, 0)]),
+    st.booleans(),
+)
+def test_remembered_walk_graphs_never_change_a_path(
+    a: tuple[float, float],
+    b: tuple[float, float],
+    r: float,
+    circles: list[tuple[tuple[float, float], float]],
+    pick: tuple[int, ...],
+    costly: bool,
+) -> None:
+    # shortest_path keeps, per base radius and set of solid pieces, the grown corners and the legs between them
+    # that keep clear of the pieces (the bases are checked afresh). A table that has answered many other
+    # questions must give, bit for bit, what a new table gives.
+    solids = [WALLS[i] for i in pick]
+    cost = (lambda p, q: 2.0 * math.dist(p, q)) if costly else None
+    fresh = Table(30.0, 22.0, WALLS)
+    args = (a, b, r, solids, circles, cost, 40.0 if costly else math.inf, costly)
+    assert WARM.shortest_path(*args) == fresh.shortest_path(*args)
+
+
+def test_a_table_travels_without_its_walk_graphs() -> None:
+    WARM.shortest_path((1.0, 1.0), (20.0, 20.0), 0.5, list(WALLS))
+    assert WARM._walks
+    copy = pickle.loads(pickle.dumps(WARM))
+    assert not copy._walks and copy.terrain == WARM.terrain
+    assert copy.shortest_path((1.0, 1.0), (20.0, 20.0), 0.5, list(WALLS)) == WARM.shortest_path(
+        (1.0, 1.0), (20.0, 20.0), 0.5, list(WALLS)
+    )

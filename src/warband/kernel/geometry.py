@@ -19,6 +19,7 @@ import heapq
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = [
     "MM_PER_INCH",
@@ -450,10 +451,31 @@ def _los_clear(pieces: Sequence[TerrainPiece], a: Vec, za: float, b: Vec, zb: fl
     return True
 
 
+#: Leg answers kept per walk graph (:class:`_WalkGraph`) before it is emptied.
+WALK_MEMO_LIMIT = 250_000
+#: Walk graphs (one per base radius and set of solid pieces asked) kept per table before they are all dropped.
+WALK_GRAPHS_LIMIT = 64
+
+
+class _WalkGraph:
+    """What never changes in :meth:`Table.shortest_path` for one base radius and one set of solid pieces of a
+    table: the grown corners where a base may stand (on the table, clear of every solid), and, remembered as they
+    are asked, whether a leg between two of them keeps clear of the solids. Circles (bases) are checked afresh
+    each time: they move."""
+
+    __slots__ = ("clear", "nodes", "solids", "static")
+
+    def __init__(self, solids: tuple[TerrainPiece, ...], nodes: list[Vec]) -> None:
+        self.solids = solids
+        self.nodes = nodes
+        self.static = frozenset(nodes)
+        self.clear: dict[tuple[Vec, Vec], bool] = {}
+
+
 class Table:
     """A ``width`` x ``depth`` rectangular table, ``[0, width] x [0, depth]``, with its terrain."""
 
-    __slots__ = ("_los", "_platforms", "depth", "platforms", "terrain", "width")
+    __slots__ = ("_los", "_platforms", "_walks", "depth", "platforms", "terrain", "width")
 
     def __init__(self, width: float, depth: float, terrain: Sequence[TerrainPiece]) -> None:
         if not (width > 0.0 and depth > 0.0):
@@ -467,6 +489,34 @@ class Table:
         self._los = tuple(p for p in self.terrain if p.blocks_los and p.height > 0.0)
         self._platforms = tuple(p for p in self.terrain if p.kind == "platform")
         self.platforms = self._platforms  # the pieces models can stand on, for rules that need them
+        self._walks: dict[tuple[float, tuple[int, ...]], _WalkGraph] = {}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt from what defines it: the walk graphs are a cache, and need not travel to a worker process
+        return (Table, (self.width, self.depth, self.terrain))
+
+    def _walk_graph(self, grow: float, solids: tuple[TerrainPiece, ...]) -> _WalkGraph:
+        """The static part of the visibility graph for a base grown by ``grow`` among ``solids`` (see
+        :meth:`shortest_path`), built once per radius and set of pieces."""
+        # keyed by the pieces' identities: the graph holds the pieces, so while it is kept no other object can
+        # take one of their ids
+        key = (grow, tuple(map(id, solids)))
+        walk = self._walks.get(key)
+        if walk is not None:
+            return walk
+        d = _GROW * grow if grow > 0.0 else 1e-4
+        lim_r = grow - _CLEAR_TOL
+        nodes: list[Vec] = []
+        for piece in solids:
+            for node in piece._path_nodes(d):
+                if not self.on_table(node, grow):
+                    continue
+                if not any((q.circle_overlaps(node, lim_r) if lim_r > 0.0 else q.contains(node)) for q in solids):
+                    nodes.append(node)
+        if len(self._walks) >= WALK_GRAPHS_LIMIT:
+            self._walks.clear()
+        walk = self._walks[key] = _WalkGraph(solids, nodes)
+        return walk
 
     def on_table(self, c: Vec, r: float) -> bool:
         """True when the whole base (radius ``r``, centre ``c``) lies within the table rectangle."""
@@ -627,8 +677,11 @@ class Table:
         solids = tuple(solid)
         circs = tuple(((float(c[0]), float(c[1])), float(rad)) for c, rad in circles)
         margin = grow + _EPS
+        walk = self._walk_graph(grow, solids)
+        static = walk.static
+        known = walk.clear
 
-        def clear(p: Vec, q: Vec) -> bool:
+        def clear_of_solids(p: Vec, q: Vec) -> bool:
             px, py = p
             qx, qy = q
             lox = px if px < qx else qx
@@ -641,6 +694,27 @@ class Table:
                     continue
                 if not piece._segment_clear(p, q, grow):
                     return False
+            return True
+
+        def clear(p: Vec, q: Vec) -> bool:
+            if p in static and q in static:  # a leg between two fixed corners: answered once per game
+                hit = known.get((p, q))
+                if hit is None:
+                    if len(known) > WALK_MEMO_LIMIT:
+                        known.clear()
+                    hit = known[(p, q)] = clear_of_solids(p, q)
+                if not hit:
+                    return False
+            elif not clear_of_solids(p, q):
+                return False
+            if not circs:
+                return True
+            px, py = p
+            qx, qy = q
+            lox = px if px < qx else qx
+            hix = px if px > qx else qx
+            loy = py if py < qy else qy
+            hiy = py if py > qy else qy
             for (cx, cy), rad in circs:
                 lim = rad - _CLEAR_TOL
                 if cx + lim < lox or cx - lim > hix or cy + lim < loy or cy - lim > hiy:
@@ -654,31 +728,38 @@ class Table:
             w = weigh(a, b)
             return ([a, b], w) if w <= max_cost else None
 
-        # ---- candidate nodes
-        d = _GROW * grow if grow > 0.0 else 1e-4
-        raw: list[Vec] = []
-        for piece in solids:
-            raw.extend(piece._path_nodes(d))
-        for (cx, cy), rad in circs:
-            rr = _GROW * rad / _COS_PI_8 if rad > 0.0 else 1e-4
-            raw.extend((cx + rr * ux, cy + rr * uy) for ux, uy in _OCTAGON)
+        # ---- candidate nodes: the solids' grown corners (fixed: filtered once per radius, see _walk_graph),
+        # then the bases' octagons; every one clear of the table edge, the solids and the bases
         nodes: list[Vec] = [a, b]
-        lim_r = grow - _CLEAR_TOL
-        for node in raw:
-            if not self.on_table(node, grow):
-                continue
-            ok = True
-            for piece in solids:
-                if piece.circle_overlaps(node, lim_r) if lim_r > 0.0 else piece.contains(node):
-                    ok = False
-                    break
-            if ok:
-                for c, rad in circs:
-                    if _hypot(node[0] - c[0], node[1] - c[1]) < rad - _CLEAR_TOL:
-                        ok = False
+        if not circs:
+            nodes.extend(walk.nodes)
+        else:
+            for node in walk.nodes:
+                nx, ny = node
+                for (cx, cy), rad in circs:
+                    if _hypot(nx - cx, ny - cy) < rad - _CLEAR_TOL:
                         break
-            if ok:
-                nodes.append(node)
+                else:
+                    nodes.append(node)
+            lim_r = grow - _CLEAR_TOL
+            for (ox, oy), orad in circs:
+                rr = _GROW * orad / _COS_PI_8 if orad > 0.0 else 1e-4
+                for ux, uy in _OCTAGON:
+                    node = (ox + rr * ux, oy + rr * uy)
+                    if not self.on_table(node, grow):
+                        continue
+                    ok = True
+                    for piece in solids:
+                        if piece.circle_overlaps(node, lim_r) if lim_r > 0.0 else piece.contains(node):
+                            ok = False
+                            break
+                    if ok:
+                        nx, ny = node
+                        for (cx, cy), rad in circs:
+                            if _hypot(nx - cx, ny - cy) < rad - _CLEAR_TOL:
+                                break
+                        else:
+                            nodes.append(node)
 
         # ---- lazy A* (Dijkstra with a zero heuristic when the cost is custom)
         n = len(nodes)
