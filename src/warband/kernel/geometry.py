@@ -681,13 +681,7 @@ class Table:
         static = walk.static
         known = walk.clear
 
-        def clear_of_solids(p: Vec, q: Vec) -> bool:
-            px, py = p
-            qx, qy = q
-            lox = px if px < qx else qx
-            hix = px if px > qx else qx
-            loy = py if py < qy else qy
-            hiy = py if py > qy else qy
+        def clear_of_solids(p: Vec, q: Vec, lox: float, hix: float, loy: float, hiy: float) -> bool:
             for piece in solids:
                 minx, miny, maxx, maxy = piece.bbox
                 if maxx < lox - margin or minx > hix + margin or maxy < loy - margin or miny > hiy + margin:
@@ -697,24 +691,22 @@ class Table:
             return True
 
         def clear(p: Vec, q: Vec) -> bool:
-            if p in static and q in static:  # a leg between two fixed corners: answered once per game
-                hit = known.get((p, q))
-                if hit is None:
-                    if len(known) > WALK_MEMO_LIMIT:
-                        known.clear()
-                    hit = known[(p, q)] = clear_of_solids(p, q)
-                if not hit:
-                    return False
-            elif not clear_of_solids(p, q):
-                return False
-            if not circs:
-                return True
             px, py = p
             qx, qy = q
             lox = px if px < qx else qx
             hix = px if px > qx else qx
             loy = py if py < qy else qy
             hiy = py if py > qy else qy
+            if p in static and q in static:  # a leg between two fixed corners: answered once per game
+                hit = known.get((p, q))
+                if hit is None:
+                    if len(known) > WALK_MEMO_LIMIT:
+                        known.clear()
+                    hit = known[(p, q)] = clear_of_solids(p, q, lox, hix, loy, hiy)
+                if not hit:
+                    return False
+            elif not clear_of_solids(p, q, lox, hix, loy, hiy):
+                return False
             for (cx, cy), rad in circs:
                 lim = rad - _CLEAR_TOL
                 if cx + lim < lox or cx - lim > hix or cy + lim < loy or cy - lim > hiy:
