@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from wyrd_helpers import DATA, clear_table, deploy, initiative, new_game, put
+from wyrd_helpers import DATA, clear_table, deploy, initiative, m, new_game, put, why
 
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
@@ -28,15 +28,6 @@ def mover(params: dict[str, Any] | None = None) -> Game:
     clear_table(game, ("a4", "b6"))
     put(game, "b6", 2, 34)
     return game
-
-
-def m(game: Game, mid: str) -> Any:
-    return game.state.models[mid]
-
-
-def why(game: Game, action: Action) -> str:
-    reasons = game.why_illegal(action)
-    return reasons[0][0] if reasons else ""
 
 
 def settle(game: Game) -> None:
@@ -256,6 +247,12 @@ def edge_fight(edge_face: int = 1) -> Game:
     game = mover({"edge_fall_face": edge_face})
     on(game, "b6", 10.0, 10.9, 3.0)
     on(game, "a4", 10.0, 11.95, 3.0)
+    axe_hit(game)
+    return game
+
+
+def axe_hit(game: Game) -> None:
+    """a4 activates and lands one hit of its Axe on b6; the game goes on to the next decision that is not a roll."""
     game.apply(Action("activate", "a4"))
     game.apply(Action("attack", "a4", "b6", option="Axe"))
     settle(game)
@@ -263,7 +260,6 @@ def edge_fight(edge_face: int = 1) -> Game:
     assert d.is_chance and d.dice is not None
     game.roll((5,) + (1,) * (d.dice.n - 1))  # one hit
     settle(game)
-    return game
 
 
 def test_a_fighter_damaged_near_a_platform_edge_falls_off_on_a_one() -> None:
@@ -294,13 +290,7 @@ def test_a_damaged_fighter_keeps_its_footing_above_one_or_away_from_the_edge() -
     middle = mover()
     on(middle, "b6", 10.0, 11.3, 3.0)  # its base 0.8" from the walkway's nearest edge (y 10): more than 1/2"
     on(middle, "a4", 10.0, 12.35, 3.0)
-    middle.apply(Action("activate", "a4"))
-    middle.apply(Action("attack", "a4", "b6", option="Axe"))
-    settle(middle)
-    d = middle.decision
-    assert d.dice is not None
-    middle.roll((5,) + (1,) * (d.dice.n - 1))
-    settle(middle)
+    axe_hit(middle)
     assert m(middle, "b6").token("damage") > 0
     assert not (middle.decision.is_chance and middle.decision.prompt == "edge")
 
@@ -313,13 +303,7 @@ def test_with_no_room_near_the_fall_the_opponent_picks_the_nearest_free_ground()
     on(game, "b6", 10.0, 10.9, 3.0)
     on(game, "a4", 10.0, 11.95, 3.0)
     put(game, "a1", 10.0, 9.25)  # standing just below the edge, where b6 would land
-    game.apply(Action("activate", "a4"))
-    game.apply(Action("attack", "a4", "b6", option="Axe"))
-    settle(game)
-    d = game.decision
-    assert d.dice is not None
-    game.roll((5,) + (1,) * (d.dice.n - 1))
-    settle(game)
+    axe_hit(game)
     game.roll((1,))  # the edge roll: it falls
     options = game.legal_actions()
     assert game.decision.prompt == "landing" and options

@@ -6,9 +6,7 @@ Denounce (a D6 over the priest's Bravery cancels a magical ability)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from wyrd_helpers import DATA, clear_table, deploy, initiative, put
+from wyrd_helpers import DATA, clear_table, deploy, initiative, m, put, why
 
 from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
@@ -36,15 +34,6 @@ def table(
     deploy(game)
     initiative(game, a_dice, b_dice, first=first)
     return game
-
-
-def m(game: Game, mid: str) -> Any:
-    return game.state.models[mid]
-
-
-def why(game: Game, action: Action) -> str:
-    reasons = game.why_illegal(action)
-    return reasons[0][0] if reasons else ""
 
 
 def hit_label(events: list[Event]) -> str:

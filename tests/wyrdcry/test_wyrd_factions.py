@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wyrd_helpers import clear_table, deploy, initiative, new_game, put
+from wyrd_helpers import clear_table, deploy, initiative, m, new_game, put, why
 
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
@@ -29,15 +29,6 @@ def duel(game: Game, a: str, b: str, gap: float = 0.5, keep: tuple[str, ...] = (
     clear_table(game, (a, b, *keep))
     put(game, a, 18.0, 4.0)
     put(game, b, 18.0, 4.0 + 1.0 + gap)
-
-
-def m(game: Game, mid: str) -> Any:
-    return game.state.models[mid]
-
-
-def why(game: Game, action: Action) -> str:
-    reasons = game.why_illegal(action)
-    return reasons[0][0] if reasons else ""
 
 
 # ------------------------------------------------------------------------------------------- abilities

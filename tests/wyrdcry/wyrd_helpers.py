@@ -70,3 +70,14 @@ def clear_table(game: Game, keep: tuple[str, ...]) -> None:
 
 def kinds(game: Game) -> set[str]:
     return {a.kind for a in game.legal_actions()}
+
+
+def m(game: Game, mid: str) -> Any:
+    """The model ``mid`` of the game's state."""
+    return game.state.models[mid]
+
+
+def why(game: Game, action: Action) -> str:
+    """The rule id of the first reason ``action`` is illegal ("" when it is legal)."""
+    reasons = game.why_illegal(action)
+    return reasons[0][0] if reasons else ""

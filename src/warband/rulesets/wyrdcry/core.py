@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
+from warband.kernel.actions import DiceSpec
 from warband.kernel.battlefield import battlefield
 from warband.kernel.context import GameContext
 from warband.kernel.events import Event, Moved, Note, Removed, TokensChanged
@@ -52,6 +53,19 @@ class WChoice(Choice[State]):
 class WChance(Chance[State]):
     __slots__ = ()
     rules = R
+
+
+class FighterD6(WChance):
+    """A chance step that rolls one D6 for one fighter (``model``), logged as :attr:`label`; the subclass (a
+    dataclass with a ``model`` field) says what the face does in ``roll``."""
+
+    __slots__ = ()
+    #: What the die is for, in the log and on the dice prompt.
+    label: ClassVar[str]
+    model: str
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(1, 6, self.label, self.model)
 
 
 class WAuto(Auto[State]):

@@ -35,6 +35,7 @@ from warband.rulesets.wyrdcry import attacks as atk
 from warband.rulesets.wyrdcry import dice as wd
 from warband.rulesets.wyrdcry import factions as fx
 from warband.rulesets.wyrdcry.core import (
+    FighterD6,
     R,
     State,
     Vec,
@@ -259,14 +260,12 @@ class ChannelChoice(WChoice):
 
 
 @dataclass(frozen=True, slots=True)
-class ChannelRoll(WChance):
+class ChannelRoll(FighterD6):
     """D §A2.4: above the round number banks a wyrd die; a 1 bars that fighter's spell-book abilities."""
 
     kind = "channel-roll"
+    label = "channeling"
     model: str
-
-    def dice(self, state: State) -> DiceSpec:
-        return DiceSpec(1, 6, "channeling", self.model)
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
         p = state.ctx.params
@@ -642,15 +641,13 @@ def channel(state: State, m: Model, option: str, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class ChannelBacklash(WChance):
+class ChannelBacklash(FighterD6):
     """D §A4 (W): after channeling a D6: ``channel_out_face`` or less takes the wizard out of action; up to
     ``channel_damage_to`` it takes ``channel_backlash_damage`` damage ([P]: the digest's "X"); else it is safe."""
 
     kind = "channel-backlash"
+    label = "channel backlash"
     model: str
-
-    def dice(self, state: State) -> DiceSpec:
-        return DiceSpec(1, 6, "channel backlash", self.model)
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
         p = state.ctx.params
@@ -1290,16 +1287,14 @@ class MagicEffect(WAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class DenounceRoll(WChance):
+class DenounceRoll(FighterD6):
     """Denounce (data §4.4): a D6 over the priest's Bravery cancels the magical ability (its dice stay spent)."""
 
     kind = "denounce-roll"
+    label = "denounce"
     model: str
     caster: str
     name: str
-
-    def dice(self, state: State) -> DiceSpec:
-        return DiceSpec(1, 6, "denounce", self.model)
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
         bravery = int(state.models[self.model].data["bravery"])
@@ -1896,17 +1891,15 @@ class FallRoll(WChance):
 
 
 @dataclass(frozen=True, slots=True)
-class JumpRoll(WChance):
+class JumpRoll(FighterD6):
     """D §A4 (W) Jump: a jump across open space longer than half the fighter's Move (rounded up) needs a D6; on
     ``jump_fall_face`` or less it falls into the gap (from its height), else it lands where it meant to."""
 
     kind = "jump"
+    label = "jump"
     model: str
     to: Vec
     fall_at: Vec
-
-    def dice(self, state: State) -> DiceSpec:
-        return DiceSpec(1, 6, "jump", self.model)
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
         m = state.models[self.model]
@@ -1943,15 +1936,13 @@ def edge_check(state: State, m: Model) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class EdgeRoll(WChance):
+class EdgeRoll(FighterD6):
     """D §A4 (W): damaged near a platform's edge, the fighter falls off on ``edge_fall_face`` or less: it drops
     from the platform's height just beyond the nearest edge."""
 
     kind = "edge"
+    label = "edge"
     model: str
-
-    def dice(self, state: State) -> DiceSpec:
-        return DiceSpec(1, 6, "edge", self.model)
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
         m = state.models[self.model]
@@ -2555,15 +2546,13 @@ class PanicTurn(WAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class PanicTest(WChance):
+class PanicTest(FighterD6):
     """D §A8 [P]: a D6 at or above Bravery passes; a fail panics the fighter (-1 Fight and Shoot) until the end
     of the next battle round (the test is taken at the end of this one)."""
 
     kind = "panic-test"
+    label = "panic test"
     model: str
-
-    def dice(self, state: State) -> DiceSpec:
-        return DiceSpec(1, 6, "panic test", self.model)
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
         m = state.models[self.model]
