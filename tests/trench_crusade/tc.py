@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tables import box as box  # re-exported: the tests import it from here
 from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
@@ -58,27 +59,6 @@ def scenario(
         ],
         "objectives": objectives or [],
         "rules": {},
-    }
-
-
-def box(
-    id: str,
-    kind: str,
-    x0: float,
-    y0: float,
-    x1: float,
-    y1: float,
-    height: float = 0.0,
-    blocks_los: bool = False,
-    cover: bool = False,
-) -> dict[str, Any]:
-    return {
-        "id": id,
-        "kind": kind,
-        "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]],
-        "height": height,
-        "blocks_los": blocks_los,
-        "cover": cover,
     }
 
 
