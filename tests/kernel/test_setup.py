@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point, Polygon
@@ -13,9 +17,11 @@ from shapely.geometry import Point, Polygon
 from warband.agents.base import make_agent
 from warband.agents.play import play_out
 from warband.kernel import ruleset as registry
+from warband.kernel.actions import Action
 from warband.kernel.engine import Game
+from warband.kernel.events import Event
 from warband.kernel.geometry import TerrainPiece
-from warband.kernel.setup import deploy_spots, inset, spread, wholly_inside, zone_grid
+from warband.kernel.setup import ChooseSide, deploy_spots, inset, spread, wholly_inside, zone_grid
 
 DIAMOND = TerrainPiece("zone-0", "open", ((6.0, 0.0), (12.0, 6.0), (6.0, 12.0), (0.0, 6.0)), 0.0, False)
 
@@ -86,3 +92,26 @@ def test_a_warband_of_more_than_nineteen_models_deploys_every_model() -> None:
         assert all(m.on_table for m in game.state.models.values())
         play_out(game, [make_agent("random", seed), make_agent("random", seed + 1)])
         assert game.result() is not None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _PickLeader(ChooseSide[Any]):
+    """A test step: side ``by`` names which side leads (``state.vars["leader"]``)."""
+
+    kind = "lead"
+    picks = ("mine", "yours")
+    by: int
+
+    def chosen(self, state: Any, side: int, events: list[Event]) -> None:
+        state.vars["leader"] = side
+
+
+@pytest.mark.parametrize(("by", "word", "leader"), [(0, "mine", 0), (0, "yours", 1), (1, "mine", 1), (1, "yours", 0)])
+def test_choose_side_gives_the_chooser_or_the_other_side(by: int, word: str, leader: int) -> None:
+    """The kernel's "pick a side" step (Gangfight's Attacker/Defender, Wyrdcry's first activation): the first
+    word is the chooser itself, the second the opponent, and the options are exactly those two words."""
+    step = _PickLeader(by)
+    state = SimpleNamespace(vars={})
+    assert step.options(state) == [Action("lead", option="mine"), Action("lead", option="yours")]
+    step.apply(state, Action("lead", option=word), [])
+    assert state.vars["leader"] == leader

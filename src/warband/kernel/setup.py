@@ -96,6 +96,27 @@ class ChooseZone(Choice[S]):
         """After the choice: say so, and name the side that deploys first (``state.vars["deployer"]``)."""
 
 
+class ChooseSide(Choice[S]):
+    """Side ``by`` (a roll-off winner) picks which side something goes to: who is the Attacker, who activates
+    first. The two options are :attr:`picks`, the word for "me" first and for "the opponent" second, under the
+    step's ``kind``; subclasses (dataclasses with a ``by`` field) say what the picked side gets (:meth:`chosen`)."""
+
+    __slots__ = ()
+    #: The option words: the first picks side ``by`` itself, the second the other side.
+    picks: ClassVar[tuple[str, str]] = ("me", "opponent")
+    by: int
+
+    def options(self, state: S) -> list[Action]:
+        return [Action(self.kind, option=word) for word in self.picks]
+
+    def apply(self, state: S, action: Action, events: list[Event]) -> None:
+        self.chosen(state, self.by if action.option == self.picks[0] else 1 - self.by, events)
+
+    @abc.abstractmethod
+    def chosen(self, state: S, side: int, events: list[Event]) -> None:
+        """After the choice: ``side`` is the side picked; record it and say so."""
+
+
 # ------------------------------------------------------------------------------------------- deployment
 class Deploy(Choice[S]):
     """The standing decision of alternating deployment: side ``by`` puts one of its pieces (a model, or a unit

@@ -166,17 +166,16 @@ class InitiativeRoll(GFChance):
 
 
 @dataclass(frozen=True, slots=True)
-class ChooseRole(GFChoice):
-    """The initiative winner picks Attacker or Defender (digest B1 Stages (1))."""
+class ChooseRole(setup.ChooseSide[State]):
+    """The initiative winner picks Attacker or Defender (digest B1 Stages (1)): "attacker" makes itself the
+    Attacker, "defender" the other side."""
 
+    rules = R
     kind = "role"
+    picks = ("attacker", "defender")
     by: int
 
-    def options(self, state: State) -> list[Action]:
-        return [Action("role", option="attacker"), Action("role", option="defender")]
-
-    def apply(self, state: State, action: Action, events: list[Event]) -> None:
-        attacker = self.by if action.option == "attacker" else 1 - self.by
+    def chosen(self, state: State, attacker: int, events: list[Event]) -> None:
         state.vars["attacker"] = attacker
         events.append(Note(f"side {side_name(attacker)} is the Attacker", f"{R}/setup/role"))
         push(state, ChooseEdge(1 - attacker))

@@ -354,17 +354,14 @@ def initiative_settled(state: State, holder: int, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class FirstActivation(WChoice):
-    """S 2: the player with initiative decides which player makes the first activation."""
+class FirstActivation(setup.ChooseSide[State]):
+    """S 2: the player with initiative decides which player makes the first activation ("me" or "opponent")."""
 
+    rules = R
     kind = "first"
     by: int
 
-    def options(self, state: State) -> list[Action]:
-        return [Action("first", option="me"), Action("first", option="opponent")]
-
-    def apply(self, state: State, action: Action, events: list[Event]) -> None:
-        first = self.by if action.option == "me" else 1 - self.by
+    def chosen(self, state: State, first: int, events: list[Event]) -> None:
         state.vars["to_act"] = first
         state.phase = "combat"
         events.append(PhaseStarted(state.turn, "Combat"))
