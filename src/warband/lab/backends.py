@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import importlib
 import os
-import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from typing import TYPE_CHECKING, Any, Protocol
 
 from warband.kernel.errors import WarbandError
+from warband.workers import worker_pool
 
 if TYPE_CHECKING:
     from warband.lab.simulate import GameRecord, SimulationConfig
@@ -42,28 +41,6 @@ class Backend(Protocol):
     def run(self, task: Task, config: SimulationConfig, indices: Sequence[int]) -> Iterator[GameRecord]: ...
 
     def describe(self) -> str: ...
-
-
-PARENT_POLL_S = 0.2
-"""How often a worker process checks that the process that started it is still alive."""
-
-
-def _exit_with_parent(parent: int) -> None:
-    """Body of a worker's watchdog thread: end the worker at once when its parent is gone (``kill -9`` of the
-    run leaves no orphan playing on for minutes; the parent is gone when the worker is re-parented)."""
-    while os.getppid() == parent:
-        time.sleep(PARENT_POLL_S)
-    os._exit(1)
-
-
-def worker_init(parent: int) -> None:
-    """``ProcessPoolExecutor`` initializer: start the watchdog that makes a worker die with its parent."""
-    threading.Thread(target=_exit_with_parent, args=(parent,), name="warband-parent-watch", daemon=True).start()
-
-
-def worker_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes that die with this process."""
-    return ProcessPoolExecutor(max_workers=workers, initializer=worker_init, initargs=(os.getpid(),))
 
 
 def default_workers() -> int:

@@ -33,9 +33,9 @@ from typing import Any
 
 from warband.kernel import ruleset as registry
 from warband.kernel.rng import derive_seed
-from warband.lab.backends import worker_pool
 from warband.lab.compare import score_interval
 from warband.lab.simulate import SIDES, GameCrash, SimulationConfig, SimulationError, check, crashed_record, play_one
+from warband.workers import worker_pool
 
 MARGIN = 0.05
 """A type is called under- or over-costed only when its whole interval is more than this fraction away from its

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
-import os
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -33,7 +32,6 @@ from warband.kernel.battlefield import Battlefield, battlefield
 from warband.kernel.engine import Game
 from warband.kernel.errors import IllegalActionError, WarbandError
 from warband.kernel.params import parse_assignments
-from warband.lab.backends import worker_init
 from warband.web.answers import deciding_seat, legal_json, measure, reasons_json, role_or_403, snapshot
 from warband.web.documents import get_ruleset, load_doc
 from warband.web.errors import ApiError
@@ -51,6 +49,7 @@ from warband.web.schemas import (
 )
 from warband.web.store import TableStore
 from warband.web.tables import HUMAN, Table, open_table, restore_table
+from warband.workers import worker_pool
 
 STATIC = Path(__file__).parent / "static"
 
@@ -76,9 +75,7 @@ class Server:
             # of them would never be released in the child
             ctx = multiprocessing.get_context("spawn")
             # each worker watches this process and ends when it is gone (a killed server leaves no orphans)
-            self._pool = ProcessPoolExecutor(
-                self.agent_workers, mp_context=ctx, initializer=worker_init, initargs=(os.getpid(),)
-            )
+            self._pool = worker_pool(self.agent_workers, ctx)
         return self._pool
 
     def kick(self, table: Table) -> None:
