@@ -196,7 +196,8 @@ def test_heuristic_prior_values_a_move_by_where_it_goes() -> None:
     rolled._base = looked._base = 99
     before = rolled._prior(game, move, 0)
     assert abs(before - rolled._prior(game, Action("end", "a4"), 0)) < 1e-9
-    after = looked._prior(game, move, 0, lookahead=True)
+    after = looked._prior(game, move, 0, lookahead=looked._lookahead)
+    assert looked._lookahead is not None and rolled._lookahead is None
     assert after > before + 0.01, (after, before)
     assert "prior=heuristic" in looked.describe() and "prior=" not in rolled.describe()
     # only the root takes the lookahead; the search stays legal and deterministic

@@ -274,18 +274,17 @@ class MCTSAgent(Agent):
         for a in actions:
             key = (player, a)
             if key not in priors:
-                root = self._lookahead is not None and node is self._root
-                priors[key] = self._prior(g, a, player, root)
+                priors[key] = self._prior(g, a, player, self._lookahead if node is self._root else None)
         order = {a: i for i, a in enumerate(actions)}
         keys = [(player, a) for a in actions]
         keys.sort(key=lambda k: (-priors[k], order[k[1]]))
         return keys
 
-    def _prior(self, g: Game, action: Action, player: int, lookahead: bool = False) -> float:
+    def _prior(self, g: Game, action: Action, player: int, lookahead: HeuristicAgent | None = None) -> float:
         """The action's value once the dice it sets rolling have fallen, averaged over ``prior_samples``
-        dice streams shared by every action of the decision (one stream if no die is rolled). With
-        ``lookahead`` (the root, ``prior=heuristic``) the action is first played on to the next top-level
-        decision by the heuristic agent's lookahead."""
+        dice streams shared by every action of the decision (one stream if no die is rolled). Given a
+        ``lookahead`` agent (the root, ``prior=heuristic``), the action is first played on by it to the next
+        top-level decision."""
         total = 0.0
         n = 0
         prompt = g.decision.prompt
@@ -293,7 +292,7 @@ class MCTSAgent(Agent):
             c = g.clone()
             c.state.rng = Rng(derive_seed(self._base, -1 - i))
             c.apply(action)
-            rolled = lookahead and self._lookahead is not None and self._lookahead.settle(c, player, prompt)
+            rolled = lookahead is not None and lookahead.settle(c, player, prompt)
             rolled = _settle_dice(c) or rolled
             total += self._terminal(c)[player] if c.decision.kind == "over" else self._judge(c)[player]
             n += 1
