@@ -18,13 +18,14 @@ import argparse
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
 
-from mcts_strength import warbands
+from mcts_strength import sample_game
 
 from warband.agents.base import make_agent
-from warband.agents.mcts import MCTSAgent
+from warband.agents.mcts import MCTSAgent, sigmoid
+from warband.agents.play import Player, play
 from warband.kernel import ruleset as registry
+from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.rng import derive_seed
 
@@ -33,33 +34,29 @@ def one_game(args: tuple[str, int, int, str, int]) -> tuple[list[float], int | N
     """The evaluation differences seen in game ``i`` and its winner."""
     ruleset_id, base_seed, i, spec, every = args
     rs = registry.get(ruleset_id)
-    rosters: list[dict[str, Any]] = [rs.load_roster(w) for w in warbands(rs)]
-    if i % 2:
-        rosters.reverse()
     seed = derive_seed(base_seed, i)
     agents = [make_agent(spec, derive_seed(seed, 1)), make_agent(spec, derive_seed(seed, 2))]
-    game = Game.new(rs, rosters, rs.load_scenario(rs.default_scenario()), seed, record=False)
+    game = sample_game(rs, seed, swap=i % 2 == 1)
     diffs: list[float] = []
     choices = 0
-    while game.decision.kind != "over":
-        d = game.decision
-        if d.kind == "chance":
-            game.roll()
-            continue
+
+    def record(g: Game, _player: Player, _action: Action) -> None:
+        """Before every ``every``-th choice: the evaluation difference of the position it is made in."""
+        nonlocal choices
         choices += 1
         if choices % every == 0:
-            diffs.append(rs.evaluate(game.state, 0) - rs.evaluate(game.state, 1))
-        assert d.player is not None
-        game.apply(agents[d.player].choose(game))
+            diffs.append(rs.evaluate(g.state, 0) - rs.evaluate(g.state, 1))
+
+    play(game, agents, on_choice=record)
     result = game.result()
     return diffs, None if result is None else result.winner
 
 
 def log_likelihood(points: list[tuple[float, bool]], scale: float) -> float:
+    """How likely the outcomes are if side 0 wins with the mcts agent's chance ``sigmoid(d / (2 * scale))``."""
     total = 0.0
     for d, won in points:
-        z = max(-50.0, min(50.0, d / (2.0 * scale)))
-        p = 1.0 / (1.0 + math.exp(-z))
+        p = sigmoid(d / (2.0 * scale))
         total += math.log(max(1e-12, p if won else 1.0 - p))
     return total
 

@@ -65,18 +65,23 @@ class Outcome:
     game_seconds: float
 
 
+def sample_game(rs: Any, seed: int, swap: bool) -> Game:
+    """A new unrecorded game of the run's two warbands (:func:`warbands`) on the default scenario; ``swap``: the
+    second warband takes side A."""
+    rosters: list[dict[str, Any]] = [rs.load_roster(w) for w in warbands(rs)]
+    if swap:
+        rosters.reverse()
+    return Game.new(rs, rosters, rs.load_scenario(rs.default_scenario()), seed, record=False)
+
+
 def play_one(args: tuple[int, int, str, str, str]) -> Outcome:
     base_seed, i, spec, opponent, ruleset_id = args
-    rs = registry.get(ruleset_id)
-    rosters: list[dict[str, Any]] = [rs.load_roster(w) for w in warbands(rs)]
-    if i % 4 >= 2:
-        rosters.reverse()
     seed = derive_seed(base_seed, i)
     side = i % 2
     tested = Timed(make_agent(spec, derive_seed(seed, 1)))
     other = make_agent(opponent, derive_seed(seed, 2))
     agents = [tested, other] if side == 0 else [other, tested]
-    game = Game.new(rs, rosters, rs.load_scenario(rs.default_scenario()), seed, record=False)
+    game = sample_game(registry.get(ruleset_id), seed, swap=i % 4 >= 2)
     t0 = time.perf_counter()
     winner = play_out(game, agents).winner
     score = 1.0 if winner == side else 0.5 if winner is None else 0.0
