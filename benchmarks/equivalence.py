@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 from warband.kernel import ruleset as registry
-from warband.lab.simulate import SimulationConfig, play_one
+from warband.lab.records import SimulationConfig
+from warband.lab.simulate import play_one
 
 CONFIGS: list[tuple[str, str, int]] = [
     ("random", "random", 12),

@@ -34,7 +34,8 @@ from rich.table import Table
 
 from warband import __version__
 from warband.kernel import ruleset as registry
-from warband.lab.simulate import SimulationConfig, default_agent, play_one
+from warband.lab.records import SimulationConfig
+from warband.lab.simulate import default_agent, play_one
 
 HERE = Path(__file__).resolve().parent
 #: Single-process timings use this process's CPU time, not the wall clock: on a shared machine (2 cores, a load of

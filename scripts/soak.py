@@ -25,7 +25,8 @@ from pathlib import Path
 from warband.kernel import ruleset as registry
 from warband.kernel.rng import derive_seed
 from warband.lab.backends import LocalBackend, default_workers
-from warband.lab.simulate import SimulationConfig, replay_command, simulate
+from warband.lab.records import SimulationConfig, replay_command
+from warband.lab.simulate import simulate
 
 
 @dataclass

@@ -19,7 +19,8 @@ from rich.console import Console
 from warband.cli.simulate_cmd import progress_bar, summary_table
 from warband.kernel import ruleset as registry
 from warband.kernel.errors import WarbandError
-from warband.lab.simulate import SimulationConfig, default_agent, simulate
+from warband.lab.records import SimulationConfig
+from warband.lab.simulate import default_agent, simulate
 
 RULESET = "trench-crusade"
 WARBANDS = ("pilgrims_sacred_affliction.yaml", "new_antioch_company.yaml")

@@ -17,7 +17,8 @@ from warband.cli.main import app
 from warband.kernel.rng import derive_seed
 from warband.lab import simulate as sim
 from warband.lab.balance import run_balance
-from warband.lab.simulate import GameRecord, SimulationConfig, simulate
+from warband.lab.records import GameRecord, SimulationConfig
+from warband.lab.simulate import simulate
 from warband.lab.store import Store
 
 CRASHING = 1

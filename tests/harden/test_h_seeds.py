@@ -7,7 +7,8 @@ from hardcli import RANDOM, TC, cli, warband
 
 from warband.kernel.errors import SeedError
 from warband.kernel.rng import MAX_SEED, check_seed
-from warband.lab.simulate import SimulationConfig, check
+from warband.lab.records import SimulationConfig
+from warband.lab.simulate import check
 
 
 @pytest.mark.parametrize("seed", [str(MAX_SEED + 1), "-1", str(10**30)])

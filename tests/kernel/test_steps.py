@@ -9,19 +9,10 @@ import pytest
 
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import Event, Note
+from warband.kernel.records import Record, StepError, step_to_json
 from warband.kernel.rng import Rng
 from warband.kernel.state import GameState
-from warband.kernel.steps import (
-    Auto,
-    Chance,
-    Choice,
-    Record,
-    StepError,
-    SteppedRules,
-    pop,
-    push,
-    step_to_json,
-)
+from warband.kernel.steps import Auto, Chance, Choice, SteppedRules, pop, push
 
 State = GameState[dict[str, Any]]
 

@@ -29,7 +29,7 @@ from warband.lab.compare import (
     score_interval,
     stagewise_p_value,
 )
-from warband.lab.simulate import GameRecord, SimulationConfig
+from warband.lab.records import GameRecord, SimulationConfig
 from warband.lab.stats import wilson_interval
 
 RULESET = "trench-crusade"

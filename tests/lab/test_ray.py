@@ -10,7 +10,8 @@ import pytest
 
 from warband.kernel import ruleset as registry
 from warband.lab.backends import LocalBackend, RayBackend
-from warband.lab.simulate import SimulationConfig, simulate
+from warband.lab.records import SimulationConfig
+from warband.lab.simulate import simulate
 from warband.lab.store import MEMORY, Store
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'warband[ray]')")

@@ -14,8 +14,9 @@ from typer.testing import CliRunner
 from warband.cli.main import app
 from warband.kernel import ruleset as registry
 from warband.kernel.log import read_log, replay
+from warband.lab.records import SimulationConfig
 from warband.lab.report import WEB_TABLE, Rate, analyse, lopsided, write_report
-from warband.lab.simulate import SimulationConfig, simulate
+from warband.lab.simulate import simulate
 from warband.lab.store import Store, StoreError
 
 RULESET = "trench-crusade"

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from warband.cli.main import app
 from warband.kernel import ruleset as registry
-from warband.lab.simulate import SimulationConfig, SimulationError, play_one, simulate
+from warband.lab.records import SimulationConfig
+from warband.lab.simulate import SimulationError, play_one, simulate
 
 RULESET = "trench-crusade"
 TIMINGS = ("elapsed_s", "games_per_s", "decisions_per_s")

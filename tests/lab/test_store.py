@@ -11,7 +11,8 @@ import pytest
 
 from warband.kernel import ruleset as registry
 from warband.kernel.log import parse_log, replay
-from warband.lab.simulate import GameRecord, SimulationConfig, simulate
+from warband.lab.records import GameRecord, SimulationConfig
+from warband.lab.simulate import simulate
 from warband.lab.store import MEMORY, Store, StoreError
 
 RULESET = "trench-crusade"

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from warband.cli.main import app
 from warband.kernel import ruleset as registry
 from warband.lab.backends import BackendError, LocalBackend, make_backend
-from warband.lab.simulate import SimulationConfig, play_one, simulate
+from warband.lab.records import SimulationConfig
+from warband.lab.simulate import play_one, simulate
 from warband.lab.store import Store
 
 RULESET = "trench-crusade"

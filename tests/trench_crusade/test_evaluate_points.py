@@ -12,7 +12,8 @@ from warband.agents.play import play
 from warband.kernel import ruleset as registry
 from warband.kernel.engine import Game
 from warband.kernel.state import GameState
-from warband.lab.simulate import SimulationConfig, load_documents
+from warband.lab.records import SimulationConfig
+from warband.lab.simulate import load_documents
 from warband.rulesets.trench_crusade.evaluate import evaluate, evaluate_points
 
 RS = registry.get("trench-crusade")

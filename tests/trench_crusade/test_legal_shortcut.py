@@ -10,7 +10,8 @@ from warband.agents.base import make_agent
 from warband.agents.play import play
 from warband.kernel import ruleset as registry
 from warband.kernel.engine import Game
-from warband.lab.simulate import SimulationConfig, load_documents
+from warband.lab.records import SimulationConfig
+from warband.lab.simulate import load_documents
 from warband.rulesets.trench_crusade import rules
 from warband.rulesets.trench_crusade.space import engaged_with
 

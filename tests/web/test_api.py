@@ -260,8 +260,9 @@ def test_the_page_and_its_assets_are_served_locally(client: TestClient) -> None:
 
 
 def test_lab_games_open_as_replays_and_the_report_links_to_them(tmp_path: Path) -> None:
+    from warband.lab.records import SimulationConfig
     from warband.lab.report import write_report
-    from warband.lab.simulate import SimulationConfig, simulate
+    from warband.lab.simulate import simulate
     from warband.lab.store import Store
 
     rs = registry.get(TC)

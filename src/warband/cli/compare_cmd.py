@@ -25,7 +25,8 @@ from warband.cli.simulate_cmd import report_crashes
 from warband.kernel.rng import MAX_SEED
 from warband.lab.balance import MARGIN, run_balance
 from warband.lab.compare import BOUNDARY_NAMES, Boundary, CompareError, Plan, check_variants, compare, parse_variant
-from warband.lab.simulate import SimulationConfig, check, default_agent
+from warband.lab.records import SimulationConfig
+from warband.lab.simulate import check, default_agent
 
 
 @contextmanager

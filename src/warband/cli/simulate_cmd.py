@@ -34,8 +34,9 @@ from rich.table import Table
 from warband.kernel.params import parse_assignments
 from warband.kernel.rng import MAX_SEED
 from warband.lab.backends import BACKENDS, Backend, default_workers, make_backend
-from warband.lab.simulate import GameRecord, SimulationConfig, check, default_agent, play_one, simulate
+from warband.lab.records import GameRecord, SimulationConfig
 from warband.lab.simulate import Progress as ProgressHook
+from warband.lab.simulate import check, default_agent, play_one, simulate
 from warband.lab.store import MEMORY, Store
 
 DEFAULT_DB = "warband-results.db"

@@ -5,7 +5,7 @@ suspended Python frame. Conventions every ruleset follows (they keep ``clone()``
 
 * values in ``Model.flags``, ``Model.tokens``, ``SideState.flags`` and ``GameState.vars`` are JSON-native
   (``None``, bool, int, float, str, lists and dicts of those); the entries of ``GameState.stack`` are typed,
-  immutable step records (:mod:`warband.kernel.steps`);
+  immutable step records (:mod:`warband.kernel.records`);
 * they are never mutated in place: a rule replaces a list or dict instead of appending to it
   (``state.vars["done"] = [*done, m.id]``), so clones can share them;
 * ``Model.data`` is the model's static profile (from its roster) and is shared by all clones.
@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+from warband.kernel.records import Step, step_to_json
 from warband.kernel.rng import Rng
-from warband.kernel.steps import Step, step_to_json
 
 C = TypeVar("C")
 _new_model = object.__new__

@@ -21,7 +21,7 @@ from warband.kernel.errors import WarbandError
 from warband.workers import worker_pool
 
 if TYPE_CHECKING:
-    from warband.lab.simulate import GameRecord, SimulationConfig
+    from warband.lab.records import GameRecord, SimulationConfig
 
 Task = Callable[["SimulationConfig", int], "GameRecord"]
 """Plays one game of a run: ``task(config, index)``; must be picklable (a module-level function or a partial)."""

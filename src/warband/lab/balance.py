@@ -34,7 +34,8 @@ from typing import Any
 from warband.kernel import ruleset as registry
 from warband.kernel.rng import derive_seed
 from warband.lab.compare import score_interval
-from warband.lab.simulate import SIDES, GameCrash, SimulationConfig, SimulationError, check, crashed_record, play_one
+from warband.lab.records import SIDES, GameCrash, SimulationConfig
+from warband.lab.simulate import SimulationError, check, crashed_record, play_one
 from warband.workers import worker_pool
 
 MARGIN = 0.05

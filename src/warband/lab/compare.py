@@ -42,7 +42,8 @@ import numpy as np
 
 from warband.kernel import ruleset as registry
 from warband.kernel.errors import ParameterError, WarbandError
-from warband.lab.simulate import GameCrash, GameRecord, SimulationConfig, check, crashed_record, play_one
+from warband.lab.records import GameCrash, GameRecord, SimulationConfig
+from warband.lab.simulate import check, crashed_record, play_one
 from warband.workers import worker_pool
 
 Boundary = Literal["obf", "pocock"]

@@ -20,7 +20,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
-import shlex
 import time
 import traceback
 from collections.abc import Callable, Mapping
@@ -37,15 +36,13 @@ from warband.kernel.errors import ParameterError, WarbandError
 from warband.kernel.events import Event
 from warband.kernel.files import check_output_dir
 from warband.kernel.log import log_lines, write_text_atomic
-from warband.kernel.result import ModelFate
 from warband.kernel.rng import check_seed, derive_seed
 from warband.lab.backends import Backend, LocalBackend
+from warband.lab.records import SIDES, GameCrash, GameRecord, SimulationConfig
 from warband.lab.stats import wilson_interval
 
 if TYPE_CHECKING:
     from warband.lab.store import Store
-
-SIDES = ("a", "b")
 
 INITIATIVE_VAR = "initiative"
 """A generic field of ``GameState.vars``: a ruleset that keeps the side holding the Initiative there (0 or 1)
@@ -54,97 +51,6 @@ lets the lab record the first player of each game (the first value it takes); ot
 
 class SimulationError(WarbandError):
     """A simulation that cannot run as configured (no games, no workers, a log folder that is a file)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SimulationConfig:
-    """Everything that decides a run's results (``log_dir`` and ``log_first`` only decide which logs are kept
-    and where)."""
-
-    ruleset: str
-    roster_a: Path
-    roster_b: Path
-    scenario: Path | None = None
-    games: int = 100
-    seed: int = 1
-    agent_a: str = "random"
-    agent_b: str = "random"
-    params: Mapping[str, object] = field(default_factory=dict)
-    log_dir: Path | None = None
-    swap_sides: bool = False
-    log_first: int | None = None
-
-    def game_seed(self, index: int) -> int:
-        return derive_seed(self.seed, index)
-
-    def log_path(self, index: int) -> Path | None:
-        """Where game ``index``'s log goes: under ``log_dir``, for every game or only the first ``log_first``."""
-        if self.log_dir is None or (self.log_first is not None and index >= self.log_first):
-            return None
-        return self.log_dir / f"game-{index:05d}.jsonl"
-
-    def swapped(self, index: int) -> bool:
-        """With ``swap_sides``, odd games put warband b (and its agent) first, to cancel any first-side edge."""
-        return self.swap_sides and index % 2 == 1
-
-
-@dataclass(frozen=True, slots=True)
-class GameCrash:
-    """A game of a run that raised instead of finishing: which one, and what it raised."""
-
-    index: int
-    seed: int
-    error: str
-    """The exception's type and message on one line (``ValueError: below() needs a positive bound, got 0``)."""
-    trace: str = field(default="", repr=False)
-    """The full traceback, for the person who fixes it."""
-
-    def to_json(self, config: SimulationConfig | None = None) -> dict[str, Any]:
-        out: dict[str, Any] = {"index": self.index, "seed": self.seed, "error": self.error}
-        if config is not None:
-            out["replay"] = replay_command(config, self.index)
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """One finished game, told from the run's point of view: ``winner`` and ``score`` are in a/b terms."""
-
-    index: int
-    seed: int
-    winner: str | None
-    reason: str
-    score: tuple[int, int]
-    turns: int
-    decisions: int
-    steps: int
-    swapped: bool = False
-    log: str | None = None
-    models: tuple[ModelFate, ...] = ()
-    """Per-model fates (``GameResult.models``) with ``side`` in the run's terms: 0 is warband a, 1 warband b
-    (``SIDES[fate.side]``), also in a game with swapped seats."""
-    first_player: str | None = None
-    """The side (a/b) holding the first Initiative, when the ruleset exposes it (:data:`INITIATIVE_VAR`)."""
-    log_text: str | None = field(default=None, repr=False)
-    """The full log (JSON lines), kept only when asked for (``play_one(..., keep_log=True)``) to be stored."""
-    elapsed_s: float = field(default=0.0, compare=False)
-    crash: GameCrash | None = None
-    """Set when the game raised instead of finishing (then the other fields say nothing about it)."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "seed": self.seed,
-            "winner": self.winner,
-            "reason": self.reason,
-            "score": list(self.score),
-            "turns": self.turns,
-            "decisions": self.decisions,
-            "steps": self.steps,
-            "swapped": self.swapped,
-            "log": self.log,
-            "first_player": self.first_player,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,20 +185,6 @@ def crashed_record(config: SimulationConfig, index: int, exc: BaseException) -> 
     error = f"{type(exc).__name__}: {first}" if first else type(exc).__name__
     crash = GameCrash(index, config.game_seed(index), error, traceback.format_exc())
     return GameRecord(index, crash.seed, None, "crashed", (0, 0), 0, 0, 0, config.swapped(index), crash=crash)
-
-
-def replay_command(config: SimulationConfig, index: int) -> str:
-    """The command that plays game ``index`` of the run ``config`` again, alone, showing any traceback."""
-    parts = ["warband", "simulate", config.ruleset, "--a", str(config.roster_a), "--b", str(config.roster_b)]
-    if config.scenario is not None:
-        parts += ["--scenario", str(config.scenario)]
-    parts += ["--seed", str(config.seed), "--agent-a", config.agent_a, "--agent-b", config.agent_b]
-    for name, value in config.params.items():
-        parts += ["--set", f"{name}={value}"]
-    if config.swap_sides:
-        parts.append("--swap-sides")
-    parts += ["--game", str(index)]
-    return shlex.join(parts)
 
 
 Progress = Callable[[int, int, GameRecord], None]

@@ -30,7 +30,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from warband import __version__
 from warband.kernel.errors import WarbandError
 from warband.kernel.result import ModelFate
-from warband.lab.simulate import SIDES, GameCrash, GameRecord, SimulationConfig
+from warband.lab.records import SIDES, GameCrash, GameRecord, SimulationConfig
 
 MEMORY = ":memory:"
 SCHEMA_VERSION = 1

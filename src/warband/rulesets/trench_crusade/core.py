@@ -15,8 +15,9 @@ from typing import Any
 
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, Moved, Note, TokensChanged
+from warband.kernel.records import Step
 from warband.kernel.state import GameState, Model
-from warband.kernel.steps import Auto, Chance, Choice, Step, pop, push, replace_top, top
+from warband.kernel.steps import Auto, Chance, Choice, pop, push, replace_top, top
 from warband.rulesets.trench_crusade import rolls as tcr
 from warband.rulesets.trench_crusade.context import Context
 

@@ -19,9 +19,10 @@ from typing import Any
 
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, Note, Removed, StatusChanged, TokensChanged
+from warband.kernel.records import Record
 from warband.kernel.space import gap
 from warband.kernel.state import Model
-from warband.kernel.steps import Record, push
+from warband.kernel.steps import push
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import (
     R,
