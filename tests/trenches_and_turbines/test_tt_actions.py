@@ -38,9 +38,9 @@ def test_unit_with_two_cards_moves_four_times() -> None:
     g = position([unit(act=2)], [unit()], {"a1": line(4, 4, 3), "b1": line(10, 44, 3)}, active=None)
     g.state.stack = []
     g.state.turn = 0
-    from warband.rulesets.trenches_and_turbines import rules as tt
+    from warband.rulesets.trenches_and_turbines.turn import start_round
 
-    tt.start_round(g.state, [])
+    start_round(g.state, [])
     g.state.state_id += 1
     assert sorted(g.state.vars["deck"]) == ["a1", "a1", "b1"]
     moves = 0
@@ -122,9 +122,9 @@ def test_models_end_within_the_leaders_command_radius() -> None:
 
 def test_out_of_coherency_models_may_only_move() -> None:
     g = position([unit()], [unit()], {"a1": [(10, 10), (11.2, 10), (30, 10)], "b1": line(20, 25, 3)})
-    from warband.rulesets.trenches_and_turbines import combat
+    from warband.rulesets.trenches_and_turbines.shooting import shooters as who_shoots
 
-    shooters = [m.id for m, _, _ in combat.shooters(g.state, "a1", "b1", "Rifle", False)]
+    shooters = [m.id for m, _, _ in who_shoots(g.state, "a1", "b1", "Rifle", False)]
     assert "a1.3" not in shooters and "a1.1" in shooters
     act(g, "move a1")
     act(g, "to a1 @16,10")
@@ -142,11 +142,12 @@ def test_never_intentionally_out_of_coherency() -> None:
 def test_loss_of_leader_designates_a_new_coherency_leader() -> None:
     g = position([unit()], [unit(models=5, sv=0)], {"a1": line(10, 10, 3), "b1": line(10, 20, 5)})
     set_unit(g, "b1", leader="b1.1")
-    from warband.rulesets.trenches_and_turbines import combat
+    from warband.rulesets.trenches_and_turbines.attacks import remove
+    from warband.rulesets.trenches_and_turbines.morale import casualty_checks
 
     for mid in ("b1.1",):
-        combat.remove(g.state, g.state.models[mid], "test", [])
-    combat.casualty_checks(g.state, "b1", [])
+        remove(g.state, g.state.models[mid], "test", [])
+    casualty_checks(g.state, "b1", [])
     g.state.state_id += 1
     assert g.decision.prompt == "leader" and g.decision.player == 1
     g.apply(Action("lead", "b1.3"))
@@ -165,7 +166,7 @@ def test_charge_leader_first_and_most_models_in_contact() -> None:
         [unit(models=3)], [unit(models=3, ranged=0, weapons=[])], {"a1": line(10, 10, 3), "b1": line(10, 15, 3)}
     )
     act(g, "charge a1 b1 [walking]", [10, 10, 10], [10, 10, 10])
-    from warband.rulesets.trenches_and_turbines.space import in_contact
+    from warband.rulesets.trenches_and_turbines.units import in_contact
 
     st = g.state
     assert in_contact(st, st.models["a1.1"], "b1")
@@ -197,9 +198,9 @@ def test_running_charge_double_move_priority_and_plus_one() -> None:
 def test_pinned_unit_cannot_run_charge() -> None:
     g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 18, 3)}, active=None)
     set_unit(g, "a1", pins=1)
-    from warband.rulesets.trenches_and_turbines import rules as tt
+    from warband.rulesets.trenches_and_turbines.activation import begin_activation
 
-    tt.begin_activation(g.state, "a1", [])
+    begin_activation(g.state, "a1", [])
     g.state.stack = []  # skip the pinned test: it passed
     g.state.state_id += 1
     assert "trenches-and-turbines/pin/shed-first" in rules_of(g, "charge a1 b1 [running]")
@@ -272,7 +273,7 @@ def test_overwatch_ends_the_activation_with_a_token() -> None:
 
 
 def test_reaction_eligibility() -> None:
-    from warband.rulesets.trenches_and_turbines.rules import can_react
+    from warband.rulesets.trenches_and_turbines.reactions import can_react
 
     g = position(
         [unit()],
@@ -377,13 +378,13 @@ def test_three_actions_are_still_cut_by_shaken_and_a_failed_pinned_test() -> Non
     tank = unit(models=1, size="XL", base_mm=60, keywords=["VEHICLE"], actions=3)
     g = position([tank], [unit()], {"a1": [(20, 10)], "b1": line(10, 40, 3)}, active=None)
     set_unit(g, "a1", shaken=1)
-    from warband.rulesets.trenches_and_turbines import rules as tt
+    from warband.rulesets.trenches_and_turbines.activation import begin_activation
 
-    tt.begin_activation(g.state, "a1", [])
+    begin_activation(g.state, "a1", [])
     assert g.state.vars["left"] == 2  # a Shaken VEHICLE loses one of its three (digest §3.10)
     p = position([unit(actions=3)], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)}, active=None)
     set_unit(p, "a1", pins=1)
-    tt.begin_activation(p.state, "a1", [])
+    begin_activation(p.state, "a1", [])
     p.state.state_id += 1
     assert p.decision.prompt == "pintest"
     p.roll([10])  # the pinned test fails: one action only (digest §3.7)
@@ -424,11 +425,11 @@ def test_followers_walk_round_impassable_terrain_too() -> None:
 
 def _routed(a: list[dict[str, Any]], at: dict[str, list[tuple[float, float]]], **kw: Any) -> Any:
     """``a1`` is Routed and activates: its Rally test is next."""
-    from warband.rulesets.trenches_and_turbines import rules as tt
+    from warband.rulesets.trenches_and_turbines.activation import begin_activation
 
     g = position(a, [unit(models=len(at.get("b1", [])) or 1)], at, active=None, **kw)
     set_unit(g, "a1", routed=True, pins=1)
-    tt.begin_activation(g.state, "a1", [])
+    begin_activation(g.state, "a1", [])
     g.state.state_id += 1
     assert g.decision.prompt == "rally"
     return g
@@ -455,7 +456,7 @@ def test_routed_unit_walks_round_impassable_terrain_to_its_edge_and_off() -> Non
 def test_fleeing_models_keep_clear_of_enemies_and_take_the_nearest_free_spot() -> None:
     """A flee is a Move (seed 002): no model passes within 1" of an enemy, and a model whose place is taken stands
     at the nearest free spot instead of staying put."""
-    from warband.rulesets.trenches_and_turbines.space import gap
+    from warband.kernel.space import gap
 
     g = _routed([unit(models=1)], {"a1": [(10, 14)], "b1": [(10, 10)]})
     events = g.roll([10])
@@ -517,7 +518,8 @@ def test_charge_goes_round_a_wall_when_the_way_round_fits_the_distance() -> None
     """Seed 002, Charge: 'a special type of movement action', so the charge move walks round impassable terrain
     like a Move. The straight way to the target crosses a short wall; the way round its end (about 5.5") fits a
     walking charge's 6", and the leader ends in base contact with a leg no straight move could make."""
-    from warband.rulesets.trenches_and_turbines.space import in_contact, leg_cost
+    from warband.rulesets.trenches_and_turbines.paths import leg_cost
+    from warband.rulesets.trenches_and_turbines.units import in_contact
 
     wall = box("wall", "impassable", 14.5, 12, 15.5, 14.2, height=3, blocks_los=True)
     g = position(
@@ -534,7 +536,7 @@ def test_charge_whose_way_round_is_too_long_falls_short_along_it() -> None:
     """Seed 002, Charge: models move their Move (walking) or double (running) in the charge. Round a longer wall
     the way is about 11": a walking charge may be declared (the target is within 6" as the crow flies) but
     fails, its leader ending 6" along the way round, not through the wall; a running charge gets there."""
-    from warband.rulesets.trenches_and_turbines.space import in_contact
+    from warband.rulesets.trenches_and_turbines.units import in_contact
 
     wall = box("wall", "impassable", 11, 12, 19, 14.2, height=3, blocks_los=True)
     at = {"a1": [(15, 11)], "b1": [(15, 15.7)]}
@@ -553,7 +555,7 @@ def test_charge_whose_way_round_is_too_long_falls_short_along_it() -> None:
 def test_charge_never_passes_through_impassable_terrain() -> None:
     """A charge is a movement action (seed 002): a target walled in all round cannot be reached, however close it
     stands; the charge fails and the charger stays outside the walls."""
-    from warband.rulesets.trenches_and_turbines.space import in_contact
+    from warband.rulesets.trenches_and_turbines.units import in_contact
 
     walls = [
         box("s", "impassable", 12, 12, 18, 12.5, height=3, blocks_los=True),
@@ -575,7 +577,8 @@ def test_charging_followers_walk_round_impassable_terrain_to_base_contact() -> N
     """Seed 002, Charge: after the leader, the rest of the unit is moved to maximise the models in base contact.
     The leader stands past the end of a wall; its two followers behind the wall walk round its end into base
     contact too (each straight leg would cross the wall)."""
-    from warband.rulesets.trenches_and_turbines.space import in_contact, leg_cost
+    from warband.rulesets.trenches_and_turbines.paths import leg_cost
+    from warband.rulesets.trenches_and_turbines.units import in_contact
 
     wall = box("w", "impassable", 10, 12, 20, 13, height=3, blocks_los=True)
     at = {"a1": [(9, 12.5), (11, 11), (12.2, 11)], "b1": line(12.5, 15.5, 3)}
@@ -591,7 +594,8 @@ def test_charging_followers_walk_round_impassable_terrain_to_base_contact() -> N
 def test_charge_goes_round_other_enemies_one_inch_clear() -> None:
     """Seed 002, Move: models keep at least 1" from enemy models while moving; a charge is a movement action, so
     its way to the target goes round another enemy unit standing in between (1" clear), not past it."""
-    from warband.rulesets.trenches_and_turbines.space import gap, in_contact
+    from warband.kernel.space import gap
+    from warband.rulesets.trenches_and_turbines.units import in_contact
 
     at = {"a1": [(10, 10)], "b1": [(10, 16)], "b2": [(10, 13)]}
     two = [unit(models=1, ranged=0, weapons=[]), unit(models=1, ranged=0, weapons=[])]
@@ -605,7 +609,7 @@ def test_charge_goes_round_other_enemies_one_inch_clear() -> None:
 def test_a_charging_vehicle_keeps_to_a_straight_line() -> None:
     """Seed 002, Vehicle Keyword and Movement: a VEHICLE moves only in a straight line, so its charge does not
     walk round a wall the way infantry would."""
-    from warband.rulesets.trenches_and_turbines.space import in_contact
+    from warband.rulesets.trenches_and_turbines.units import in_contact
 
     wall = box("wall", "impassable", 14, 12, 16, 14.2, height=3, blocks_los=True)
     at = {"a1": [(15, 10)], "b1": [(15, 16)]}
@@ -622,7 +626,7 @@ def test_a_charging_vehicle_pivots_at_most_90_degrees() -> None:
     """Seed 002, Vehicle Keyword and Movement (one pivot of at most 90 degrees, then a straight line) holds for
     the charge move too (a charge is 'a special type of movement action'): a target behind the vehicle is out of
     reach however close, one within the arc is reached, and the vehicle ends facing the way it went."""
-    from warband.rulesets.trenches_and_turbines.space import in_contact
+    from warband.rulesets.trenches_and_turbines.units import in_contact
 
     tank = unit(models=1, move=8, size="L", keywords=["VEHICLE"], base_mm=25)
     target = unit(models=1, ranged=0, weapons=[])

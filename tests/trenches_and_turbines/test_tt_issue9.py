@@ -57,9 +57,9 @@ def test_charge_models_move_after_the_reaction_a_prone_unit_may_only_move_2_inch
 # 3. Designated coherency leader
 def test_designated_leader_is_unit_leader_for_no_purpose_other_than_coherency() -> None:
     g = position([unit(models=1)], [unit(models=3)], {"a1": [(10, 10)], "b1": line(10, 20, 3)})
-    from warband.rulesets.trenches_and_turbines import combat
+    from warband.rulesets.trenches_and_turbines.attacks import remove
 
-    combat.remove(g.state, g.state.models["b1.1"], "test", [])
+    remove(g.state, g.state.models["b1.1"], "test", [])
     set_unit(g, "b1", activated=True, leaderless=True, leader="b1.3", half_tested=True)
     act(g, "shoot a1 b1 [Rifle]", [1], [10])
     assert g.decision.prompt == "wound" and g.decision.player == 1

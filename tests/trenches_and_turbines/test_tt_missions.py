@@ -24,7 +24,9 @@ from warband.kernel.errors import ScenarioError
 from warband.kernel.events import Note
 from warband.kernel.log import log_lines, parse_log, replay
 from warband.kernel.rng import Rng
-from warband.rulesets.trenches_and_turbines import rules as tt
+from warband.rulesets.trenches_and_turbines.activation import begin_activation
+from warband.rulesets.trenches_and_turbines.scoring import finish
+from warband.rulesets.trenches_and_turbines.turn import end_round
 
 M = "trenches-and-turbines/mission"
 OBJS: list[dict[str, Any]] = [{"id": "o1", "at": [20, 20]}, {"id": "o2", "at": [40, 20]}]
@@ -89,7 +91,7 @@ def legal_missions(g: Game) -> list[str]:
 def end_round_now(g: Game, turn: int = 2) -> None:
     """Score the end of round ``turn`` as the rules do (the objectives score from round 2)."""
     g.state.turn = turn
-    tt.end_round(g.state, [])
+    end_round(g.state, [])
     g.state.state_id += 1
 
 
@@ -222,7 +224,7 @@ def test_limit_per_activation_then_per_turn_then_per_game() -> None:
 
     def again(turn: int) -> None:
         g.state.turn = turn
-        tt.begin_activation(g.state, "a1", [])
+        begin_activation(g.state, "a1", [])
         g.state.state_id += 1
 
     again(1)
@@ -241,7 +243,7 @@ def test_limit_per_side_and_per_objective() -> None:
     at = {"a1": NEAR, "a2": line(20, 18.8, 3), "b1": FAR_ENEMY}
     side = game([plain(limits=[{"per": "game", "scope": "side"}])], at, a=units)
     act(side, "mission a1 [signal]")
-    tt.begin_activation(side.state, "a2", [])
+    begin_activation(side.state, "a2", [])
     side.state.state_id += 1
     assert rules_of(side, "mission a2 [signal]") == [f"{M}/limit"]  # the side has used it
     each = [{"per": "game", "each_objective": True}]
@@ -259,7 +261,7 @@ def test_score_counts_in_the_result() -> None:
     events = g.apply(Action.parse("mission a1 o1 [secure]"))
     assert vp(g) == [2, 0]
     assert any(isinstance(e, Note) and e.rule == f"{M}/score" for e in events)
-    tt.finish(g.state, [])
+    finish(g.state, [])
     result = g.result()
     assert result is not None and result.score == (2, 0) and result.winner == 0
 
@@ -299,7 +301,7 @@ def test_the_other_side_claims_it_back() -> None:
     g = game([secure(effects=[{"kind": "claim"}], forbids=[])], {"a1": NEAR, "b1": line(20, 18.8, 3)}, deck=["b1"])
     act(g, "mission a1 o1 [secure]")
     assert mark(g, "o1")["owner"] == 0
-    tt.begin_activation(g.state, "b1", [])
+    begin_activation(g.state, "b1", [])
     g.state.state_id += 1
     act(g, "mission b1 o1 [secure]")
     assert mark(g, "o1")["owner"] == 1
@@ -332,7 +334,7 @@ def test_shoot_refused_after_a_mission_action_that_forbids_it() -> None:
         ("trenches-and-turbines/shoot/after-mission", "Secure the Intel forbids Shoot for the rest of this activation")
     ]
     assert "shoot" not in {x.kind for x in g.legal_actions()}
-    tt.begin_activation(g.state, "a1", [])  # its next activation: the restriction is over
+    begin_activation(g.state, "a1", [])  # its next activation: the restriction is over
     g.state.state_id += 1
     assert rules_of(g, "shoot a1 b1 [Rifle]") == []
 

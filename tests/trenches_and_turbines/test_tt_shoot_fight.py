@@ -389,7 +389,7 @@ def test_works_brigade_sample_plays_its_mortar_three_actions_and_own_saves() -> 
 def test_kills_are_credited_to_the_unit_that_shot_or_fought() -> None:
     """The lab's per-model kills (``ModelFate.kills``) come from the unit's count of enemy models its attacks
     removed; nothing wrote that count before, so every Trenches and Turbines model reported 0 kills."""
-    from warband.rulesets.trenches_and_turbines import model_fate
+    from warband.rulesets.trenches_and_turbines.ruleset import model_fate
 
     cannon = {"name": "Cannon", "range": 24, "attacks": 1, "damage": 3, "pen": 0}
     g = position([unit(models=1, weapons=[cannon])], [unit(models=3, sv=0)], {"a1": [(10, 10)], "b1": line(10, 20, 3)})

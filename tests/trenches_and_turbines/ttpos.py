@@ -113,9 +113,9 @@ def position(
     st.vars["deck"] = list(deck or [])
     st.vars["active"] = None
     if active is not None:
-        from warband.rulesets.trenches_and_turbines import rules as tt
+        from warband.rulesets.trenches_and_turbines.activation import begin_activation
 
-        tt.begin_activation(st, active, [])
+        begin_activation(st, active, [])
     st.state_id += 1
     return game
 

@@ -1,148 +1,35 @@
-"""The ``trenches-and-turbines`` ruleset: the Actions chapter of Trenches and Turbines (seed 002) plus the
-PROPOSED core rules of the digest (``../shared/rules/trenches-and-turbines.md`` §3), all numbers in
-``params.toml``.
+"""The ``trenches-and-turbines`` ruleset: the Actions chapter of Trenches and Turbines (seed 002) plus the PROPOSED
+core rules of the digest (``../shared/rules/trenches-and-turbines.md`` §3), every number in ``params.toml``; the
+clause matrix ``docs/rules/trenches-and-turbines.md`` maps each seed sentence to code and test.
 
-* ``rules.py``  the round, the activation deck, the action menu, reactions, charges, fights, and the step
-  machine (:class:`~warband.rulesets.trenches_and_turbines.rules.TTRules`)
-* ``combat.py`` shooting and melee attacks, saves, casualties, pins, Leadership (their steps)
-* ``core.py``   the step bases, unit status and the d10 test
-* ``missions.py`` the scenario's Mission-Based Actions (requirements, limits, effects, what they forbid)
-* ``space.py``  coherency, movement (VEHICLE, SCALABLE), sight by size, Conceal, Cover, charge placement
-* ``roster.py`` force files; ``data/`` sample forces and the default scenario
-* ``evaluate.py`` the heuristic value; ``render.py`` the text table
+Where things are, in the order of play:
+
+* ``ruleset.py``    the Ruleset class (the entry point), the blank state, the result and each model's fate
+* ``machine.py``    the step machine (set-up, standing decisions, the deck's advance) and every step kind
+* ``setup.py``      set-up: roll-off, deployment zone, deploying units (digest §3.2)
+* ``turn.py``       the round and the activation deck: Start phase, card draws, End phase (digest §3.2)
+* ``activation.py`` a unit's activation: two actions (rarely three), Rally and pinned test at its start, spending
+* ``actions.py``    the action menu: the universal actions, the refusals of any action, doing the chosen one
+* ``movement.py``   the Move and Shift actions: the destination choice, its candidates and plans
+* ``unit_moves.py`` unit move plans: where every model of a moving or fleeing unit ends
+* ``paths.py``      a model's way: leg costs (difficult, obstacles, SCALABLE), 1" round enemies, routed paths
+* ``spots.py``      where a model may stand; the index of models that stand still while candidates are listed
+* ``vehicles.py``   VEHICLE movement: straight ahead, one pivot of at most 90 degrees
+* ``coherency.py``  Unit Coherency: out-of-coherency models, formation slots, the new coherency leader
+* ``prone.py``      Go Prone/Take Cover!: Go Prone, Stand, remain prone or stand after shedding a pin
+* ``charge.py``     Charge: walking and running, its reach, the charge move and placement, the FREE Fight
+* ``shooting.py``   Shoot: who can shoot, range, hit modifiers and groups, pins after the attack
+* ``sight.py``      line of sight by size, Conceal
+* ``cover.py``      Cover (X) of a model and a unit
+* ``attacks.py``    hit rolls, saves, Pen, casualties (shared by Shoot and Fight)
+* ``fight.py``      Fight: who fights, Priority, resolving the Fight, Shift after it, pins of a draw
+* ``reactions.py``  reactions and Overwatch: who may react, what, and its consequences
+* ``pins.py``       pins: taking them, the pinned test, Shed a Pin
+* ``morale.py``     Leadership checks, Routed and Rally, flee, loss of leader and half strength
+* ``scoring.py``    objective control, victory points, the result
+* ``missions.py``   the scenario's Mission-Based Actions (requirements, limits, effects, what they forbid)
+* ``units.py``      a unit on the table: its models, leader, kind, engagement, gaps
+* ``core.py``       step bases, unit status, the d10 test; ``context.py`` the immutable game context
+* ``roster.py``     force files; ``data/`` sample forces and scenarios
+* ``evaluate.py``   the heuristic value; ``odds.py`` exact Shoot odds; ``render.py`` / ``view.py`` text and drawable
 """
-
-from __future__ import annotations
-
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Any, ClassVar
-
-from warband.kernel.actions import Action
-from warband.kernel.geometry import base_radius
-from warband.kernel.mission import ActionVocabulary
-from warband.kernel.offers import OddsCommand, RosterLine, RosterSummary
-from warband.kernel.params import ParamTable
-from warband.kernel.result import Fate, GameResult, ModelFate
-from warband.kernel.rng import Rng
-from warband.kernel.ruleset import SteppedRuleset
-from warband.kernel.state import GameState, Model, SideState
-from warband.kernel.steps import SteppedRules
-from warband.rulesets.trenches_and_turbines import missions, rules
-from warband.rulesets.trenches_and_turbines.context import Context, State, build_context
-from warband.rulesets.trenches_and_turbines.roster import load_roster, unit_specs
-from warband.rulesets.trenches_and_turbines.rules import ACTIONS
-
-_HERE = Path(__file__).parent
-
-
-class TrenchesAndTurbines(SteppedRuleset):
-    """Trenches and Turbines behind the kernel protocol."""
-
-    id: ClassVar[str] = "trenches-and-turbines"
-    version: ClassVar[str] = "0.6.0"
-    title: ClassVar[str] = "Trenches and Turbines (Actions chapter, seed 002; PROPOSED core rules)"
-    params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
-    rules: ClassVar[SteppedRules[Any]] = rules.RULES
-    action_vocabulary: ClassVar[ActionVocabulary | None] = ActionVocabulary(
-        kinds=frozenset(ACTIONS), statuses=frozenset(missions.STATUSES), ruleset="trenches-and-turbines"
-    )
-
-    def data_dir(self) -> Path:
-        return _HERE / "data"
-
-    def load_roster(self, path: Path) -> dict[str, Any]:
-        return load_roster(path).model_dump(mode="json", exclude_none=True)
-
-    def _context(
-        self, params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict[str, Any]], scenario: dict[str, Any]
-    ) -> Context:
-        act, cmd = int(params["default_act"]), float(params["default_command"])
-        specs = (unit_specs(rosters[0], act, cmd), unit_specs(rosters[1], act, cmd))
-        return build_context(params, rosters, scenario, specs)
-
-    def blank(
-        self,
-        params: Mapping[str, Any],
-        rosters: tuple[dict[str, Any], dict[str, Any]],
-        scenario: dict[str, Any],
-        seed: int,
-    ) -> State:
-        ctx = self._context(params, rosters, scenario)
-        p = ctx.params
-        models: dict[str, Model] = {}
-        for uid in ctx.unit_order:
-            spec = ctx.units[uid]
-            for mid in spec["models"]:
-                data = ctx.profiles[mid]
-                height = float(p[f"size_height_{data['size']}"])
-                models[mid] = Model(
-                    mid, spec["side"], spec["name"], spec["name"], base_radius(data["base_mm"]), height, data, unit=uid
-                )
-        sides = [SideState(str(ctx.rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
-        return GameState(ctx, models, sides, Rng(seed))
-
-    def describe_roster(self, roster: dict[str, Any]) -> RosterSummary:
-        """One line per unit (its name and models); no points in this game's force files yet."""
-        lines = tuple(RosterLine(str(u["name"]), int(u["models"])) for u in roster["units"])
-        return RosterSummary(str(roster["name"]), None, sum(x.count for x in lines), len(lines), lines)
-
-    def odds_commands(self) -> tuple[OddsCommand, ...]:
-        from warband.rulesets.trenches_and_turbines.odds import ODDS_COMMANDS
-
-        return ODDS_COMMANDS
-
-    def result(self, state: GameState[Any]) -> GameResult | None:
-        if state.phase != "over":
-            return None
-        score = rules.result_score(state)
-        winner = None if score[0] == score[1] else (0 if score[0] > score[1] else 1)
-        fates = tuple(model_fate(state, m) for m in state.models.values())
-        return GameResult(winner, "victory points", score, state.turn, fates)
-
-    def evaluate(self, state: GameState[Any], side: int) -> float:
-        from warband.rulesets.trenches_and_turbines.evaluate import evaluate
-
-        return evaluate(state, side)
-
-    def describe_action(self, state: GameState[Any], action: Action) -> str:
-        return missions.describe(state, action)
-
-    def view(self, state: GameState[Any]) -> dict[str, Any]:
-        from warband.rulesets.trenches_and_turbines.view import view
-
-        return view(state)
-
-    def render(self, state: GameState[Any]) -> str:
-        from warband.kernel.view_text import render_view
-        from warband.rulesets.trenches_and_turbines.render import render_table
-
-        return render_view(self.view(state)) + "\n" + render_table(state)
-
-    def explain(self, state: GameState[Any], action: Action) -> str:
-        from warband.rulesets.trenches_and_turbines.render import explain_action
-
-        return explain_action(state, action)
-
-
-def model_fate(state: GameState[Any], m: Model) -> ModelFate:
-    """A model's fate in kernel terms. ``type`` is its unit's name (the force file's unit entry); ``points`` is 0:
-    force files carry no points in this game yet (a unit's points, once they do, are split over its models).
-    ``fate`` is ``out`` for a model off the table (``fled`` if the rules flagged it ``fled``: today a unit that
-    flees off the table is removed like a casualty, so it reads ``out``); there is no Down state, so a damaged
-    model on the table is ``in play`` with its ``damage``. ``kills`` are kept per unit, not per model: the unit's
-    count in ``state.vars["unit_kills"]`` (enemy models its shots and fights removed, counted as each ends:
-    ``combat.credit_kills``) is shared out over its models, the first ones taking the remainder."""
-    fate: Fate = "in play"
-    if not m.on_table:
-        fate = "fled" if m.flags.get("fled") else "out"
-    kills = 0
-    if m.unit is not None:
-        unit_kills = int(state.vars.get("unit_kills", {}).get(m.unit, 0))
-        members = sorted(mid for mid, other in state.models.items() if other.unit == m.unit)
-        share, extra = divmod(unit_kills, len(members))
-        kills = share + (1 if members.index(m.id) < extra else 0)
-    return ModelFate(m.id, m.side, m.name, m.name, 0, m.unit, fate, kills, m.token("damage"))
-
-
-__all__ = ["TrenchesAndTurbines", "model_fate"]

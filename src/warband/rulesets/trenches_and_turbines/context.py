@@ -38,7 +38,7 @@ class Context(GameContext):
     sight_pieces: tuple[TerrainPiece, ...] = field(init=False)
     unit_order: tuple[str, ...] = field(init=False)
     #: While the rules list candidates on one state that nothing moves meanwhile (destinations, deployment
-    #: spots), the models on the table of that state, indexed by x (:func:`space.frozen_models`); else None.
+    #: spots), the models on the table of that state, indexed by x (:func:`spots.frozen_models`); else None.
     frozen: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -1,4 +1,5 @@
-"""Small shared helpers: the step bases of this ruleset, unit status (``state.vars["u"]``) and the d10 test.
+"""Small shared helpers: the step bases of this ruleset, unit status (``state.vars["u"]``) and the d10 test (digest
+§3.1 Dice).
 
 Unit status is a JSON-native dict per unit id, replaced (never mutated in place) on every change:
 ``leader`` (the coherency leader's model id), ``pins``, ``prone``, ``routed``, ``overwatch``, ``activated``,
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from warband.kernel.actions import DiceSpec
 from warband.kernel.steps import Auto, Chance, Choice
 from warband.rulesets.trenches_and_turbines.context import State
 
@@ -73,3 +75,8 @@ def succeeds(params: Mapping[str, Any], value: int, target: int) -> bool:
     if value >= int(params["natural_failure"]):
         return False
     return value <= target
+
+
+def d10s(state: State, n: int, label: str, model: str | None) -> DiceSpec:
+    """``n`` dice of the game's die (param ``die_sides``)."""
+    return DiceSpec(n, int(state.ctx.params["die_sides"]), label, model)

@@ -9,9 +9,10 @@ import math
 from warband.kernel.state import Model
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import ustate
+from warband.rulesets.trenches_and_turbines.cover import model_cover
 from warband.rulesets.trenches_and_turbines.missions import live_objectives, marks, target_ids
-from warband.rulesets.trenches_and_turbines.rules import objective_holder
-from warband.rulesets.trenches_and_turbines.space import members, model_cover
+from warband.rulesets.trenches_and_turbines.scoring import objective_holder
+from warband.rulesets.trenches_and_turbines.units import members
 
 
 def unit_value(state: State, uid: str, ms: list[Model] | None = None) -> float:

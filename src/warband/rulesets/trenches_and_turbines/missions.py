@@ -37,15 +37,10 @@ from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
 from warband.kernel.geometry import Vec
+from warband.rulesets.trenches_and_turbines.coherency import out_of_coherency
 from warband.rulesets.trenches_and_turbines.context import Context, Objective, State
 from warband.rulesets.trenches_and_turbines.core import R, side_name, ustate
-from warband.rulesets.trenches_and_turbines.space import (
-    engaged_units,
-    leader_of,
-    members,
-    out_of_coherency,
-    unit_gap,
-)
+from warband.rulesets.trenches_and_turbines.units import engaged_units, leader_of, members, unit_gap
 
 KIND = "mission"
 STATUSES = ("pinned", "routed", "prone", "engaged", "leaderless", "overwatch")

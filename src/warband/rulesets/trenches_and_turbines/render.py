@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from warband.kernel.actions import Action
-from warband.rulesets.trenches_and_turbines import combat
+from warband.rulesets.trenches_and_turbines.coherency import out_of_coherency
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import side_name, succeeds, ustate
 from warband.rulesets.trenches_and_turbines.missions import marks
-from warband.rulesets.trenches_and_turbines.space import leader_of, members, out_of_coherency
+from warband.rulesets.trenches_and_turbines.shooting import shoot_groups
+from warband.rulesets.trenches_and_turbines.units import leader_of, members
 
 
 def render_table(state: State) -> str:
@@ -54,7 +55,7 @@ def explain_action(state: State, action: Action) -> str:
     """For a Shoot: the groups, their target numbers and the expected hits."""
     if action.kind != "shoot" or action.model is None or action.target is None or action.option is None:
         return ""
-    groups = combat.shoot_groups(state, action.model, action.target, action.option, False)
+    groups = shoot_groups(state, action.model, action.target, action.option, False)
     params = state.ctx.params
     sides = int(params["die_sides"])
     parts = []

@@ -39,7 +39,7 @@ def leader(state: State, uid: str) -> Model | None:
 
 
 def out_of_coherency(state: State, uid: str) -> set[str]:
-    from warband.rulesets.trenches_and_turbines.space import out_of_coherency as rule
+    from warband.rulesets.trenches_and_turbines.coherency import out_of_coherency as rule
 
     return set(rule(state, uid))
 

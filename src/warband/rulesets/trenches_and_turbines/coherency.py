@@ -1,0 +1,72 @@
+"""Unit Coherency (seed 002, Unit Coherency; digest §3.4 for the PROPOSED chain option): which models are out of
+coherency, the formation slots round a leader (where followers stand after a deployment or a Move), and the new
+coherency leader a unit designates when its leader dies."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from warband.kernel.actions import Action
+from warband.kernel.events import Event, Note
+from warband.kernel.geometry import Vec, edge_distance
+from warband.rulesets.trenches_and_turbines.context import State
+from warband.rulesets.trenches_and_turbines.core import R, TTChoice, set_unit
+from warband.rulesets.trenches_and_turbines.spots import Placement
+from warband.rulesets.trenches_and_turbines.units import leader_of, members
+
+
+def out_of_coherency(state: State, uid: str, where: Placement | None = None) -> list[str]:
+    """Models of ``uid`` outside coherency: farther than the leader's command radius from the leader, or (digest
+    §3.4, ``coherency_chain``) farther than the chain distance from every other model of the unit."""
+    ms = members(state, uid)
+    lead = leader_of(state, uid)
+    if len(ms) < 2 or lead is None:
+        return []
+    pos = {m.id: (where[m.id][:2] if where and m.id in where else (m.x, m.y)) for m in ms}
+    cmd = float(lead.data["command"])
+    chain = float(state.ctx.params["coherency_chain"])
+    out = []
+    for m in ms:
+        if m.id == lead.id:
+            continue
+        if edge_distance(pos[m.id], m.radius, pos[lead.id], lead.radius) > cmd + 1e-6:
+            out.append(m.id)
+            continue
+        if chain > 0 and all(
+            edge_distance(pos[m.id], m.radius, pos[o.id], o.radius) > chain + 1e-6 for o in ms if o.id != m.id
+        ):
+            out.append(m.id)
+    return out
+
+
+#: The directions of the slots round a leader: 8, 16 and 24 evenly spaced, ring by ring (computed once).
+_RING_DIRS = tuple(
+    tuple((math.cos(2 * math.pi * k / (8 * ring)), math.sin(2 * math.pi * k / (8 * ring))) for k in range(8 * ring))
+    for ring in (1, 2, 3)
+)
+
+
+def follower_slots(lead_at: Vec, lead_r: float, r: float, spacing: float) -> list[Vec]:
+    out: list[Vec] = []
+    x, y = lead_at
+    for ring, dirs in zip((1, 2, 3), _RING_DIRS, strict=True):
+        dist = lead_r + r + spacing * ring - 0.5
+        out.extend((x + dist * c, y + dist * s) for c, s in dirs)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class NewLeader(TTChoice):
+    """The unit that lost its leader picks a new coherency leader (seed 002, Unit Coherency)."""
+
+    kind = "leader"
+    about = "unit"
+    unit: str
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("lead", m.id) for m in members(state, self.unit)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        set_unit(state, self.unit, leader=str(action.model))
+        events.append(Note(f"{action.model} is now {self.unit}'s coherency leader", f"{R}/coherency/new-leader"))

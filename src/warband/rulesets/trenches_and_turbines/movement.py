@@ -1,0 +1,217 @@
+"""The Move and Shift actions (seed 002, Move; Shift: 3", never to start another Fight): the destination choice
+(:class:`Dest`), its candidate points (:func:`dest_candidates`), its plan (:func:`dest_plan`, remembered per
+position) and putting the unit there. Where each model ends is :mod:`unit_moves`; VEHICLEs :mod:`vehicles`."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from warband.kernel.actions import Action
+from warband.kernel.errors import Reason
+from warband.kernel.events import Event, Note
+from warband.kernel.steps import push
+from warband.rulesets.trenches_and_turbines import missions
+from warband.rulesets.trenches_and_turbines.context import State
+from warband.rulesets.trenches_and_turbines.core import R, TTChoice, ustate
+from warband.rulesets.trenches_and_turbines.spots import Placement, frozen_models
+from warband.rulesets.trenches_and_turbines.unit_moves import place_unit, plan_unit_move
+from warband.rulesets.trenches_and_turbines.units import engaged_units, is_vehicle, leader_of, members, units_of
+from warband.rulesets.trenches_and_turbines.vehicles import vehicle_facing_after, vehicle_problems, vehicle_via_plan
+
+
+def move_reasons(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
+    """A Move is declared with no destination (seed 002, Actions: declare, then perform; the destination follows
+    as a :class:`Dest` choice)."""
+    return [] if a.target is None and a.point is None else [(f"{R}/move/syntax", "declare 'move UNIT' first")]
+
+
+def shift_reasons(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
+    """A Shift has no refusal of its own (seed 002, Shift); where it may go is checked at its destination."""
+    return []
+
+
+def push_shift(state: State, uid: str, free: bool = False) -> None:
+    """A Shift (seed 002, Shift: a movement action of ``shift_distance`` inches); ``free`` after a Fight."""
+    push(state, Dest(uid, "shift", float(state.ctx.params["shift_distance"]), free))
+
+
+@dataclass(frozen=True, slots=True)
+class Dest(TTChoice):
+    """Where the leader of ``unit`` goes: a Move (``mode`` "move") or a Shift ("shift", ``free`` after a Fight)
+    of up to ``allow`` inches; any point on the table is accepted and checked (:func:`dest_plan`)."""
+
+    kind = "dest"
+    about = "unit"
+    unit: str
+    mode: str
+    allow: float
+    free: bool = False
+
+    def options(self, state: State) -> list[Action]:
+        return dest_candidates(state, self)
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        return dest_reasons(state, self, action)
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        do_destination(state, self, action, events)
+
+
+def dest_candidates(state: State, step: Dest) -> list[Action]:
+    """Candidate destinations for the leader: toward each enemy unit, each objective, each cover piece, away,
+    and a ring of eight directions at full and half distance."""
+    uid = step.unit
+    lead = leader_of(state, uid) or members(state, uid)[0]
+    allow = step.allow
+    goals: list[tuple[float, float]] = []
+    side = state.ctx.units[uid]["side"]
+    for e in units_of(state, 1 - side):
+        el = leader_of(state, e) or members(state, e)[0]
+        goals.append((el.x, el.y))
+    goals.extend(at for _, at, _ in missions.live_objectives(state))
+    for piece in state.ctx.table.terrain:
+        if piece.id in state.ctx.cover_ids or piece.id in state.ctx.woods_ids:
+            x0, y0, x1, y1 = piece.bbox
+            goals.append(((x0 + x1) / 2, (y0 + y1) / 2))
+    pts: list[tuple[float, float]] = []
+    for g in goals:
+        dx, dy = g[0] - lead.x, g[1] - lead.y
+        d = math.hypot(dx, dy)
+        if d > 1e-6:
+            f = min(1.0, allow / d)
+            pts.append((round(lead.x + dx * f, 2), round(lead.y + dy * f, 2)))
+    for k in range(8):
+        ang = k * math.pi / 4
+        for s in (allow, allow / 2):
+            pts.append((round(lead.x + s * math.cos(ang), 2), round(lead.y + s * math.sin(ang), 2)))
+    out: list[Action] = []
+    seen = set()
+    with frozen_models(state):  # only checks follow: nothing moves
+        for q in pts:
+            if q in seen:
+                continue
+            seen.add(q)
+            a = Action("to", uid, point=q)
+            if not dest_reasons(state, step, a):
+                out.append(a)
+    return [*out, Action("stay", uid)]
+
+
+def dest_reasons(state: State, step: Dest, a: Action) -> list[Reason]:
+    uid = step.unit
+    if a.model != uid or a.kind not in ("to", "stay") or (a.kind == "to" and a.point is None):
+        return [(f"{R}/move/destination", f"give a destination: 'to {uid} @x,y' or 'stay {uid}'")]
+    if a.kind == "stay":
+        return []
+    plan = dest_plan(state, step, a)
+    return plan if isinstance(plan, list) else []
+
+
+#: Destination plans kept per game (in the context's memo) before it is emptied.
+PLAN_MEMO_LIMIT = 50_000
+
+
+def dest_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
+    """Where a Move or Shift to ``a.point`` puts every model of the unit, or why it cannot go
+    (:func:`_dest_plan`). A pure function of the models on the table (where they stand, which way a VEHICLE
+    faces), the unit's leader and the step, so it is remembered by them: listing the destinations plans each one
+    and choosing one plans it again, and a lookahead plans the same moves from the same positions."""
+    key = (
+        "dest",
+        step.unit,
+        step.mode,
+        step.allow,
+        a.kind,
+        a.model,
+        a.point,
+        a.option,
+        ustate(state, step.unit).get("leader"),
+        _stances(state),
+    )
+    memo = state.ctx.memo
+    hit: Placement | list[Reason] | None = memo.get(key)
+    if hit is None:
+        hit = _dest_plan(state, step, a)
+        if len(memo) > PLAN_MEMO_LIMIT:
+            memo.clear()
+        memo[key] = hit
+    return dict(hit) if isinstance(hit, dict) else list(hit)
+
+
+def _stances(state: State) -> tuple[tuple[Any, ...], ...]:
+    """Where every model stands (and which way it faces), once per listing while nothing moves."""
+    frozen = state.ctx.frozen
+    cache = frozen.cache if frozen is not None and frozen.state is state else None
+    if cache is not None and "stances" in cache:
+        return cache["stances"]  # type: ignore[no-any-return]
+    out = tuple((m.x, m.y, m.z, m.on_table, m.flags.get("facing")) for m in state.models.values())
+    if cache is not None:
+        cache["stances"] = out
+    return out
+
+
+def _dest_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
+    uid = step.unit
+    assert a.point is not None
+    allow = step.allow
+    out: list[Reason] = []
+    if is_vehicle(state, uid) and _via(a.option) is not None:
+        via = _via(a.option)
+        assert via is not None
+        plan = vehicle_via_plan(state, uid, via, a.point, allow)
+        return plan if isinstance(plan, list) else (out or plan)
+    if is_vehicle(state, uid):
+        m = members(state, uid)[0]
+        face = _face(a.option)
+        out.extend(vehicle_problems(state, m, a.point, allow, face))
+    plan = plan_unit_move(state, uid, a.point, allow)
+    if isinstance(plan, list):
+        return out + plan
+    if step.mode == "shift":
+        side = state.ctx.units[uid]["side"]
+        tol = float(state.ctx.params["contact_tolerance"])
+        before = set(engaged_units(state, uid))
+        for mid, (x, y, _) in plan.items():
+            m = state.models[mid]
+            for e in state.models.values():
+                if (
+                    e.on_table
+                    and e.side != side
+                    and e.unit not in before
+                    and math.hypot(x - e.x, y - e.y) - m.radius - e.radius <= tol
+                ):
+                    out.append((f"{R}/shift/no-fight", "a Shift may never be used to initiate another Fight"))
+                    break
+    return out or plan
+
+
+def _via(option: str | None) -> tuple[float, float] | None:
+    """``[via=x,y]``: a VEHICLE goes straight ahead to x,y, pivots there, then goes straight to the destination."""
+    if option and option.startswith("via="):
+        x, y = option[4:].split(",")
+        return (float(x), float(y))
+    return None
+
+
+def _face(option: str | None) -> float | None:
+    if option and option.startswith("face="):
+        return float(option[5:])
+    return None
+
+
+def do_destination(state: State, step: Dest, a: Action, events: list[Event]) -> None:
+    uid = step.unit
+    if a.kind == "stay":
+        events.append(Note(f"{uid} stays where it is", ""))
+        return
+    plan = dest_plan(state, step, a)
+    assert isinstance(plan, dict)
+    if is_vehicle(state, uid):
+        m = members(state, uid)[0]
+        assert a.point is not None
+        via = _via(a.option)
+        facing = vehicle_facing_after(m, a.point, _face(a.option), via)
+        m.flags = {**m.flags, "facing": facing}
+    place_unit(state, plan, events)

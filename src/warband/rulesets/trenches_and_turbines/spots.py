@@ -1,0 +1,158 @@
+"""Where a model may stand (seed 002, Move: on the table, never inside impassable terrain or another base, at least
+1" from enemy models; digest §3.10-§3.11: who climbs SCALABLE terrain), and the index of the models that stand
+still while the rules list candidates (:func:`frozen_models`: speed only, the same answers).
+
+A :data:`Placement` is a plan's answer: where each model of a unit would stand."""
+
+from __future__ import annotations
+
+import bisect
+import math
+import operator
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from warband.kernel.errors import Reason
+from warband.kernel.geometry import Vec
+from warband.kernel.state import Model
+from warband.rulesets.trenches_and_turbines.context import SIZE_RANK, State
+from warband.rulesets.trenches_and_turbines.core import R
+
+#: A plan's answer: where each model of a unit would stand (x, y and the height of the ground there).
+Placement = dict[str, tuple[float, float, float]]
+
+
+def climbable_data(m: Model, params: Any) -> bool:
+    """SCALABLE terrain: every unit may scale it (seed 002, Move); option ``scalable_small_only`` (off by default):
+    only S/M models that are not VEHICLEs (digest §3.10-§3.11)."""
+    if not params["scalable_small_only"]:
+        return True
+    return SIZE_RANK[str(m.data["size"])] <= SIZE_RANK["M"] and "VEHICLE" not in m.data["keywords"]
+
+
+def spot_problems(
+    state: State,
+    m: Model,
+    p: Vec,
+    placed: Placement,
+    moving: Iterable[str],
+    enemy_gap: float,
+    ignore_unit: str = "",
+) -> list[Reason]:
+    """Why ``m`` cannot stand at ``p``: off the table, inside impassable terrain, overlapping another base, or
+    closer than ``enemy_gap`` to an enemy model (seed 002, Move: at least 1" from enemies)."""
+    why = spot_problem(state, m, p, placed, moving, enemy_gap, ignore_unit)
+    if why is None:
+        return []
+    kind, other = why
+    if kind == "table":
+        return [(f"{R}/move/table", f"{m.id} would leave the table")]
+    if kind == "impassable":
+        return [(f"{R}/move/impassable", f"{m.id} cannot stand in {other}")]
+    if kind == "scalable":
+        return [(f"{R}/move/scalable", f"{m.id} ({m.data['size']}) cannot climb SCALABLE terrain {other}")]
+    if kind == "overlap":
+        return [(f"{R}/move/overlap", f"{m.id} would overlap {other}")]
+    return [(f"{R}/move/enemy-clearance", f'{m.id} would end within {enemy_gap:g}" of enemy {other}')]
+
+
+def spot_problem(
+    state: State,
+    m: Model,
+    p: Vec,
+    placed: Placement,
+    moving: Iterable[str],
+    enemy_gap: float,
+    ignore_unit: str = "",
+) -> tuple[str, str] | None:
+    """The first of :func:`spot_problems` as (kind, the piece or model in the way), unworded: the hot checks only
+    ask whether a spot is free (None)."""
+    ctx = state.ctx
+    mr = m.radius
+    px, py = p
+    if not ctx.table.on_table(p, mr):
+        return ("table", "")
+    for piece in ctx.solid:
+        x0, y0, x1, y1 = piece.bbox  # circle_overlaps' own first rejection, without the call
+        if px < x0 - mr or px > x1 + mr or py < y0 - mr or py > y1 + mr:
+            continue
+        if piece.circle_overlaps(p, mr):
+            return ("impassable", piece.id)
+    if not climbable_data(m, ctx.params):
+        for piece in ctx.table.terrain:
+            if piece.kind == "platform" and piece.circle_overlaps(p, mr):
+                return ("scalable", piece.id)
+    skip = moving if isinstance(moving, (set, frozenset)) else set(moving)
+    mid = m.id
+    # a model farther than this (plus both radii) on either axis can neither overlap nor crowd ``m``: a cheap
+    # rejection before the distance (speed only: the same answers as without it)
+    slack = (enemy_gap if enemy_gap > 0.0 else 0.0) + 1.0
+    frozen = ctx.frozen
+    if frozen is not None and frozen.state is state:
+        others: Iterable[Model] = frozen.near(px, mr + frozen.max_radius + slack)
+    else:
+        others = state.models.values()
+    for o in others:
+        if not o.on_table or o.id == mid or o.id in skip:
+            continue
+        dx = px - o.x
+        dy = py - o.y
+        reach = mr + o.radius + slack
+        if dx > reach or dx < -reach or dy > reach or dy < -reach:
+            continue
+        h = math.hypot(dx, dy)
+        if h < mr + o.radius - 1e-6:
+            return ("overlap", o.id)
+        d = h - mr - o.radius  # the base gap (kernel edge_distance: never negative)
+        if d <= 0.0:
+            d = 0.0
+        if o.side != m.side and o.unit != ignore_unit and d < enemy_gap - 1e-6:
+            return ("enemy", o.id)
+    for pid, (x, y, _) in placed.items():
+        o = state.models[pid]
+        if math.hypot(px - x, py - y) < mr + o.radius - 1e-6:
+            return ("overlap", pid)
+    return None
+
+
+class FrozenModels:
+    """The models on the table of one state, sorted by x, so that :func:`spot_problems` looks only at those near
+    a spot (speed only: the same answers, in the same order, as a walk over every model)."""
+
+    __slots__ = ("cache", "max_radius", "models", "state", "xs")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        #: answers that depend only on where the models stand, kept while they stand still (:func:`units.unit_gap`)
+        self.cache: dict[Any, Any] = {}
+        on = [(m.x, i, m) for i, m in enumerate(state.models.values()) if m.on_table]
+        on.sort(key=lambda e: (e[0], e[1]))
+        self.xs = [e[0] for e in on]
+        self.models = [(e[1], e[2]) for e in on]
+        self.max_radius = max((e[2].radius for e in on), default=0.0)
+
+    def near(self, x: float, reach: float) -> list[Model]:
+        """The models whose centre is within ``reach`` of ``x`` along x, in the state's order."""
+        lo = bisect.bisect_left(self.xs, x - reach)
+        hi = bisect.bisect_right(self.xs, x + reach)
+        if hi - lo < 2:
+            return [m for _, m in self.models[lo:hi]]
+        near = self.models[lo:hi]
+        near.sort(key=_first)
+        return [m for _, m in near]
+
+
+_first = operator.itemgetter(0)
+
+
+@contextmanager
+def frozen_models(state: State) -> Iterator[None]:
+    """Within the block, nothing moves the models of ``state``: :func:`spot_problems` may index them once."""
+    ctx = state.ctx
+    before = ctx.frozen
+    ctx.frozen = FrozenModels(state)
+    try:
+        yield
+    finally:
+        ctx.frozen = before
