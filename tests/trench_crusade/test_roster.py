@@ -27,6 +27,7 @@ WARBANDS = sorted((DATA / "warbands").glob("*.yaml"))
 def pilgrim(**over: Any) -> dict[str, Any]:
     m: dict[str, Any] = {
         "type": "Trench Pilgrim",
+        "custom": True,
         "cost": 30,
         "movement": 6,
         "ranged": 0,

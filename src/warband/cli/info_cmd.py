@@ -130,6 +130,11 @@ def validate(
         raise typer.Exit(2) from None
     rs = registry.get(ruleset or str(doc.get("ruleset", "")))
     typer.echo(f"OK: {file}: {_summary(kind, doc, rs)}")
+    if kind == "warband":
+        for note in rs.describe_roster(doc).notes:
+            typer.echo(f"  {note}")
+        for rule in rs.unmodelled(doc):
+            typer.echo(f"  not modelled: {rule}")
 
 
 def params(ruleset: Annotated[str, typer.Argument(help="Ruleset id.")], as_json: JsonOption = False) -> None:

@@ -50,6 +50,19 @@ class PositionError(FileProblemsError):
     """A position file is malformed or describes an impossible situation."""
 
 
+class UnmodelledError(WarbandError):
+    """A warband carries rules the ruleset does not play: an answer played without them would be about another
+    game. ``found`` holds, per warband, its label and the rules (one line each)."""
+
+    def __init__(self, found: list[tuple[str, list[str]]]) -> None:
+        self.found = list(found)
+        parts = [f"{label}: not modelled: {'; '.join(rules)}" for label, rules in self.found]
+        super().__init__(
+            "\n".join(parts) + "\nthe engine does not play these rules; allow unmodelled rules (--allow-unmodelled) "
+            "to play without them"
+        )
+
+
 class ReplayError(WarbandError):
     """A game log is corrupt or diverges from the rules on replay."""
 

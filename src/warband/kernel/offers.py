@@ -106,6 +106,8 @@ class RosterSummary:
     units: int | None
     lines: tuple[RosterLine, ...] = field(default_factory=tuple)
     points_limit: int | None = None
+    #: What else a reader should know, one line each (a custom model, a list rule the checks do not cover).
+    notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -115,6 +117,7 @@ class RosterSummary:
             "units": self.units,
             "lines": [{"name": x.name, "count": x.count, "points": x.points} for x in self.lines],
             "points_limit": self.points_limit,
+            "notes": list(self.notes),
         }
 
     def text(self) -> str:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import abc
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, ClassVar
 
 from warband.kernel.actions import Action, Decision
-from warband.kernel.errors import Reason, WarbandError
+from warband.kernel.errors import Reason, UnmodelledError, WarbandError
 from warband.kernel.events import Event
 from warband.kernel.mission import ActionVocabulary
 from warband.kernel.offers import OddsCommand, RosterSummary
@@ -24,7 +24,17 @@ from warband.kernel.result import GameResult, ModelFate
 from warband.kernel.state import GameState
 from warband.kernel.steps import SteppedRules
 
-__all__ = ["GameResult", "ModelFate", "Reason", "Ruleset", "SteppedRuleset", "UnknownRulesetError", "available", "get"]
+__all__ = [
+    "GameResult",
+    "ModelFate",
+    "Reason",
+    "Ruleset",
+    "SteppedRuleset",
+    "UnknownRulesetError",
+    "available",
+    "check_modelled",
+    "get",
+]
 
 
 class Ruleset(abc.ABC):
@@ -136,6 +146,13 @@ class Ruleset(abc.ABC):
         knows only its name and :meth:`roster_points`; a ruleset says how many models and units it fields."""
         return RosterSummary(str(roster.get("name", "?")), self.roster_points(roster), 0, None)
 
+    def unmodelled(self, roster: dict[str, Any]) -> list[str]:
+        """The rules of a validated warband document that this ruleset does not play, one line each in the
+        player's words (``ability Puppet Master (Father Orobas)``): ``warband validate`` lists them, and the faces
+        that answer with played games refuse such a warband unless the user allows it (:func:`check_modelled`).
+        Default: none."""
+        return []
+
     def odds_commands(self) -> tuple[OddsCommand, ...]:
         """The exact-odds commands this ruleset offers (``warband odds RULESET NAME``), as data: the faces build
         their commands from them. None by default."""
@@ -240,6 +257,17 @@ class SteppedRuleset(Ruleset):
 
     def all_actions(self, state: GameState[Any]) -> list[Action]:
         return self.rules.all_actions(state)
+
+
+def check_modelled(rs: Ruleset, warbands: Sequence[tuple[str, dict[str, Any]]], allow: bool = False) -> None:
+    """Refuse warbands (label, validated document) with rules ``rs`` does not play, unless ``allow``: raises
+    :class:`UnmodelledError` naming every such rule of every warband."""
+    if allow:
+        return
+    found = [(label, rs.unmodelled(doc)) for label, doc in warbands]
+    found = [(label, rules) for label, rules in found if rules]
+    if found:
+        raise UnmodelledError(found)
 
 
 class UnknownRulesetError(WarbandError):

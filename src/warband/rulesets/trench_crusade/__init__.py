@@ -7,7 +7,8 @@ Where things are:
 * ``morale.py``  the Morale phase, objectives and victory
 * ``space.py``   engagement, sight, cover, elevation and movement on the table
 * ``rolls.py``   Success Roll and Injury Roll arithmetic (shared with the odds)
-* ``roster.py``  warband files; ``data/`` the armoury, sample warbands and scenarios
+* ``roster.py``  warband files (``catalogue.py``, ``book.py``, ``listrules.py``, ``kitrules.py``: the factions'
+  lists; ``custom.py``: hand-typed models); ``data/`` the armoury, the catalogue, samples and scenarios
 * ``params.toml`` every number of the rules
 """
 
@@ -28,7 +29,14 @@ from warband.kernel.steps import SteppedRules
 from warband.rulesets.trench_crusade import morale, rules
 from warband.rulesets.trench_crusade.context import Context, build_context, model_height
 from warband.rulesets.trench_crusade.render import explain_action, render_table
-from warband.rulesets.trench_crusade.roster import TCRoster, describe_roster, load_roster, model_specs, roster_points
+from warband.rulesets.trench_crusade.roster import (
+    TCRoster,
+    describe_roster,
+    load_roster,
+    model_specs,
+    roster_points,
+    unmodelled,
+)
 
 _HERE = Path(__file__).parent
 
@@ -87,6 +95,9 @@ class TrenchCrusade(SteppedRuleset):
 
     def describe_roster(self, roster: dict[str, Any]) -> RosterSummary:
         return describe_roster(TCRoster.model_validate(roster))
+
+    def unmodelled(self, roster: dict[str, Any]) -> list[str]:
+        return unmodelled(TCRoster.model_validate(roster))
 
     def odds_commands(self) -> tuple[OddsCommand, ...]:
         from warband.rulesets.trench_crusade.odds import ODDS_COMMANDS

@@ -1,23 +1,49 @@
-"""Trench Crusade warband rosters: the armoury, the roster file format and the list-building rules.
+"""Trench Crusade warband files: read one, check it against its faction's list, and give the engine its document.
 
-A roster is a YAML/JSON file (see ``data/warbands/``) whose models carry their own profile numbers and name
-their equipment from the armoury (``data/armoury.yaml``). :func:`load_roster` checks it and reports every
-problem at once; :func:`model_specs` flattens it into plain dicts for the engine.
+A warband file (see docs/trench-crusade-warbands.md and :mod:`warband_file`) names its faction from the catalogue
+and each model by its catalogue name (profile, kit and costs from the catalogue; :mod:`book`) or as a custom,
+hand-typed profile (:mod:`custom`). :func:`load_roster` checks everything the list says (:mod:`listrules`,
+:mod:`kitrules`) and reports every problem at once, each naming the file, its place and the rule; it returns
+the :class:`~document.TCRoster` the engine reads, and :func:`model_specs` flattens that into plain dicts.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from warband.kernel.errors import Problem, RosterError
 from warband.kernel.offers import RosterLine, RosterSummary
 from warband.kernel.roster import describe_value, problems_from_validation, read_document
+from warband.rulesets.trench_crusade.armoury import (
+    ARMOURY_PATH,
+    MODEL_KEYWORDS,
+    WEAPON_KEYWORDS,
+    ArmourItem,
+    Armoury,
+    ShieldItem,
+    WeaponItem,
+    load_armoury,
+    parse_keyword,
+)
+from warband.rulesets.trench_crusade.book import Entry, find_in_list, read_entry, to_document
+from warband.rulesets.trench_crusade.catalogue import Catalogue, FactionList, load_catalogue
+from warband.rulesets.trench_crusade.custom import CustomEntry, check_custom, salvage_custom
+from warband.rulesets.trench_crusade.document import (
+    MAX_MODELS,
+    TCModel,
+    TCRoster,
+    model_glory,
+    model_points,
+    roster_glory,
+    roster_points,
+)
+from warband.rulesets.trench_crusade.listrules import check_warband, unchecked
+from warband.rulesets.trench_crusade.modelled import custom_gaps, unmodelled_rules
+from warband.rulesets.trench_crusade.warband_file import WarbandHeader
 
 __all__ = [
     "ARMOURY_PATH",
@@ -29,525 +55,270 @@ __all__ = [
     "TCModel",
     "TCRoster",
     "WeaponItem",
+    "describe_roster",
     "load_armoury",
     "load_roster",
+    "model_glory",
     "model_points",
     "model_specs",
     "parse_keyword",
+    "read_warband",
+    "roster_glory",
     "roster_points",
+    "unmodelled",
 ]
 
-DATA_DIR = Path(__file__).parent / "data"
-ARMOURY_PATH = DATA_DIR / "armoury.yaml"
-
-#: Keywords a model profile may carry (rules keywords first, then faction tags).
-MODEL_KEYWORDS: frozenset[str] = frozenset(
-    {
-        "ELITE",
-        "LEADER",
-        "TOUGH",
-        "FEAR",
-        "STRONG",
-        "NEGATE FEAR",
-        "FLYING",
-        "INFILTRATOR",
-        "SKIRMISHER",
-        "FIRETEAM",
-        "GOLEM",
-        "MEDIC",
-        "ARTIFICIAL",
-        "DEMONIC",
-        "MERCENARY",
-        "PILGRIM",
-        "NEW ANTIOCH",
-        "HERETIC",
-        "IRON SULTANATE",
-        "BLACK GRAIL",
-        "SERPENT",
-    }
+CUSTOM_HINT = (
+    "expected custom: true on a profile of your own, or model: NAME for a model of the catalogue "
+    "(found a hand-typed profile without custom: true)"
 )
 
-#: Keyword names a weapon may carry; those in ``VALUED_KEYWORDS`` need a number ("AUTOMATIC 2").
-WEAPON_KEYWORDS: frozenset[str] = frozenset(
-    {
-        "ASSAULT",
-        "AUTOMATIC",
-        "BLAST",
-        "BLOCK",
-        "CLEAVE",
-        "CRITICAL",
-        "CUMBERSOME",
-        "DEADLY",
-        "FIRE",
-        "FLAMETHROWER",
-        "GAS",
-        "GRENADE",
-        "HEAVY",
-        "IGNORE ARMOUR",
-        "IGNORE COVER",
-        "IGNORE LONG RANGE",
-        "RELOAD",
-        "RISKY",
-        "SCATTER",
-        "SHOTGUN",
-        "SHRAPNEL",
-    }
-)
-VALUED_KEYWORDS: frozenset[str] = frozenset({"AUTOMATIC", "BLAST", "CLEAVE"})
 
-_KEYWORD_RE = re.compile(r'^\s*([A-Z][A-Z \-]*?)\s*(?:(\d+)\s*"?)?\s*$')
+class _Read:
+    """What reading a file found so far: its problems, its catalogue entries and its custom entries."""
 
-MAX_HANDS = 2
-MIN_BASE_MM = 20
-MAX_BASE_MM = 80
-#: Limits of a warband file, far beyond any real warband: an absurd file is refused with the limit named
-#: instead of exhausting the memory or the table (issue 10).
-MAX_COUNT = 20
-MAX_MODELS = 40
-MAX_DICE = 10
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.problems: list[Problem] = []
+        self.entries: list[Entry] = []
+        self.customs: list[tuple[int, TCModel]] = []
+        self.legacy: set[int] = set()
+
+    def add(self, place: str, message: str) -> None:
+        self.problems.append(Problem(self.file, place, message))
 
 
-def parse_keyword(text: str) -> tuple[str, int | None]:
-    """``"AUTOMATIC 2"`` -> ``("AUTOMATIC", 2)``; ``"HEAVY"`` -> ``("HEAVY", None)``. Raises ValueError."""
-    m = _KEYWORD_RE.match(text)
-    if m is None:
-        raise ValueError(f"expected an upper-case keyword like 'HEAVY' or 'AUTOMATIC 2', found {text!r}")
-    name, value = m.group(1).strip(), m.group(2)
-    return name, (int(value) if value is not None else None)
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-def _check_guessed(model: BaseModel, guessed: list[str]) -> None:
-    allowed = set(type(model).model_fields) - {"guessed", "name"}
-    bad = [g for g in guessed if g not in allowed]
-    if bad:
-        raise ValueError(f"expected names of fields of this entry ({', '.join(sorted(allowed))}), found {bad}")
-
-
-# --------------------------------------------------------------------------------------------- armoury
-
-
-class WeaponItem(_Model):
-    """A weapon in the armoury."""
-
-    name: str = Field(min_length=1)
-    modes: list[Literal["ranged", "melee"]] = Field(min_length=1, max_length=2)
-    range: float | None = Field(default=None, gt=0, description="Inches; null for melee-only weapons.")
-    hands: Literal[1, 2]
-    dice: int = Field(default=0, description="+/-DICE on the attack's Success Roll.")
-    injury_mod: int = Field(default=0, description="+/- modifier on the Injury Roll.")
-    keywords: list[str] = Field(default_factory=list, description='e.g. "HEAVY", "AUTOMATIC 2".')
-    cost: int = Field(ge=0, description="Ducats.")
-    guessed: list[str] = Field(default_factory=list, description="Fields whose value is a guess.")
-
-    @field_validator("keywords")
-    @classmethod
-    def _known_keywords(cls, value: list[str]) -> list[str]:
-        for text in value:
-            name, number = parse_keyword(text)
-            if name not in WEAPON_KEYWORDS:
-                raise ValueError(f"expected a weapon keyword ({', '.join(sorted(WEAPON_KEYWORDS))}), found {text!r}")
-            if (number is None) == (name in VALUED_KEYWORDS):
-                need = "a number" if number is None else "no number"
-                raise ValueError(f"expected {name} with {need}, found {text!r}")
-        return value
-
-    @model_validator(mode="after")
-    def _consistent(self) -> WeaponItem:
-        if len(set(self.modes)) != len(self.modes):
-            raise ValueError(f"expected distinct modes, found {self.modes}")
-        if "ranged" in self.modes and self.range is None:
-            raise ValueError("expected a range for a ranged weapon, found null")
-        if self.modes == ["melee"] and self.range is not None:
-            raise ValueError(f"expected range null for a melee-only weapon, found {self.range}")
-        _check_guessed(self, self.guessed)
-        return self
-
-    @property
-    def keyword_names(self) -> list[str]:
-        return [parse_keyword(k)[0] for k in self.keywords]
-
-    @property
-    def keyword_values(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for k in self.keywords:
-            name, number = parse_keyword(k)
-            if number is not None:
-                out[name] = number
-        return out
-
-    def has(self, keyword: str) -> bool:
-        return keyword in self.keyword_names
-
-
-class ArmourItem(_Model):
-    """A suit of armour: a negative injury modifier."""
-
-    name: str = Field(min_length=1)
-    modifier: int = Field(ge=-3, le=-1)
-    cost: int = Field(ge=0)
-    guessed: list[str] = Field(default_factory=list)
-
-    @model_validator(mode="after")
-    def _guesses(self) -> ArmourItem:
-        _check_guessed(self, self.guessed)
-        return self
-
-
-class ShieldItem(_Model):
-    """A shield: a negative injury modifier that also occupies a hand in melee."""
-
-    name: str = Field(min_length=1)
-    modifier: int = Field(ge=-3, le=-1)
-    hands: Literal[1] = 1
-    cost: int = Field(ge=0)
-    guessed: list[str] = Field(default_factory=list)
-
-    @model_validator(mode="after")
-    def _guesses(self) -> ShieldItem:
-        _check_guessed(self, self.guessed)
-        return self
-
-
-class Armoury(_Model):
-    """Every weapon, armour and shield a roster may name."""
-
-    weapons: list[WeaponItem]
-    armour: list[ArmourItem]
-    shields: list[ShieldItem] = Field(min_length=1)
-
-    @model_validator(mode="after")
-    def _unique_names(self) -> Armoury:
-        names = [w.name for w in self.weapons] + [a.name for a in self.armour] + [s.name for s in self.shields]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        if dupes:
-            raise ValueError(f"expected unique item names, found duplicates {dupes}")
-        return self
-
-    def weapon(self, name: str) -> WeaponItem | None:
-        return self._weapons().get(name)
-
-    def armour_item(self, name: str) -> ArmourItem | None:
-        return {a.name: a for a in self.armour}.get(name)
-
-    @property
-    def shield(self) -> ShieldItem:
-        """The standard shield (the first listed, the Trench Shield)."""
-        return self.shields[0]
-
-    def _weapons(self) -> dict[str, WeaponItem]:
-        return {w.name: w for w in self.weapons}
-
-
-@lru_cache(maxsize=8)
-def _load_armoury_cached(path: str) -> Armoury:
-    raw = read_document(path, RosterError)
+def _header(r: _Read, raw: dict[str, Any]) -> WarbandHeader | None:
     try:
-        return Armoury.model_validate(raw)
+        return WarbandHeader.model_validate({k: v for k, v in raw.items() if k != "models"})
     except pydantic.ValidationError as exc:
-        raise RosterError(problems_from_validation(path, exc)) from None
+        r.problems += problems_from_validation(r.file, exc)
+        return None
 
 
-def load_armoury(path: str | Path | None = None) -> Armoury:
-    """The armoury (cached per path); the bundled one by default."""
-    return _load_armoury_cached(str(path if path is not None else ARMOURY_PATH))
+def _faction(cat: Catalogue, r: _Read, raw: dict[str, Any]) -> FactionList | None:
+    """The list the warband is built from: its variant if it names one, else its faction."""
+    faction, variant = raw.get("faction"), raw.get("variant")
+    if not isinstance(faction, str):
+        return None
+    base = cat.find_list(faction)
+    if isinstance(variant, str):
+        found = cat.find_list(variant)
+        if base is None or found is None or cat.base_of(found).id != cat.base_of(base).id:
+            names = ", ".join(v.name for v in cat.variants(cat.base_of(base).id)) if base else "none"
+            r.add("variant", f"expected a variant of {faction!r} ({names}), found {variant!r}")
+            return base
+        return found
+    return base
 
 
-# ---------------------------------------------------------------------------------------------- roster
+def _book(cat: Catalogue, faction: FactionList | None, r: _Read, i: int, item: dict[str, Any]) -> None:
+    if faction is None:
+        r.add(f"models[{i}].model", "a model of the catalogue needs the warband's faction from the catalogue")
+        return
+    if "custom" in item:
+        r.add(f"models[{i}].custom", "a model of the catalogue is not custom: write model: or custom:, not both")
+        item = {k: v for k, v in item.items() if k != "custom"}
+    entry, problems = read_entry(cat, faction, r.file, i, item)
+    r.problems += problems
+    if entry is not None:
+        r.entries.append(entry)
 
 
-class TCModel(_Model):
-    """One roster entry: a profile, its equipment and how many identical models it stands for."""
-
-    type: str = Field(min_length=1, description="Profile name, e.g. 'Trench Pilgrim'.")
-    name: str | None = Field(default=None, description="Optional display name.")
-    count: int = Field(default=1, ge=1, le=MAX_COUNT, description="Number of identical models.")
-    cost: int = Field(ge=0, le=100_000, description="Ducats for the model itself, without equipment.")
-    movement: float = Field(gt=0, le=36, description="Inches.")
-    ranged: int = Field(ge=-MAX_DICE, le=MAX_DICE, description="+/-DICE for ranged attacks.")
-    melee: int = Field(ge=-MAX_DICE, le=MAX_DICE, description="+/-DICE for melee attacks.")
-    armour: int = Field(default=0, ge=-MAX_DICE, le=0, description="Built-in armour: injury modifier, 0 or negative.")
-    base: float = Field(ge=MIN_BASE_MM, le=MAX_BASE_MM, description="Base diameter in mm.")
-    keywords: list[str] = Field(default_factory=list)
-    weapons: list[str] = Field(default_factory=list, description="Weapon names from the armoury.")
-    armour_item: str | None = Field(default=None, description="Armour name from the armoury.")
-    shield: bool = Field(default=False, description="Carries a Trench Shield.")
-    guessed: list[str] = Field(default_factory=list, description="Fields whose value is a guess.")
-
-    @model_validator(mode="after")
-    def _guesses(self) -> TCModel:
-        _check_guessed(self, self.guessed)
-        return self
-
-    @property
-    def display_name(self) -> str:
-        return self.name or self.type
+def _placed(i: int, exc: pydantic.ValidationError, file: str = "") -> list[Problem]:
+    """The problems of entry ``models[i]`` validated on its own, placed in the file."""
+    return [
+        Problem(file, f"models[{i}].{p.place}" if p.place else f"models[{i}]", p.message)
+        for p in problems_from_validation(file, exc)
+    ]
 
 
-class TCRoster(_Model):
-    """A Trench Crusade warband file."""
-
-    ruleset: Literal["trench-crusade"]
-    name: str = Field(min_length=1)
-    faction: str = Field(min_length=1)
-    points_limit: int = Field(gt=0, le=1_000_000, description="Ducats.")
-    models: list[TCModel] = Field(min_length=1, max_length=MAX_MODELS)
-
-
-def model_points(m: TCModel, armoury: Armoury | None = None) -> int:
-    """Ducats for ONE model of this entry: its cost plus its equipment (unknown items count 0)."""
-    arm = armoury or load_armoury()
-    total = m.cost
-    for w in m.weapons:
-        item = arm.weapon(w)
-        total += item.cost if item else 0
-    if m.armour_item is not None:
-        a = arm.armour_item(m.armour_item)
-        total += a.cost if a else 0
-    if m.shield:
-        total += arm.shield.cost
-    return total
+def _custom(r: _Read, arm: Armoury, i: int, item: dict[str, Any]) -> None:
+    try:
+        CustomEntry.model_validate(item)
+    except pydantic.ValidationError as exc:
+        r.problems += _placed(i, exc, r.file)
+    salvaged = salvage_custom(item)
+    if salvaged is not None:
+        r.customs.append((i, salvaged[0]))
+        r.problems += check_custom(r.file, i, salvaged[0], arm, salvaged[1])
 
 
-def roster_points(r: TCRoster, armoury: Armoury | None = None) -> int:
-    """Total ducats of the warband: (model cost + equipment) x count, summed."""
-    arm = armoury or load_armoury()
-    return sum(model_points(m, arm) * m.count for m in r.models)
+def _legacy(cat: Catalogue, faction: FactionList | None, r: _Read, arm: Armoury, i: int, item: dict[str, Any]) -> None:
+    """A hand-typed profile without ``custom: true``: refused; and, where it names a model of the catalogue, read
+    as that model too, so that the list's rules it breaks are named."""
+    r.add(f"models[{i}]", CUSTOM_HINT)
+    name = item.get("type")
+    if (
+        faction is None
+        or not isinstance(name, str)
+        or (find_in_list(cat, faction, name) or cat.find_profile(name)) is None
+    ):
+        _custom(r, arm, i, {**item, "custom": True})
+        return
+    equipment, places = _legacy_items(i, item)
+    reading = {k: v for k, v in item.items() if k in ("count", "name", "cost", "movement", "ranged", "melee", "armour")}
+    reading.update(model=name, equipment=equipment, keywords=item.get("keywords", []))
+    entry, problems = read_entry(cat, faction, r.file, i, reading, places, key="type")
+    r.problems += problems
+    if entry is not None:
+        r.entries.append(entry)
+        r.legacy.add(i)
 
 
-def _known(names: list[str]) -> str:
-    return ", ".join(sorted(names))
+def _legacy_items(i: int, item: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """A hand-typed entry's weapons, armour and shield as catalogue item names, with their places."""
+    names: list[str] = []
+    places: list[str] = []
+    weapons = item.get("weapons")
+    for j, w in enumerate(weapons if isinstance(weapons, list) else []):
+        if isinstance(w, str):
+            names.append(w)
+            places.append(f"models[{i}].weapons[{j}]")
+    if isinstance(item.get("armour_item"), str):
+        names.append(item["armour_item"])
+        places.append(f"models[{i}].armour_item")
+    if item.get("shield") is True:
+        names.append("Trench Shield")
+        places.append(f"models[{i}].shield")
+    return names, places
 
 
-def _check_model(file: str, i: int, m: TCModel, arm: Armoury, skip_weapons: bool = False) -> list[Problem]:
-    out: list[Problem] = []
-    here = f"models[{i}]"
-    for k, kw in enumerate(m.keywords):
-        if kw not in MODEL_KEYWORDS:
-            out.append(
-                Problem(
-                    file,
-                    f"{here}.keywords[{k}]",
-                    f"expected a model keyword ({_known(list(MODEL_KEYWORDS))}), found {kw!r}",
-                )
-            )
-    strong = "STRONG" in m.keywords
-    if not m.weapons and not skip_weapons:
-        out.append(Problem(file, f"{here}.weapons", "expected at least one weapon, found none"))
-    items: list[tuple[int, WeaponItem]] = []
-    for j, w in enumerate(m.weapons):
-        item = arm.weapon(w)
-        if item is None:
-            known = _known([x.name for x in arm.weapons])
-            out.append(
-                Problem(file, f"{here}.weapons[{j}]", f"expected a weapon from the armoury ({known}), found {w!r}")
-            )
-        else:
-            items.append((j, item))
-    armour_item = None
-    if m.armour_item is not None:
-        armour_item = arm.armour_item(m.armour_item)
-        if armour_item is None:
-            known = _known([a.name for a in arm.armour])
-            out.append(
-                Problem(
-                    file,
-                    f"{here}.armour_item",
-                    f"expected armour from the armoury ({known}), found {m.armour_item!r}",
-                )
-            )
-    if m.shield and armour_item is not None and armour_item.modifier <= -3:
-        out.append(Problem(file, f"{here}.shield", f"expected no shield with {armour_item.name}, found shield: true"))
-
-    # Hands. A weapon usable at range counts as a ranged weapon for carrying, even if it also works in melee.
-    ranged_used = 0
-    melee_used: int = arm.shield.hands if m.shield else 0
-    melee_parts = [f"{arm.shield.name} {arm.shield.hands}"] if m.shield else []
-    ranged_parts: list[str] = []
-    grenade_at: int | None = None
-    heavy_at: int | None = None
-    for j, item in items:
-        if item.has("GRENADE"):
-            if grenade_at is not None:
-                out.append(
-                    Problem(
-                        file,
-                        f"{here}.weapons[{j}]",
-                        f"expected at most one grenade type, found {item.name!r} besides {m.weapons[grenade_at]!r}",
-                    )
-                )
-            grenade_at = j
-            continue
-        if item.has("HEAVY") and not strong:
-            if heavy_at is not None:
-                out.append(
-                    Problem(
-                        file,
-                        f"{here}.weapons[{j}]",
-                        f"expected at most one HEAVY weapon (unless STRONG), found {item.name!r} "
-                        f"besides {m.weapons[heavy_at]!r}",
-                    )
-                )
-            else:
-                heavy_at = j
-        if "ranged" in item.modes:
-            ranged_used += item.hands
-            ranged_parts.append(f"{item.name} {item.hands}")
-            if ranged_used > MAX_HANDS:
-                out.append(
-                    Problem(
-                        file,
-                        f"{here}.weapons[{j}]",
-                        f"expected ranged weapons needing at most {MAX_HANDS} hands, found {ranged_used} "
-                        f"({', '.join(ranged_parts)})",
-                    )
-                )
-        else:
-            hands = 1 if (strong and item.hands == 2 and not item.has("CUMBERSOME")) else item.hands
-            melee_used += hands
-            melee_parts.append(f"{item.name} {hands}")
-            if melee_used > MAX_HANDS:
-                out.append(
-                    Problem(
-                        file,
-                        f"{here}.weapons[{j}]",
-                        f"expected melee weapons (and shield) needing at most {MAX_HANDS} hands, "
-                        f"found {melee_used} ({', '.join(melee_parts)})",
-                    )
-                )
-    return out
+def _models(raw: dict[str, Any], r: _Read) -> list[Any]:
+    models = raw.get("models")
+    if models is None:
+        r.add("models", "expected a list of models, found nothing")
+        return []
+    if not isinstance(models, list) or not models:
+        r.add("models", f"expected a list of at least one model, found {describe_value(models)}")
+        return []
+    if len(models) > MAX_MODELS:
+        r.add("models", f"expected at most {MAX_MODELS} entries, found {len(models)}")
+    return models
 
 
-def _check_roster(
-    file: str,
-    raw_models: list[tuple[int, TCModel]],
-    r: TCRoster | None,
-    arm: Armoury,
-    skip_weapons: set[int] | None = None,
-) -> list[Problem]:
-    out: list[Problem] = []
-    for i, m in raw_models:
-        out += _check_model(file, i, m, arm, i in (skip_weapons or set()))
-    leaders = 0
-    first_leader = ""
-    for i, m in raw_models:
+def _limit(raw: dict[str, Any], key: str) -> int | None:
+    value = raw.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _totals(r: _Read, raw: dict[str, Any], faction: FactionList | None, arm: Armoury) -> None:
+    """Models, ducats and glory against the warband's limits (the limits as written, even in a header with other
+    problems; a broken entry counts what could be read of it, so a total is then a lower bound)."""
+    count = sum(e.count for e in r.entries) + sum(m.count for _, m in r.customs)
+    if count > MAX_MODELS:
+        r.add("models", f"expected at most {MAX_MODELS} models in a warband, found {count}")
+    ducats = sum(e.ducats * e.count for e in r.entries) + sum(model_points(m, arm) * m.count for _, m in r.customs)
+    limit = _limit(raw, "points_limit")
+    if limit is not None and ducats > limit:
+        r.add("points_limit", f"expected a total of at most {limit} ducats, found {ducats} ({ducats - limit} over)")
+    glory = sum(e.glory * e.count for e in r.entries)
+    glory_limit = _glory_limit(_limit(raw, "glory_limit"), faction)
+    if glory > glory_limit:
+        r.add("glory_limit", f"expected a total of at most {glory_limit} glory, found {glory} (glory_limit)")
+
+
+def _glory_limit(given: int | None, faction: FactionList | None) -> int:
+    if given is not None:
+        return given
+    return faction.starting_glory if faction is not None else 0
+
+
+def _list_rules(cat: Catalogue, faction: FactionList | None, r: _Read, points_limit: int) -> None:
+    if faction is None:
+        _one_leader(r)
+        return
+    r.problems += check_warband(cat, faction, r.file, r.entries, r.customs, points_limit)
+
+
+def _one_leader(r: _Read) -> None:
+    """A warband of your own (every model custom): at most one LEADER, and a LEADER is one model."""
+    first = ""
+    for i, m in r.customs:
         if "LEADER" not in m.keywords:
             continue
         k = m.keywords.index("LEADER")
         if m.count > 1:
-            out.append(Problem(file, f"models[{i}].count", f"expected a single LEADER model, found count {m.count}"))
-        if leaders:
-            out.append(
-                Problem(
-                    file,
-                    f"models[{i}].keywords[{k}]",
-                    f"expected at most one LEADER in the warband, found another (first at {first_leader})",
-                )
+            r.add(f"models[{i}].count", f"expected a single LEADER model, found count {m.count}")
+        if first:
+            r.add(
+                f"models[{i}].keywords[{k}]",
+                f"expected at most one LEADER in the warband, found another (first at {first})",
             )
         else:
-            first_leader = f"models[{i}]"
-        leaders += m.count
-    models = sum(m.count for _, m in raw_models)
-    if models > MAX_MODELS:
-        out.append(Problem(file, "models", f"expected at most {MAX_MODELS} models in a warband, found {models}"))
-    if r is not None:
-        total = roster_points(r, arm)
-        if total > r.points_limit:
-            out.append(
-                Problem(
-                    file,
-                    "points_limit",
-                    f"expected a total of at most {r.points_limit} ducats, found {total} "
-                    f"({total - r.points_limit} over)",
-                )
-            )
-    return out
+            first = f"models[{i}]"
 
 
-_PLACEHOLDERS: dict[str, Any] = {
-    "type": "?",
-    "name": None,
-    "count": 1,
-    "cost": 0,
-    "movement": 1,
-    "ranged": 0,
-    "melee": 0,
-    "armour": 0,
-    "base": MIN_BASE_MM,
-    "keywords": [],
-    "weapons": [],
-    "armour_item": None,
-    "shield": False,
-    "guessed": [],
-}
+def read_warband(
+    file: str, raw: dict[str, Any], armoury: Armoury | None = None
+) -> tuple[TCRoster | None, list[Problem]]:
+    """Check a warband document read from ``file``: (the engine's document, or None; every problem found)."""
+    arm = armoury or load_armoury()
+    cat = load_catalogue()
+    r = _Read(file)
+    header = _header(r, raw)
+    faction = _faction(cat, r, raw)
+    for i, item in enumerate(_models(raw, r)):
+        if not isinstance(item, dict):
+            r.add(f"models[{i}]", f"expected a mapping (a model entry), found {describe_value(item)}")
+        elif "model" in item:
+            _book(cat, faction, r, i, item)
+        elif item.get("custom") is True:
+            _custom(r, arm, i, item)
+        else:
+            _legacy(cat, faction, r, arm, i, item)
+    if faction is None and isinstance(raw.get("faction"), str) and r.entries:
+        r.add("faction", f"expected a faction of the catalogue ({_factions(cat)}), found {raw['faction']!r}")
+    _list_rules(cat, faction, r, _limit(raw, "points_limit") or 0)
+    _totals(r, raw, faction, arm)
+    if r.problems or header is None:
+        return None, sorted(r.problems, key=_order)
+    return _document(cat, faction, r, header), []
 
 
-def _salvage_model(item: Any) -> tuple[TCModel, bool] | None:
-    """Validate a roster entry, replacing its invalid fields by harmless placeholders.
+def _order(p: Problem) -> tuple[int, int]:
+    """Problems in file order: the header, each model entry, the warband's models, then its totals."""
+    if m := re.match(r"models\[(\d+)\]", p.place):
+        return 1, int(m.group(1))
+    if p.place == "models":
+        return 2, 0
+    return (3, 0) if p.place in ("points_limit", "glory_limit") else (0, 0)
 
-    Lets the list-building checks run on the valid parts of an entry whose other fields are broken.
-    Returns the entry and whether its weapon list had to be replaced (so weapon checks must be skipped).
-    """
-    if not isinstance(item, dict):
-        return None
-    try:
-        return TCModel.model_validate(item), False
-    except pydantic.ValidationError as exc:
-        bad = {str(e["loc"][0]) for e in exc.errors() if e["loc"]}
-    patched = {k: v for k, v in item.items() if k in _PLACEHOLDERS and k not in bad}
-    for key in bad & set(_PLACEHOLDERS):
-        patched[key] = _PLACEHOLDERS[key]
-    for key in ("type", "cost", "movement", "ranged", "melee", "base"):
-        patched.setdefault(key, _PLACEHOLDERS[key])
-    patched["guessed"] = []
-    try:
-        return TCModel.model_validate(patched), "weapons" in bad or "weapons" not in item
-    except pydantic.ValidationError:
-        return None
+
+def _factions(cat: Catalogue) -> str:
+    return ", ".join(f.label for f in cat.factions())
+
+
+def _document(cat: Catalogue, faction: FactionList | None, r: _Read, header: WarbandHeader) -> TCRoster:
+    models: dict[int, TCModel] = dict(r.customs)
+    for e in r.entries:
+        assert faction is not None  # a catalogue entry is read only against a list
+        models[e.index] = to_document(cat, faction, e)
+    book = faction is not None and bool(r.entries)
+    return TCRoster(
+        ruleset=header.ruleset,
+        name=header.name,
+        faction=header.faction,
+        points_limit=header.points_limit,
+        models=[models[i] for i in sorted(models)],
+        list_id=faction.id if book and faction is not None else None,
+        glory_limit=_glory_limit(header.glory_limit, faction) if book else None,
+    )
 
 
 def load_roster(path: str | Path, armoury: Armoury | None = None) -> TCRoster:
     """Read and check a warband file; raise :class:`RosterError` listing every problem."""
     file = str(path)
-    arm = armoury or load_armoury()
     raw = read_document(path, RosterError)
     if not isinstance(raw, dict):
         raise RosterError([Problem(file, "", f"expected a mapping at the top level, found {describe_value(raw)}")])
-    try:
-        roster = TCRoster.model_validate(raw)
-    except pydantic.ValidationError as exc:
-        problems = problems_from_validation(file, exc)
-        models = raw.get("models")
-        good: list[tuple[int, TCModel]] = []
-        skip: set[int] = set()
-        if isinstance(models, list):
-            for i, item in enumerate(models):
-                salvaged = _salvage_model(item)
-                if salvaged is not None:
-                    good.append((i, salvaged[0]))
-                    if salvaged[1]:
-                        skip.add(i)
-        problems += _check_roster(file, good, None, arm, skip)
-        limit = raw.get("points_limit")
-        if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0:
-            # Broken entries count with placeholders (cost 0), so this total is a lower bound.
-            least = sum(model_points(m, arm) * m.count for _, m in good)
-            if least > limit:
-                problems.append(
-                    Problem(
-                        file,
-                        "points_limit",
-                        f"expected a total of at most {limit} ducats, found at least {least}",
-                    )
-                )
-        raise RosterError(problems) from None
-    problems = _check_roster(file, list(enumerate(roster.models)), roster, arm)
-    if problems:
+    roster, problems = read_warband(file, raw, armoury)
+    if roster is None:
         raise RosterError(problems)
     return roster
+
+
+# ------------------------------------------------------------------------------------------ the engine's view
 
 
 def _weapon_spec(item: WeaponItem) -> dict[str, Any]:
@@ -563,8 +334,20 @@ def _weapon_spec(item: WeaponItem) -> dict[str, Any]:
     }
 
 
-def _copy_weapon(w: dict[str, Any]) -> dict[str, Any]:
-    return dict(w, modes=list(w["modes"]), keywords=list(w["keywords"]), values=dict(w["values"]))
+def _profile_armour(m: TCModel, arm: Armoury) -> int:
+    if m.book is not None:
+        return m.armour  # a catalogue model's armour already adds its armour and shield
+    armour = m.armour
+    if m.armour_item is not None:
+        a = arm.armour_item(m.armour_item)
+        armour += a.modifier if a else 0
+    return armour + (arm.shield.modifier if m.shield else 0)
+
+
+def _weapons(m: TCModel, arm: Armoury) -> list[WeaponItem]:
+    if m.weapon_items is not None:
+        return list(m.weapon_items)
+    return [w for w in (arm.weapon(n) for n in m.weapons) if w is not None]
 
 
 def model_specs(r: TCRoster, armoury: Armoury | None = None) -> list[dict[str, Any]]:
@@ -582,45 +365,63 @@ def model_specs(r: TCRoster, armoury: Armoury | None = None) -> list[dict[str, A
         totals[m.display_name] = totals.get(m.display_name, 0) + m.count
     numbered: dict[str, int] = {}
     for m in r.models:
-        armour = m.armour
-        if m.armour_item is not None:
-            a = arm.armour_item(m.armour_item)
-            armour += a.modifier if a else 0
-        if m.shield:
-            armour += arm.shield.modifier
-        weapons = [_weapon_spec(w) for w in (arm.weapon(n) for n in m.weapons) if w is not None]
+        armour = _profile_armour(m, arm)
+        weapons = [_weapon_spec(w) for w in _weapons(m, arm)]
         points = model_points(m, arm)
         for _ in range(m.count):
             name = m.display_name
             if totals[name] > 1:
                 numbered[name] = numbered.get(name, 0) + 1
                 name = f"{name} {numbered[name]}"
-            out.append(
-                {
-                    "name": name,
-                    "type": m.type,
-                    "base_mm": float(m.base),
-                    "points": points,
-                    "data": {
-                        "movement": float(m.movement),
-                        "flying": "FLYING" in m.keywords,
-                        "ranged": m.ranged,
-                        "melee": m.melee,
-                        "armour": armour,
-                        "keywords": list(m.keywords),
-                        "shield": m.shield,
-                        "weapons": [_copy_weapon(w) for w in weapons],
-                    },
-                }
-            )
+            data = {
+                "movement": float(m.movement),
+                "flying": "FLYING" in m.keywords,
+                "ranged": m.ranged,
+                "melee": m.melee,
+                "armour": armour,
+                "keywords": list(m.keywords),
+                "shield": m.shield,
+                "weapons": [_copy_weapon(w) for w in weapons],
+            }
+            out.append({"name": name, "type": m.type, "base_mm": float(m.base), "points": points, "data": data})
     return out
 
 
+def _copy_weapon(w: dict[str, Any]) -> dict[str, Any]:
+    return dict(w, modes=list(w["modes"]), keywords=list(w["keywords"]), values=dict(w["values"]))
+
+
+def _line_name(m: TCModel) -> str:
+    return f"{m.display_name} (custom)" if m.is_custom else m.display_name
+
+
 def describe_roster(r: TCRoster, armoury: Armoury | None = None) -> RosterSummary:
-    """What the warband fields: one line per model entry (its name, count and ducats for all of them); no
-    units in this game."""
+    """What the warband fields: one line per model entry (its name, count and ducats for all of them; a custom
+    model says so); notes name the list rules not checked. No units in this game."""
     arm = armoury or load_armoury()
-    lines = tuple(RosterLine(m.display_name, m.count, model_points(m, arm) * m.count) for m in r.models)
+    lines = tuple(RosterLine(_line_name(m), m.count, model_points(m, arm) * m.count) for m in r.models)
+    notes: list[str] = []
+    glory = roster_glory(r)
+    if glory or r.glory_limit:
+        notes.append(f"glory: {glory} of {r.glory_limit or 0}")
+    custom = [m.display_name for m in r.models if m.is_custom]
+    if custom:
+        notes.append(f"custom (hand-typed, not from the catalogue): {', '.join(custom)}")
+        notes += [f"custom model, not played: {gap}" for gap in custom_gaps(r)]
+    if r.list_id is not None:
+        cat = load_catalogue()
+        notes += unchecked(cat, cat.lists[r.list_id], [m.book.model for m in r.models if m.book is not None])
     return RosterSummary(
-        r.name, roster_points(r, arm), sum(m.count for m in r.models), None, lines, points_limit=r.points_limit
+        r.name,
+        roster_points(r, arm),
+        sum(m.count for m in r.models),
+        None,
+        lines,
+        points_limit=r.points_limit,
+        notes=tuple(notes),
     )
+
+
+def unmodelled(r: TCRoster) -> list[str]:
+    """Every rule of the warband the engine does not play (see :func:`modelled.unmodelled_rules`)."""
+    return unmodelled_rules(r)
