@@ -21,7 +21,16 @@ from warband.rulesets.trench_crusade.catalogue import Catalogue, FactionList, It
 from warband.rulesets.trench_crusade.document import MAX_BOOK_BASE_MM, MAX_COUNT, MAX_DICE, BookRef, TCModel
 from warband.rulesets.trench_crusade.modelled import engine_weapon, load_modelled
 
-__all__ = ["UPGRADE_CHOICES", "BookEntry", "Bought", "Entry", "find_in_list", "read_entry", "to_document"]
+__all__ = [
+    "UPGRADE_CHOICES",
+    "BookEntry",
+    "Bought",
+    "Entry",
+    "entry_keywords",
+    "find_in_list",
+    "read_entry",
+    "to_document",
+]
 
 #: Upgrades bought as one of their choices: writing the choice buys the upgrade.
 UPGRADE_CHOICES: dict[str, str] = {
@@ -376,6 +385,11 @@ def _profile(cat: Catalogue, entry: Entry) -> _Profile:
     if entry.captain and "LEADER" not in p.keywords:
         p.keywords.append("LEADER")
     return p
+
+
+def entry_keywords(cat: Catalogue, entry: Entry) -> list[str]:
+    """The model's keywords with what its upgrades and items give (Zealot Strength: STRONG)."""
+    return _profile(cat, entry).keywords
 
 
 def _clamp(value: int, low: int, high: int) -> int:

@@ -32,6 +32,7 @@ __all__ = [
     "ListUpgrade",
     "Profile",
     "Upgrade",
+    "an",
     "load_catalogue",
     "norm",
 ]
@@ -47,6 +48,11 @@ ARMOURY_NAMES: dict[str, str] = {
     "great hammer": "double_handed_blunt_weapon",
     "bolt action rifle": "bolt_action_rifle",
 }
+
+
+def an(name: str) -> str:
+    """``a Yeoman``, ``an Executor``."""
+    return f"{'an' if name[:1].upper() in 'AEIOU' else 'a'} {name}"
 
 
 def norm(text: str) -> str:

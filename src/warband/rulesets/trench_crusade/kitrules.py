@@ -15,8 +15,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from warband.kernel.errors import Problem
-from warband.rulesets.trench_crusade.book import UPGRADE_CHOICES, Bought, Entry
-from warband.rulesets.trench_crusade.catalogue import Catalogue, FactionList, Item, ListItem, Profile
+from warband.rulesets.trench_crusade.book import UPGRADE_CHOICES, Bought, Entry, entry_keywords
+from warband.rulesets.trench_crusade.catalogue import Catalogue, FactionList, Item, ListItem, Profile, an
 from warband.rulesets.trench_crusade.document import MAX_HANDS
 
 __all__ = ["check_kit", "unread_buy_rules"]
@@ -112,16 +112,16 @@ def _buy_rules(cat: Catalogue, faction: FactionList, e: Entry, b: Bought, file: 
     kinds = _kinds(item)
     out: list[str] = []
     if kinds & set(rules.cannot_buy):
-        out.append(f"a {me} may not buy {'/'.join(sorted(kinds & set(rules.cannot_buy)))}")
+        out.append(f"{an(me)} may not buy {'/'.join(sorted(kinds & set(rules.cannot_buy)))}")
     for kind, allowed in rules.only.items():
         if kind in kinds and not any(_matches(cat, faction, e, item, r) for r in allowed):
-            out.append(f"a {me} may only buy {', '.join(cat.name_of(a) for a in allowed)} as {kind}")
+            out.append(f"{an(me)} may only buy {', '.join(cat.name_of(a) for a in allowed)} as {kind}")
     for rule in rules.cannot_take:
         if _matches(cat, faction, e, item, rule):
-            out.append(f"a {me} may not take it")
+            out.append(f"{an(me)} may not take it")
     for kind, cap in rules.max_item_cost_ducats.items():
         if (kind == "any" or kind in kinds) and b.ducats > cap:
-            out.append(f"a {me} may not buy a {'' if kind == 'any' else kind + ' '}item over {cap} ducats")
+            out.append(f"{an(me)} may not buy a {'' if kind == 'any' else kind + ' '}item over {cap} ducats")
     return [Problem(file, b.place, f"{item.name}: {why}") for why in out]
 
 
@@ -168,7 +168,7 @@ def _at_most(cat: Catalogue, faction: FactionList, e: Entry, file: str) -> list[
         else:
             continue  # named by unread_buy_rules
         if have > cap:
-            out.append(Problem(file, e.place, f"a {e.profile.name} may have at most {rule}, found {have}"))
+            out.append(Problem(file, e.place, f"{an(e.profile.name)} may have at most {rule}, found {have}"))
     return out
 
 
@@ -178,13 +178,16 @@ def unread_buy_rules(profile: Profile) -> list[str]:
     for rule in profile.buy_rules.at_most:
         parsed = _at_most_rule(None, None, rule)
         if parsed is None or (parsed[1] != "of any one item" and _at_most_test(None, None, parsed[1]) is None):
-            out.append(f"a {profile.name} may have at most {rule}")
+            out.append(f"{an(profile.name)} may have at most {rule}")
     out += [
-        f"a {profile.name} may not take {r}"
+        f"{an(profile.name)} may not take {r}"
         for r in profile.buy_rules.cannot_take
         if " " in r and not r.startswith("any ")
     ]
     return out
+
+
+_NEEDS = {"ranged weapon": "a ranged weapon", "weapon": "a weapon", "armour": "armour"}
 
 
 def _must_have(cat: Catalogue, e: Entry, file: str) -> list[Problem]:
@@ -197,7 +200,7 @@ def _must_have(cat: Catalogue, e: Entry, file: str) -> list[Problem]:
     }
     if need is None or tests.get(need, True):
         return []
-    return [Problem(file, f"{e.place}.equipment", f"a {e.profile.name} must carry a {need}, found none")]
+    return [Problem(file, f"{e.place}.equipment", f"{an(e.profile.name)} must carry {_NEEDS.get(need, need)}, found none")]
 
 
 def _kit_choice(cat: Catalogue, e: Entry, file: str) -> list[Problem]:
@@ -208,14 +211,14 @@ def _kit_choice(cat: Catalogue, e: Entry, file: str) -> list[Problem]:
     if any(set(option) == chosen & {i for o in options for i in o} for option in options):
         return []
     words = "; ".join(", ".join(cat.name_of(i) for i in option) for option in options)
-    return [Problem(file, f"{e.place}.equipment", f"a {e.profile.name} takes one of its kits ({words})")]
+    return [Problem(file, f"{e.place}.equipment", f"{an(e.profile.name)} takes one of its kits ({words})")]
 
 
 # --------------------------------------------------------------------------------------------- carrying
 
 
 def _hands(cat: Catalogue, faction: FactionList, e: Entry, file: str) -> list[Problem]:
-    strong = e.profile.has("STRONG")
+    strong = "STRONG" in entry_keywords(cat, e)
     arms = e.profile.arms
     cap = {"ranged": arms.get("special", MAX_HANDS), "melee": arms.get("melee", arms.get("special", MAX_HANDS))}
     used = {"ranged": 0, "melee": 0}
@@ -228,9 +231,9 @@ def _hands(cat: Catalogue, faction: FactionList, e: Entry, file: str) -> list[Pr
         for mode in _hand_modes(item, combo):
             used[mode] += hands
             parts[mode].append(f"{item.name} {hands}")
-            if hands and used[mode] > cap[mode]:
+            if hands and used[mode] > cap[mode] and not b.kit:
                 why = f"{mode} weapons need at most {cap[mode]} hands, found {used[mode]} ({', '.join(parts[mode])})"
-                out.append(Problem(file, b.place, f"a {e.profile.name} has two hands: {why}"))
+                out.append(Problem(file, b.place, f"{an(e.profile.name)} has two hands: {why}"))
     return out
 
 
@@ -255,7 +258,7 @@ def _hand_modes(item: Item, combo: bool) -> list[str]:
 
 
 def _one_of_each(cat: Catalogue, e: Entry, file: str) -> list[Problem]:
-    strong = e.profile.has("STRONG")
+    strong = "STRONG" in entry_keywords(cat, e)
     out: list[Problem] = []
     firsts: dict[str, str] = {}
     for b in e.items:
@@ -273,7 +276,7 @@ def _one_of_each(cat: Catalogue, e: Entry, file: str) -> list[Problem]:
             kinds.append(f"{item.name}")
         for kind in kinds:
             first = firsts.get(kind)
-            if first is not None:
+            if first is not None and not b.kit:
                 found = "it twice" if first == item.name else f"{item.name} besides {first}"
                 out.append(Problem(file, b.place, f"a model carries one {kind}, found {found}"))
             firsts.setdefault(kind, item.name)
@@ -297,7 +300,7 @@ def _upgrade(cat: Catalogue, faction: FactionList, e: Entry, b: Bought, file: st
         if (who == "ELITE only" and elite) or (who == "non-ELITE only" and not elite) or e.profile.id in who:
             return []
         return [Problem(file, b.place, f"{name}: only for {who if isinstance(who, str) else _who(cat, who)}")]
-    return [Problem(file, b.place, f"{name}: the {faction.label} list does not offer it to a {e.profile.name}")]
+    return [Problem(file, b.place, f"{name}: the {faction.label} list does not offer it to {an(e.profile.name)}")]
 
 
 def _upgrade_twice(cat: Catalogue, e: Entry, file: str) -> list[Problem]:

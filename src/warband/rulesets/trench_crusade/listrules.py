@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from warband.kernel.errors import Problem
 from warband.rulesets.trench_crusade.book import UPGRADE_CHOICES, Entry
-from warband.rulesets.trench_crusade.catalogue import Catalogue, FactionList, ListModel
+from warband.rulesets.trench_crusade.catalogue import Catalogue, FactionList, ListModel, an
 from warband.rulesets.trench_crusade.document import TCModel
 from warband.rulesets.trench_crusade.kitrules import check_kit, unread_buy_rules
 
@@ -42,7 +42,7 @@ def _membership(cat: Catalogue, faction: FactionList, file: str, e: Entry) -> li
         return []
     name = e.profile.name
     if faction.entries(e.profile.id):
-        return [Problem(file, f"{e.place}.leader", f"the {faction.label} list does not let a {name} lead")]
+        return [Problem(file, f"{e.place}.leader", f"the {faction.label} list does not let {an(name)} lead")]
     why = f"{faction.label} may not field {name!r} ({fielded_by(cat, e.profile.id)})"
     return [Problem(file, f"{e.place}.{e.key}", why)]
 
@@ -54,23 +54,21 @@ def _count(entries: Sequence[Entry], test: Callable[[Entry], bool]) -> int:
     return sum(e.count for e in entries if test(e))
 
 
-def _caps(faction: FactionList, file: str, entries: Sequence[Entry], points_limit: int) -> list[Problem]:
+def _caps(
+    cat: Catalogue, faction: FactionList, file: str, entries: Sequence[Entry], points_limit: int
+) -> list[Problem]:
     out: list[Problem] = []
     for slot in faction.models:
         mine = [e for e in entries if e.slot is slot]
         have = _count(mine, lambda e: True)
         cap = _threshold_cap(slot, points_limit)
-        name = f"{_name(entries, slot)}{' (leader)' if slot.captain else ''}"
+        name = f"{cat.name_of(slot.model)}{' (leader)' if slot.captain else ''}"
         if cap is not None and have > cap:
             place = f"{mine[-1].place}.count" if mine[-1].count > 1 else mine[-1].place
             out.append(Problem(file, place, f"the {faction.label} list fields at most {cap} {name}, found {have}"))
         if not slot.captain and have < slot.min:
             out.append(Problem(file, "models", f"the {faction.label} list needs {slot.min} {name}, found {have}"))
     return out
-
-
-def _name(entries: Sequence[Entry], slot: ListModel) -> str:
-    return next((e.profile.name for e in entries if e.slot is slot), slot.model)
 
 
 def _threshold_cap(slot: ListModel, points_limit: int) -> int | None:
@@ -188,11 +186,13 @@ def _item_limits(cat: Catalogue, faction: FactionList, file: str, entries: Seque
     return out
 
 
-def _upgrade_limit(faction: FactionList, e: Entry, upgrade_id: str) -> int | None:
+def _upgrade_limit(faction: FactionList, e: Entry, upgrade_id: str) -> tuple[str, int | None]:
+    """Who shares the upgrade's limit (the model's own offer is per model type, a faction rule's is the
+    warband's) and the limit."""
     for u in e.profile.upgrades:
         if u.upgrade == upgrade_id:
-            return u.limit
-    return next((u.limit for u in faction.upgrades if u.upgrade == upgrade_id), None)
+            return f"{e.profile.id}:{upgrade_id}", u.limit
+    return upgrade_id, next((u.limit for u in faction.upgrades if u.upgrade == upgrade_id), None)
 
 
 def _upgrade_limits(cat: Catalogue, faction: FactionList, file: str, entries: Sequence[Entry]) -> list[Problem]:
@@ -201,10 +201,11 @@ def _upgrade_limits(cat: Catalogue, faction: FactionList, file: str, entries: Se
     for e in entries:
         for b in e.upgrades:
             bought = UPGRADE_CHOICES.get(b.id, b.id)
-            limit = _upgrade_limit(faction, e, bought)
-            used[bought] += e.count
-            if limit is not None and used[bought] > limit:
-                why = f"{cat.name_of(bought)}: at most {limit} per warband, found {used[bought]} ({faction.label} list)"
+            key, limit = _upgrade_limit(faction, e, bought)
+            used[key] += e.count
+            if limit is not None and used[key] > limit:
+                whom = f" for {e.profile.name}" if ":" in key else ""
+                why = f"{cat.name_of(bought)}: at most {limit}{whom} per warband, found {used[key]} ({faction.label} list)"
                 out.append(Problem(file, b.place, why))
     return out
 
@@ -221,7 +222,7 @@ def check_warband(
     out: list[Problem] = []
     for e in entries:
         out += _membership(cat, faction, file, e)
-    out += _caps(faction, file, entries, points_limit)
+    out += _caps(cat, faction, file, entries, points_limit)
     out += _shared(cat, faction, file, entries, customs)
     out += _leader(cat, faction, file, entries, customs)
     out += _elites(cat, file, entries, customs)

@@ -161,6 +161,13 @@ def _modifier_words(key: str, value: Any) -> str:
     return words if value is True else f"{words} {value}"
 
 
+def _effect_rules(effect: str) -> list[str]:
+    """The rule text of an item, without the catalogue's notes on where a number came from."""
+    parts = [p.strip().rstrip(".") for p in re.split(r"; |\. ", effect)]
+    kept = [p for p in parts if p and "modifier list" not in p and "rules text" not in p]
+    return ["; ".join(kept)] if kept else []
+
+
 def gaps_of_item(item: Item) -> list[str]:
     """Each rule of the item the engine does not play, in words (``-1 injury DICE``, ``CONSUMABLE``, its rule
     text when ``modelled.yaml`` does not say the engine plays it)."""
@@ -169,7 +176,7 @@ def gaps_of_item(item: Item) -> list[str]:
     out += _modifier_gaps(item)
     if item.id not in modelled.items:
         # the rule text, or where there is none the conditions the data gives
-        out += [item.effect.rstrip(".")] if item.effect else list(item.conditional)
+        out += _effect_rules(item.effect) if item.effect else list(item.conditional)
     return out
 
 
