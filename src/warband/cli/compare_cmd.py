@@ -22,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from warband.cli.simulate_cmd import report_crashes
+from warband.cli.unmodelled import AllowUnmodelled, refuse_unmodelled
 from warband.kernel.rng import MAX_SEED
 from warband.lab.balance import MARGIN, run_balance
 from warband.lab.compare import BOUNDARY_NAMES, Boundary, CompareError, Plan, check_variants, compare, parse_variant
@@ -125,6 +126,7 @@ def compare_command(
     ] = "obf",
     workers: Annotated[int, typer.Option("--workers", "-w", help="Processes playing games.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as one JSON object.")] = False,
+    allow_unmodelled: AllowUnmodelled = False,
 ) -> None:
     """Play A against B under the default rules and under each --variant with the same seeds; stop a variant
     early once its change in A's win rate is significant (group-sequential test)."""
@@ -142,6 +144,7 @@ def compare_command(
         agent_b=agent_b or default_agent(),
     )
     check(config, workers)
+    refuse_unmodelled(ruleset, [a, b], allow_unmodelled)
     variants = [parse_variant(v) for v in variant]
     check_variants(ruleset, variants)
     plan = Plan.make(games, batch, alpha, kind)
@@ -234,11 +237,13 @@ def balance_command(
     bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap rounds for the intervals.")] = 200,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Processes playing games.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+    allow_unmodelled: AllowUnmodelled = False,
 ) -> None:
     """Round robin among the warbands; estimate what each model type is worth (points exchange) vs its cost."""
     if games < 1:
         raise CompareError(f"--games must be at least 1, got {games}")
     warbands = [*warbands, *(Path(extra) for extra in ctx.args)]
+    refuse_unmodelled(ruleset, warbands, allow_unmodelled)
     with _bar("games", not as_json or sys.stderr.isatty()) as hook:
         summary = run_balance(
             ruleset, warbands, games, seed, agent or default_agent(), scenario, workers, max(bootstrap, 0), hook

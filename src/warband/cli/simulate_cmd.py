@@ -31,6 +31,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from warband.cli.unmodelled import AllowUnmodelled, refuse_unmodelled
 from warband.kernel.params import parse_assignments
 from warband.kernel.rng import MAX_SEED
 from warband.lab.backends import BACKENDS, Backend, default_workers, make_backend
@@ -166,6 +167,7 @@ def simulate_command(
             "(the replay command of a crashed game).",
         ),
     ] = None,
+    allow_unmodelled: AllowUnmodelled = False,
 ) -> None:
     """Play GAMES games of A against B and report win rates with 95% confidence intervals."""
     config = SimulationConfig(
@@ -184,6 +186,7 @@ def simulate_command(
     local = workers if workers is not None else default_workers()
     runner = make_backend(backend, local if backend == "local" else workers, address)
     check(config)  # before the bar: a bad input leaves no half-drawn progress behind, and no database
+    refuse_unmodelled(ruleset, [a, b], allow_unmodelled)
     if game is not None:
         _one_game(config, game)
         return

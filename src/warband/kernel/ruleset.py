@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from warband.kernel.actions import Action, Decision
+from warband.kernel.builder import ListBuilder
 from warband.kernel.errors import Reason, UnmodelledError, WarbandError
 from warband.kernel.events import Event
 from warband.kernel.mission import ActionVocabulary
@@ -152,6 +153,10 @@ class Ruleset(abc.ABC):
         that answer with played games refuse such a warband unless the user allows it (:func:`check_modelled`).
         Default: none."""
         return []
+
+    def list_builder(self) -> ListBuilder | None:
+        """The warband builder this ruleset offers (``warband build RULESET``), or None."""
+        return None
 
     def odds_commands(self) -> tuple[OddsCommand, ...]:
         """The exact-odds commands this ruleset offers (``warband odds RULESET NAME``), as data: the faces build

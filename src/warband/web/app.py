@@ -33,7 +33,7 @@ from warband.kernel.engine import Game
 from warband.kernel.errors import IllegalActionError, WarbandError
 from warband.kernel.params import parse_assignments
 from warband.web.answers import deciding_seat, legal_json, measure, reasons_json, role_or_403, snapshot
-from warband.web.documents import get_ruleset, load_doc
+from warband.web.documents import get_ruleset, load_doc, refuse_unmodelled
 from warband.web.errors import ApiError
 from warband.web.replays import ReplayShelf
 from warband.web.schemas import (
@@ -233,12 +233,18 @@ def _meta_routes(app: FastAPI, server: Server) -> None:
         doc = load_doc(rs, body.kind, body.doc, body.kind)
         summary = str(doc.get("name", body.kind))
         points = rs.roster_points(doc) if body.kind == "warband" else None
-        return {"ok": True, "summary": summary + (f", {points} points" if points is not None else "")}
+        notes = rs.unmodelled(doc) if body.kind == "warband" else []
+        return {
+            "ok": True,
+            "summary": summary + (f", {points} points" if points is not None else ""),
+            "unmodelled": notes,
+        }
 
     @app.post("/api/games")
     async def new_game(body: NewGameBody) -> dict[str, Any]:
         rs = get_ruleset(body.ruleset)
         rosters = [load_doc(rs, "warband", body.a, "side A"), load_doc(rs, "warband", body.b, "side B")]
+        refuse_unmodelled(rs, rosters, body.allow_unmodelled)
         scen_choice = body.scenario or DocChoice(sample=rs.default_scenario().stem)
         scenario = load_doc(rs, "scenario", scen_choice, "scenario")
         seats = [s.strip() for s in body.seats]

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from warband.kernel import ruleset as registry
-from warband.kernel.errors import FileProblemsError, WarbandError
-from warband.kernel.ruleset import Ruleset
+from warband.kernel.errors import FileProblemsError, UnmodelledError, WarbandError
+from warband.kernel.ruleset import Ruleset, check_modelled
 from warband.web.errors import ApiError
 from warband.web.schemas import UPLOAD_LIMIT, DocChoice
 
@@ -51,3 +51,21 @@ def _read(rs: Ruleset, kind: str, path: Path, label: str) -> dict[str, Any]:
         raise ApiError(422, f"{label}: {len(problems)} problem(s)", problems=problems) from None
     except WarbandError as exc:
         raise ApiError(422, f"{label}: {exc}") from None
+
+
+def refuse_unmodelled(rs: Ruleset, rosters: list[dict[str, Any]], allow: bool) -> None:
+    """A warband with rules the engine does not play makes a game of another game: refused (422, every rule
+    named) unless the person allows it."""
+    try:
+        check_modelled(rs, list(zip(("side A", "side B"), rosters, strict=True)), allow)
+    except UnmodelledError as exc:
+        problems = [
+            {"file": label, "place": "models", "message": f"not modelled: {rule}"}
+            for label, rules in exc.found
+            for rule in rules
+        ]
+        raise ApiError(
+            422,
+            "the engine does not play some rules of these warbands; tick 'allow unmodelled rules' to play without them",
+            problems=problems,
+        ) from None

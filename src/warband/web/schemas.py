@@ -64,6 +64,8 @@ class NewGameBody(Strict):
     dice: Literal["digital", "physical"] = "digital"
     seed: int = Field(default=1, ge=0, le=2**31 - 1)
     params: dict[str, str | int | float | bool] = Field(default_factory=dict, max_length=50)
+    #: Play warbands whose rules the engine does not all play (without those rules); refused otherwise.
+    allow_unmodelled: bool = False
 
 
 class Spot(Strict):

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from warband.kernel.actions import Action
+from warband.kernel.builder import ListBuilder
 from warband.kernel.geometry import base_radius
 from warband.kernel.offers import OddsCommand, RosterSummary
 from warband.kernel.params import ParamTable
@@ -98,6 +99,11 @@ class TrenchCrusade(SteppedRuleset):
 
     def unmodelled(self, roster: dict[str, Any]) -> list[str]:
         return unmodelled(TCRoster.model_validate(roster))
+
+    def list_builder(self) -> ListBuilder:
+        from warband.rulesets.trench_crusade.builder import TCListBuilder
+
+        return TCListBuilder()
 
     def odds_commands(self) -> tuple[OddsCommand, ...]:
         from warband.rulesets.trench_crusade.odds import ODDS_COMMANDS

@@ -75,7 +75,7 @@ class _Priced(_Record):
         """``80 ducats``, ``3 glory`` or ``free``."""
         if self.glory:
             return f"{self.glory} glory"
-        return f"{self.ducats} ducats" if self.ducats else "free"
+        return f"{self.ducats} ducat{'s' if self.ducats != 1 else ''}" if self.ducats else "free"
 
 
 # ------------------------------------------------------------------------------------------- faction lists

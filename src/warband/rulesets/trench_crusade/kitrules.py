@@ -19,7 +19,7 @@ from warband.rulesets.trench_crusade.book import UPGRADE_CHOICES, Bought, Entry,
 from warband.rulesets.trench_crusade.catalogue import Catalogue, FactionList, Item, ListItem, Profile, an
 from warband.rulesets.trench_crusade.document import MAX_HANDS
 
-__all__ = ["check_kit", "unread_buy_rules"]
+__all__ = ["check_kit", "offered_to", "unread_buy_rules"]
 
 
 def _carries(cat: Catalogue, e: Entry, what: str) -> bool:
@@ -312,6 +312,25 @@ def _upgrade_twice(cat: Catalogue, e: Entry, file: str) -> list[Problem]:
             out.append(Problem(file, b.place, f"{cat.name_of(key)}: a model takes an upgrade once"))
         seen.add(key)
     return out
+
+
+def offered_to(cat: Catalogue, faction: FactionList, e: Entry, sold: ListItem) -> bool:
+    """Whether the list offers this item to the model at all (its ``only``/``not`` and the model's buying rules;
+    conditions on what else it carries, "with a BAYONET LUG weapon", are left to the checks)."""
+    item = cat.items[sold.item]
+    who = [w for w in sold.only if not w.startswith("with ")]
+    if who and len(who) == len(sold.only) and not any(_allowed(cat, e, w) for w in who):
+        return False
+    if "ELITE" in sold.not_ and e.profile.has("ELITE"):
+        return False
+    rules = e.profile.buy_rules
+    kinds = _kinds(item)
+    if kinds & set(rules.cannot_buy) or any(_matches(cat, faction, e, item, r) for r in rules.cannot_take):
+        return False
+    return all(
+        kind not in kinds or any(_matches(cat, faction, e, item, r) for r in allowed)
+        for kind, allowed in rules.only.items()
+    )
 
 
 def check_kit(cat: Catalogue, faction: FactionList, file: str, e: Entry) -> list[Problem]:

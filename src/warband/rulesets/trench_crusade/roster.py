@@ -10,6 +10,7 @@ the :class:`~document.TCRoster` the engine reads, and :func:`model_specs` flatte
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,7 @@ __all__ = [
     "MODEL_KEYWORDS",
     "WEAPON_KEYWORDS",
     "ArmourItem",
+    "Reading",
     "Armoury",
     "ShieldItem",
     "TCModel",
@@ -202,7 +204,7 @@ def _limit(raw: dict[str, Any], key: str) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
-def _totals(r: _Read, raw: dict[str, Any], faction: FactionList | None, arm: Armoury) -> None:
+def _totals(r: _Read, raw: dict[str, Any], faction: FactionList | None, arm: Armoury) -> tuple[int, int, int]:
     """Models, ducats and glory against the warband's limits (the limits as written, even in a header with other
     problems; a broken entry counts what could be read of it, so a total is then a lower bound)."""
     count = sum(e.count for e in r.entries) + sum(m.count for _, m in r.customs)
@@ -216,6 +218,7 @@ def _totals(r: _Read, raw: dict[str, Any], faction: FactionList | None, arm: Arm
     glory_limit = _glory_limit(_limit(raw, "glory_limit"), faction)
     if glory > glory_limit:
         r.add("glory_limit", f"expected a total of at most {glory_limit} glory, found {glory} (glory_limit)")
+    return ducats, glory, count
 
 
 def _glory_limit(given: int | None, faction: FactionList | None) -> int:
@@ -249,10 +252,21 @@ def _one_leader(r: _Read) -> None:
             first = f"models[{i}]"
 
 
-def read_warband(
-    file: str, raw: dict[str, Any], armoury: Armoury | None = None
-) -> tuple[TCRoster | None, list[Problem]]:
-    """Check a warband document read from ``file``: (the engine's document, or None; every problem found)."""
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What :func:`read_warband` found: the engine's document (None when there are problems), every problem, and
+    the totals as far as they could be read (a lower bound when entries are broken)."""
+
+    roster: TCRoster | None
+    problems: list[Problem]
+    ducats: int = 0
+    glory: int = 0
+    models: int = 0
+    glory_limit: int = 0
+
+
+def read_warband(file: str, raw: dict[str, Any], armoury: Armoury | None = None) -> Reading:
+    """Check a warband document read from ``file`` against its list."""
     arm = armoury or load_armoury()
     cat = load_catalogue()
     r = _Read(file)
@@ -270,10 +284,10 @@ def read_warband(
     if faction is None and isinstance(raw.get("faction"), str) and r.entries:
         r.add("faction", f"expected a faction of the catalogue ({_factions(cat)}), found {raw['faction']!r}")
     _list_rules(cat, faction, r, _limit(raw, "points_limit") or 0)
-    _totals(r, raw, faction, arm)
-    if r.problems or header is None:
-        return None, sorted(r.problems, key=_order)
-    return _document(cat, faction, r, header), []
+    ducats, glory, count = _totals(r, raw, faction, arm)
+    glory_limit = _glory_limit(_limit(raw, "glory_limit"), faction)
+    roster = None if r.problems or header is None else _document(cat, faction, r, header)
+    return Reading(roster, sorted(r.problems, key=_order), ducats, glory, count, glory_limit)
 
 
 def _order(p: Problem) -> tuple[int, int]:
@@ -312,10 +326,10 @@ def load_roster(path: str | Path, armoury: Armoury | None = None) -> TCRoster:
     raw = read_document(path, RosterError)
     if not isinstance(raw, dict):
         raise RosterError([Problem(file, "", f"expected a mapping at the top level, found {describe_value(raw)}")])
-    roster, problems = read_warband(file, raw, armoury)
-    if roster is None:
-        raise RosterError(problems)
-    return roster
+    reading = read_warband(file, raw, armoury)
+    if reading.roster is None:
+        raise RosterError(reading.problems)
+    return reading.roster
 
 
 # ------------------------------------------------------------------------------------------ the engine's view

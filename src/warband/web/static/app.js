@@ -62,12 +62,14 @@ async function newGamePage() {
   const dice = h("select", { "data-testid": "dice" }, h("option", { value: "digital" }, "digital (seeded)"), h("option", { value: "physical" }, "physical (type the faces)"));
   const seed = h("input", { type: "number", value: "1", min: "0", "data-testid": "seed" });
   const params = h("input", { placeholder: "name=value, name=value (e.g. rounds=1)", "data-testid": "params" });
+  const unmodelled = h("input", { type: "checkbox", "data-testid": "allow-unmodelled" });
   const out = h("div", { class: "error", "data-testid": "problems" });
   const links = h("div", { class: "links", "data-testid": "links" });
   const choice = (d) => (d.sel.value === "__upload__" ? { text: uploads[d.sel.id] || "" } : { sample: d.sel.value });
   const body = () => ({
     ruleset: rulesetSel.value, a: choice(a), b: choice(b), scenario: choice(sc), seats: [seatA.value.trim(), seatB.value.trim()],
     dice: dice.value, seed: Number(seed.value), params: Object.fromEntries(params.value.split(",").map((s) => s.trim()).filter(Boolean).map((s) => s.split("=").map((x) => x.trim()))),
+    allow_unmodelled: unmodelled.checked,
   });
   const create = async (ev) => {
     ev.preventDefault();
@@ -83,7 +85,10 @@ async function newGamePage() {
     out.textContent = ""; links.replaceChildren();
     const msgs = [];
     for (const [d, kind] of [[a, "warband"], [b, "warband"], [sc, "scenario"]]) {
-      try { const r = await api("POST", "/api/validate", { ruleset: rulesetSel.value, kind, doc: choice(d) }); msgs.push(`${d.sel.id}: OK ${r.summary}`); }
+      try {
+        const r = await api("POST", "/api/validate", { ruleset: rulesetSel.value, kind, doc: choice(d) });
+        msgs.push(`${d.sel.id}: OK ${r.summary}`, ...(r.unmodelled || []).map((x) => `  not modelled: ${x}`));
+      }
       catch (err) { msgs.push(`${d.sel.id}: ${errorText(err)}`); }
     }
     out.textContent = msgs.join("\n");
@@ -97,6 +102,7 @@ async function newGamePage() {
       h("label", {}, "Scenario"), h("span", {}, sc.sel, " or upload ", sc.file),
       h("label", {}, "Seat A"), seatA, h("label", {}, "Seat B"), seatB,
       h("label", {}, "Dice"), dice, h("label", {}, "Seed"), seed, h("label", {}, "Rule settings"), params,
+      h("label", {}, "Unmodelled rules"), h("label", { class: "check" }, unmodelled, " allow warbands whose rules the engine does not all play (played without them)"),
       h("span", {}), h("span", {}, h("button", { type: "submit", "data-testid": "create" }, "Create game"), " ",
         h("button", { onclick: check, "data-testid": "validate" }, "Check files"))),
     agents, out, links,
