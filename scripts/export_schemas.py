@@ -13,7 +13,7 @@ from pathlib import Path
 
 from warband.kernel.scenario import Scenario
 from warband.rulesets.gangfight.roster import GFParty
-from warband.rulesets.trench_crusade.roster import TCRoster
+from warband.rulesets.trench_crusade.warband_file import TCWarbandFile
 from warband.rulesets.wyrdcry.roster import Warband as WyrdcryWarband
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,7 +23,7 @@ OUT_DIR = ROOT / "docs" / "schemas"
 def render() -> dict[str, str]:
     """File name -> schema text, exactly as committed."""
     schemas = {
-        "tc-roster.schema.json": TCRoster.model_json_schema(),
+        "tc-roster.schema.json": TCWarbandFile.model_json_schema(),
         "scenario.schema.json": Scenario.model_json_schema(),
         "gf-party.schema.json": GFParty.model_json_schema(),
         "wyrdcry-warband.schema.json": WyrdcryWarband.model_json_schema(),

@@ -268,7 +268,12 @@ def build(
     limit: Annotated[int | None, typer.Option("--limit", help="Points (ducats) to spend; default the list's.")] = None,
     glory: Annotated[int | None, typer.Option("--glory", help="Glory to spend; default the list's.")] = None,
     model: Annotated[
-        list[str] | None, typer.Option("--model", help='One entry: [N x] MODEL ["NAME"] [: ITEM, ...] [+ UPGRADE, ...]')
+        list[str] | None,
+        typer.Option(
+            "--model",
+            help='One entry (repeatable): N x MODEL "NAME": ITEM, ITEM + UPGRADE; count, name, items and upgrades '
+            "may be left out.",
+        ),
     ] = None,
     spec: Annotated[Path | None, typer.Option("--spec", help="A spec file (header lines and model lines).")] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Write the warband here (default: print it).")] = None,

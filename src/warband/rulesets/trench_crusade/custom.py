@@ -15,12 +15,12 @@ from pydantic import Field
 
 from warband.kernel.errors import Problem
 from warband.rulesets.trench_crusade.armoury import MODEL_KEYWORDS, Armoury, WeaponItem
-from warband.rulesets.trench_crusade.document import MAX_BASE_MM, MAX_HANDS, MIN_BASE_MM, TCModel
+from warband.rulesets.trench_crusade.document import MAX_BASE_MM, MAX_HANDS, MIN_BASE_MM, HandTyped, TCModel
 
 __all__ = ["CustomEntry", "check_custom", "salvage_custom"]
 
 
-class CustomEntry(TCModel):
+class CustomEntry(HandTyped):
     """A hand-typed profile of your own (``custom: true``), with weapons from the armoury."""
 
     custom: Literal[True] = Field(description="This is a profile of your own, not a model of the catalogue.")

@@ -25,6 +25,7 @@ __all__ = [
     "MAX_MODELS",
     "MIN_BASE_MM",
     "BookRef",
+    "HandTyped",
     "TCModel",
     "TCRoster",
     "model_glory",
@@ -69,8 +70,8 @@ class BookRef(_Model):
     glory: int = Field(default=0, ge=0, description="Glory of the model, its items and upgrades, per model.")
 
 
-class TCModel(_Model):
-    """One roster entry: a profile, its equipment and how many identical models it stands for."""
+class HandTyped(_Model):
+    """The fields of a profile typed by hand: today's warband entry (see :class:`TCModel`)."""
 
     type: str = Field(min_length=1, description="Profile name, e.g. 'Trench Pilgrim'.")
     name: str | None = Field(default=None, description="Optional display name.")
@@ -86,19 +87,25 @@ class TCModel(_Model):
     armour_item: str | None = Field(default=None, description="Armour name from the armoury.")
     shield: bool = Field(default=False, description="Carries a Trench Shield.")
     guessed: list[str] = Field(default_factory=list, description="Fields whose value is a guess.")
-    book: BookRef | None = Field(default=None, description="The catalogue model this entry is (None: custom).")
-    weapon_items: list[WeaponItem] | None = Field(
-        default=None, description="A catalogue model's weapons, as the rules read them (its armour is in armour)."
-    )
 
     @model_validator(mode="after")
-    def _guesses(self) -> TCModel:
+    def _guesses(self) -> HandTyped:
         _check_guessed(self, self.guessed)
         return self
 
     @property
     def display_name(self) -> str:
         return self.name or self.type
+
+
+class TCModel(HandTyped):
+    """One roster entry as the engine reads it: a profile, its equipment and how many identical models it stands
+    for; a model of the catalogue also says which (``book``) and carries its weapons (``weapon_items``)."""
+
+    book: BookRef | None = Field(default=None, description="The catalogue model this entry is (None: custom).")
+    weapon_items: list[WeaponItem] | None = Field(
+        default=None, description="A catalogue model's weapons, as the rules read them (its armour is in armour)."
+    )
 
     @property
     def is_custom(self) -> bool:

@@ -200,7 +200,9 @@ def _must_have(cat: Catalogue, e: Entry, file: str) -> list[Problem]:
     }
     if need is None or tests.get(need, True):
         return []
-    return [Problem(file, f"{e.place}.equipment", f"{an(e.profile.name)} must carry {_NEEDS.get(need, need)}, found none")]
+    return [
+        Problem(file, f"{e.place}.equipment", f"{an(e.profile.name)} must carry {_NEEDS.get(need, need)}, found none")
+    ]
 
 
 def _kit_choice(cat: Catalogue, e: Entry, file: str) -> list[Problem]:

@@ -205,7 +205,8 @@ def _upgrade_limits(cat: Catalogue, faction: FactionList, file: str, entries: Se
             used[key] += e.count
             if limit is not None and used[key] > limit:
                 whom = f" for {e.profile.name}" if ":" in key else ""
-                why = f"{cat.name_of(bought)}: at most {limit}{whom} per warband, found {used[key]} ({faction.label} list)"
+                found = f"found {used[key]} ({faction.label} list)"
+                why = f"{cat.name_of(bought)}: at most {limit}{whom} per warband, {found}"
                 out.append(Problem(file, b.place, why))
     return out
 

@@ -1,0 +1,96 @@
+"""Rules the engine does not play are named, and no answer silently comes from a different game: `validate` lists
+them, and simulate, compare, balance and the web table refuse such a warband unless the user allows it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from warband.cli.main import app
+from warband.kernel import ruleset as registry
+from warband.kernel.errors import UnmodelledError
+from warband.web.app import Server, create_app
+from warband.web.replays import ReplayShelf
+from warband.web.store import TableStore
+
+runner = CliRunner()
+TC = "trench-crusade"
+BOOK = Path(registry.get(TC).data_dir()) / "book"
+HERETICS, ANTIOCH = BOOK / "heretic_legion_raiders.yaml", BOOK / "new_antioch_company.yaml"
+SAMPLES = [Path(s["path"]) for s in registry.get(TC).samples()["warbands"]]
+FAST = ["--agent-a", "random", "--agent-b", "random", "--db", ":memory:"]
+
+
+def test_validate_names_every_rule_not_modelled() -> None:
+    result = runner.invoke(app, ["validate", str(HERETICS)])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "not modelled: ability Puppet Master (Father Orobas)" in out
+    assert "not modelled: keyword INFILTRATOR (Death Commando)" in out
+    assert "not modelled: Chain Maw: +1 injury DICE (War Wolf Assault Beast)" in out
+    antioch = runner.invoke(app, ["validate", str(ANTIOCH)]).output
+    assert "not modelled: faction rule New Antioch Fireteams (New Antioch list)" in antioch
+
+
+def test_the_modelled_list_decides() -> None:
+    """A rule the engine plays is not named: Zealot Strength is STRONG, which the rules play."""
+    out = runner.invoke(app, ["validate", str(BOOK / "pilgrims_sacred_affliction.yaml")]).output
+    assert "Zealot Strength" not in out and "not modelled: ability Whip of God (Castigator Maren)" in out
+
+
+def test_simulate_refuses_unless_allowed() -> None:
+    args = ["simulate", TC, "--a", str(HERETICS), "--b", str(ANTIOCH), "--games", "1", *FAST]
+    refused = runner.invoke(app, args)
+    assert isinstance(refused.exception, UnmodelledError)
+    text = str(refused.exception)
+    assert f"{HERETICS}: not modelled: ability Puppet Master (Father Orobas)" in text
+    assert f"{ANTIOCH}: not modelled:" in text and "--allow-unmodelled" in text
+    allowed = runner.invoke(app, [*args, "--allow-unmodelled", "--json"])
+    assert allowed.exit_code == 0, allowed.output
+    assert '"games": 1' in allowed.output
+
+
+def test_refused_through_the_command_line_with_exit_code_2(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    args = ["simulate", TC, "--a", str(HERETICS), "--b", str(ANTIOCH), "--games", "1", *FAST]
+    done = subprocess.run([sys.executable, "-m", "warband", *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "not modelled" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", ["compare", "balance"])
+def test_compare_and_balance_refuse_too(command: str) -> None:
+    if command == "compare":
+        args = ["compare", TC, "--a", str(HERETICS), "--b", str(ANTIOCH), "--variant", "charge_range=10"]
+    else:
+        args = ["balance", TC, "--warbands", str(HERETICS), str(ANTIOCH)]
+    result = runner.invoke(app, [*args, "--games", "1"])
+    assert isinstance(result.exception, UnmodelledError), result.output
+
+
+def test_hand_typed_samples_are_not_refused() -> None:
+    """Custom models carry only what the engine reads; validate marks them custom and names the keywords it
+    accepts without playing."""
+    args = ["simulate", TC, "--a", str(SAMPLES[0]), "--b", str(SAMPLES[1]), "--games", "1", *FAST, "--json"]
+    assert runner.invoke(app, args).exit_code == 0
+    out = runner.invoke(app, ["validate", str(SAMPLES[0])]).output
+    assert "custom (hand-typed, not from the catalogue)" in out
+    assert "custom model, not played: keyword INFILTRATOR (Death Commando)" in out
+
+
+def test_the_web_table_refuses_unless_the_box_is_ticked(tmp_path: Path) -> None:
+    heretics = {"text": HERETICS.read_text(encoding="utf-8")}
+    body = {"ruleset": TC, "a": heretics, "b": {"sample": SAMPLES[1].stem}, "seats": ["human", "human"]}
+    with TestClient(create_app(Server(TableStore(tmp_path / "w.db"), ReplayShelf(), ai_delay=0.0))) as c:
+        refused = c.post("/api/games", json=body)
+        assert refused.status_code == 422
+        messages = [p["message"] for p in refused.json()["problems"]]
+        assert "not modelled: ability Puppet Master (Father Orobas)" in messages
+        assert {p["file"] for p in refused.json()["problems"]} == {"side A"}
+        assert c.post("/api/games", json={**body, "allow_unmodelled": True}).status_code == 200
+        checked = c.post("/api/validate", json={"ruleset": TC, "kind": "warband", "doc": heretics})
+        assert "ability Puppet Master (Father Orobas)" in checked.json()["unmodelled"]
