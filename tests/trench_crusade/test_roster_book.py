@@ -9,12 +9,20 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from warband.kernel import ruleset as registry
 from warband.kernel.engine import Game
 from warband.kernel.errors import RosterError
 from warband.kernel.rng import Rng
-from warband.rulesets.trench_crusade.roster import describe_roster, load_roster, model_specs, roster_points
+from warband.rulesets.trench_crusade.roster import (
+    describe_roster,
+    load_roster,
+    model_specs,
+    read_warband,
+    roster_points,
+)
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "warband" / "rulesets" / "trench_crusade" / "data"
 BOOK = sorted((DATA / "book").glob("*.yaml"))
@@ -347,3 +355,26 @@ def test_a_catalogue_warband_plays_a_seeded_game_that_round_trips() -> None:
     assert game.decision.is_over
     text = json.dumps(game.to_json(), sort_keys=True)
     assert json.dumps(Game.from_json(json.loads(text)).to_json(), sort_keys=True) == text
+
+
+JUNK = st.one_of(
+    st.none(),
+    st.integers(-5, 10**6),
+    st.text(max_size=12),
+    st.booleans(),
+    st.lists(st.one_of(st.text(max_size=20), st.integers()), max_size=3),
+    st.sampled_from(["Pistol", "Heretic Priest", "Plague Knight", "Grenades", "Yeoman", "Melee Legionnaire"]),
+)
+FIELDS = ["model", "equipment", "upgrades", "count", "name", "leader", "base", "cost", "movement", "keywords",
+          "custom", "type", "weapons", "armour_item", "shield"]  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from(FIELDS), JUNK, max_size=6),
+    st.sampled_from(["Heretic Legion", "Orks", "Eire Rangers"]),
+)
+def test_a_broken_entry_is_a_problem_never_a_crash(entry: dict[str, Any], faction: str) -> None:
+    reading = read_warband("junk.yaml", warband(faction, priest(), entry, dict(entry)))
+    assert reading.roster is not None or reading.problems
+    assert all(p.file == "junk.yaml" for p in reading.problems)

@@ -199,7 +199,7 @@ def _compare(
         why = f"the {price[0]} list prices a {profile.name} at {price[1]} ducats, found {_shown(raw['cost'])} {hint}"
         out.append(Problem(file, f"{here}.cost", why))
     for key, value in want.items():
-        found = sorted(raw[key]) if key == "keywords" and isinstance(raw.get(key), list) else raw.get(key)
+        found = sorted(map(str, raw[key])) if key == "keywords" and isinstance(raw.get(key), list) else raw.get(key)
         if key in raw and found != value:
             why = f"the catalogue's {profile.name} has {key} {_shown(value)}, found {_shown(raw[key])} {hint}"
             out.append(Problem(file, f"{here}.{key}", why))
