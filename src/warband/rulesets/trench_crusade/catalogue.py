@@ -408,8 +408,8 @@ def _read(name: str) -> dict[str, Any]:
 @cache
 def load_catalogue() -> Catalogue:
     """The bundled catalogue (read once per process). A broken data file raises RosterError naming it."""
-    factions, models = _read("factions.yaml"), _read("models.yaml")
-    equipment, words = _read("equipment.yaml"), _read("keywords.yaml")
+    factions, models = _read("factions.json"), _read("models.json")
+    equipment, words = _read("equipment.json"), _read("keywords.json")
     raw = {
         "defaults": factions["defaults"],
         "lists": _by_id(factions["factions"]),
