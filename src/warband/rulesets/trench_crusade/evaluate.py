@@ -6,7 +6,7 @@ sensible player weighs before acting:
 * **material**: the points of models still in the game; a Down model is worth less and every Blood marker
   (which the enemy spends against it, digest §6) shaves some off;
 * **victory points** held (``state.vars["vp"]``), each worth :data:`VP_WORTH` points;
-* **objectives**: who controls each now (:func:`morale.controller`) and who is closest to it, projected over
+* **objectives**: who controls each now (:func:`scenario.controller`) and who is closest to it, projected over
   the scoring turns left (Claim No Man's Land scoring, digest §1);
 * **threat and safety**: the expected damage each side's shooters (in range, sight not blocked by tall
   terrain, the target's cover) and chargers (within Movement + an average charge die) can do next, each
