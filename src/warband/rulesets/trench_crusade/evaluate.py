@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from warband.kernel.geometry import TerrainPiece
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.state import Model
 from warband.rulesets.trench_crusade.core import State
 

@@ -4,7 +4,7 @@ engagement, line of sight, cover and elevation. Pure functions of a state or its
 
 from __future__ import annotations
 
-from warband.kernel.geometry import TerrainPiece
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.space import enemies, enemies_within, memo_sight
 from warband.kernel.state import Model
 from warband.rulesets.trench_crusade.context import Context

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from warband.kernel.errors import Reason
-from warband.kernel.geometry import Table, TerrainPiece, Vec
+from warband.kernel.geometry.distance import Vec
+from warband.kernel.geometry.table import Table
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.space import (
     clear_of_circles,
     corridor,
