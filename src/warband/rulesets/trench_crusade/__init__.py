@@ -21,7 +21,8 @@ Where things are (the rulebook's parts first; each module imports only those abo
 * ``rolls.py``      Success Roll and Injury Roll arithmetic (shared with the odds)
 * ``odds.py``       exact odds of the rolls, and the ``warband odds`` commands
 * ``context.py``    the game's fixed context (table, profiles, memos)
-* ``evaluate.py``   the heuristic value of a position, for agents
+* ``evaluate.py``   the heuristic value of a position, for agents; ``evaluate_tables.py`` its weights and
+  per-game tables
 * ``render.py``, ``view.py``  the text map, the odds before an action, the drawable view
 * ``roster.py``     warband files; ``data/`` the armoury, sample warbands and scenarios
 * ``params.toml``   every number of the rules

@@ -8,6 +8,7 @@ Tend Wounds) is one more entry in :data:`CHECKS` and one more branch of :func:`d
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
@@ -81,12 +82,10 @@ def _check_shoot(state: State, m: Model, a: Action, eng: list[Model]) -> list[Re
     than 1" from the enemy; with a Charge (seed 000: or a Fight) in the activation only with ASSAULT; HEAVY."""
     p = state.ctx.params
     out: list[Reason] = []
-    w = weapon_named(m, a.option, "ranged")
-    if w is None:
-        return _no_weapon(m, a, "ranged", "shoot")
-    t = _enemy(state, m, a)
-    if t is None:
-        return _not_an_enemy(a, "shoot")
+    found = _armed_at_enemy(state, m, a, "ranged", "shoot")
+    if isinstance(found, list):
+        return found
+    w, t = found
     if eng:
         out.append((f"{R}/shoot/engaged", 'a model within 1" of an enemy cannot Shoot'))
     done = acts(state)
@@ -119,14 +118,12 @@ def _check_shoot(state: State, m: Model, a: Action, eng: list[Model]) -> list[Re
 def _check_fight(state: State, m: Model, a: Action, eng: list[Model]) -> list[Reason]:
     """Seed 000 Fight: a Melee Attack with a melee weapon at an enemy within 1" (and in sight, digest §5); seed
     000: not after Shooting without ASSAULT."""
+    found = _armed_at_enemy(state, m, a, "melee", "fight")
+    if isinstance(found, list):
+        return found
+    t = found[1]
     p = state.ctx.params
     out: list[Reason] = []
-    w = weapon_named(m, a.option, "melee")
-    if w is None:
-        return _no_weapon(m, a, "melee", "fight")
-    t = _enemy(state, m, a)
-    if t is None:
-        return _not_an_enemy(a, "fight")
     if gap(m, t) > p["engagement_range"] + 1e-9:
         out.append((f"{R}/fight/range", f'{t.id} is not within 1" of {m.id}'))
     elif not visible(state.ctx, m, t):
@@ -165,9 +162,17 @@ def _not_an_enemy(a: Action, action: str) -> list[Reason]:
     return [(f"{R}/{action}/target", f"{a.target} is not an enemy model on the table")]
 
 
-def _no_weapon(m: Model, a: Action, mode: str, action: str) -> list[Reason]:
-    names = [x["name"] for x in weapons(m, mode)]
-    return [(f"{R}/{action}/weapon", f"{m.id} has no {mode} weapon {a.option!r} (has {names or 'none'})")]
+def _armed_at_enemy(
+    state: State, m: Model, a: Action, mode: str, action: str
+) -> tuple[dict[str, Any], Model] | list[Reason]:
+    """The ``mode`` weapon of ``m`` that ``a`` names and the enemy it targets, or the refusal (``action``'s rule):
+    no such weapon, no such enemy."""
+    w = weapon_named(m, a.option, mode)
+    if w is None:
+        names = [x["name"] for x in weapons(m, mode)]
+        return [(f"{R}/{action}/weapon", f"{m.id} has no {mode} weapon {a.option!r} (has {names or 'none'})")]
+    t = _enemy(state, m, a)
+    return _not_an_enemy(a, action) if t is None else (w, t)
 
 
 #: What each action of the menu requires, by action kind (every refusal with its rule).
