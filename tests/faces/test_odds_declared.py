@@ -19,7 +19,7 @@ from warband.cli.odds_cmd import build_odds_app, odds_app
 from warband.kernel import ruleset as registry
 from warband.kernel.offers import Column, OddsCommand, OddsOption, OddsTable
 from warband.kernel.params import ParamTable
-from warband.rulesets.trench_crusade import TrenchCrusade
+from warband.rulesets.trench_crusade.ruleset import TrenchCrusade
 
 runner = CliRunner()
 

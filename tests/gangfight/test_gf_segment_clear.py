@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from warband.kernel.geometry import TerrainPiece, Vec
+from warband.kernel.geometry.distance import Vec
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.rulesets.gangfight.terrain import segment_clear
 
 WALL = TerrainPiece("wall", "impassable", ((10.0, 0.0), (12.0, 0.0), (12.0, 20.0), (10.0, 20.0)), height=3.0)

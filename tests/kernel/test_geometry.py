@@ -13,10 +13,7 @@ from hypothesis import strategies as st
 from shapely.geometry import LineString, MultiPoint, Point, Polygon
 from shapely.ops import unary_union
 
-from warband.kernel.geometry import (
-    TERRAIN_KINDS,
-    Table,
-    TerrainPiece,
+from warband.kernel.geometry.distance import (
     Vec,
     base_radius,
     circle_segment_hits,
@@ -24,6 +21,8 @@ from warband.kernel.geometry import (
     edge_distance,
     segment_point_distance,
 )
+from warband.kernel.geometry.table import Table
+from warband.kernel.geometry.terrain import TERRAIN_KINDS, TerrainPiece
 
 # generated cases are filtered (degenerate hulls, endpoints inside obstacles, near-touches): allow it
 _FILTERED = [HealthCheck.filter_too_much, HealthCheck.too_slow]

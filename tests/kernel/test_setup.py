@@ -20,7 +20,7 @@ from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.events import Event
-from warband.kernel.geometry import TerrainPiece
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.setup import ChooseSide, deploy_spots, inset, spread, wholly_inside, zone_grid
 
 DIAMOND = TerrainPiece("zone-0", "open", ((6.0, 0.0), (12.0, 6.0), (6.0, 12.0), (0.0, 6.0)), 0.0, False)

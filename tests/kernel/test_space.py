@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString, Point
 
-from warband.kernel.geometry import TerrainPiece
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.space import (
     clear_of_circles,
     corridor,

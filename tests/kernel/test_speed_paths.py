@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
-from warband.kernel.geometry import DISTANCE_MEMO_LIMIT, Table, TerrainPiece, segment_point_distance
+from warband.kernel.geometry.distance import segment_point_distance
+from warband.kernel.geometry.table import Table
+from warband.kernel.geometry.terrain import DISTANCE_MEMO_LIMIT, TerrainPiece
 from warband.kernel.ruleset import get
 from warband.kernel.setup import inset, wholly_inside
 from warband.kernel.state import Model

@@ -1,4 +1,4 @@
-"""The action menu's fast legality test (``rules._legal``, which stops at the first refusal) must agree with the
+"""The action menu's fast legality test (``activation._legal``, which stops at the first refusal) must agree with the
 full list of reasons (``action_reasons``) for every action a model might try, in every activation of a seeded
 game: a disagreement would offer an illegal action or hide a legal one."""
 
@@ -12,8 +12,8 @@ from warband.kernel import ruleset as registry
 from warband.kernel.engine import Game
 from warband.lab.records import SimulationConfig
 from warband.lab.simulate import load_documents
-from warband.rulesets.trench_crusade import rules
-from warband.rulesets.trench_crusade.space import engaged_with
+from warband.rulesets.trench_crusade import activation
+from warband.rulesets.trench_crusade.sight import engaged_with
 
 RS = registry.get("trench-crusade")
 
@@ -32,9 +32,9 @@ def test_fast_legality_agrees_with_the_reasons() -> None:
             if state.phase == "activation" and active is not None:
                 m = state.models[active]
                 eng = engaged_with(state, m)
-                for a in rules._tries(state, m, eng, only_legal=False):
-                    want = not rules.action_reasons(state, m, a, eng)
-                    assert rules._legal(state, m, a, eng) == want, (seed, state.turn, a)
+                for a in activation._tries(state, m, eng, only_legal=False):
+                    want = not activation.action_reasons(state, m, a, eng)
+                    assert activation._legal(state, m, a, eng) == want, (seed, state.turn, a)
                     checked += 1
                     refused += not want
             play(game, agents, steps=1)

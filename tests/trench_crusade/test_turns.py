@@ -10,15 +10,15 @@ from warband.kernel.actions import Action
 def test_fewer_models_take_the_initiative() -> None:
     """Digest §1: the player with fewer models holds the Initiative (Down models not counted by default)."""
     g = position([trooper()], [trooper(), trooper()], {"a1": (2, 2), "b1": (2, 22), "b2": (6, 22)})
-    from warband.rulesets.trench_crusade import rules
+    from warband.rulesets.trench_crusade import turn
 
     g.state.turn = 0
     events: list = []
-    rules.start_turn(g.state, events)
+    turn.start_turn(g.state, events)
     assert g.state.vars["initiative"] == 0 and g.decision.player == 0
     model(g, "b1").flags["down"] = True
     model(g, "b2").flags["down"] = True
-    rules.start_turn(g.state, events)
+    turn.start_turn(g.state, events)
     assert g.state.vars["initiative"] == 1
 
 

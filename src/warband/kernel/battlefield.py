@@ -9,7 +9,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from warband.kernel.geometry import Table, TerrainPiece, Vec
+from warband.kernel.geometry.distance import Vec
+from warband.kernel.geometry.table import Table
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.state import Model
 
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from warband.kernel.battlefield import ObjectivePoint
-from warband.kernel.geometry import Table, TerrainPiece
+from warband.kernel.geometry.table import Table
+from warband.kernel.geometry.terrain import TerrainPiece
 
 
 @dataclass(kw_only=True)

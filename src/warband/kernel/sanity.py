@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from warband.kernel.errors import Problem
-from warband.kernel.geometry import Table
+from warband.kernel.geometry.table import Table
 
 #: Terrain no base may stand in.
 SOLID = ("impassable", "blocking")

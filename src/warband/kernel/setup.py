@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event
-from warband.kernel.geometry import TerrainPiece, Vec, segment_point_distance
+from warband.kernel.geometry.distance import Vec, segment_point_distance
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.steps import Chance, Choice, push
 
 if TYPE_CHECKING:

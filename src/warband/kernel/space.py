@@ -13,7 +13,8 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from warband.kernel.geometry import TerrainPiece, Vec, segment_point_distance
+from warband.kernel.geometry.distance import Vec, segment_point_distance
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.state import Model
 
 #: Sight answers kept per game before the memo is emptied (positions repeat a lot within a search).

@@ -8,7 +8,7 @@ from typing import Any
 from warband.kernel.actions import Decision
 from warband.kernel.battlefield import Battlefield
 from warband.kernel.engine import Game
-from warband.kernel.geometry import distance, edge_distance
+from warband.kernel.geometry.distance import distance, edge_distance
 from warband.web.errors import ApiError
 from warband.web.schemas import MeasureBody, Spot
 from warband.web.tables import Role, Table, step_text

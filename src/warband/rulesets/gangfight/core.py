@@ -19,7 +19,8 @@ from warband.kernel.battlefield import battlefield
 from warband.kernel.context import GameContext
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Moved
-from warband.kernel.geometry import TerrainPiece, Vec
+from warband.kernel.geometry.distance import Vec
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.space import clear_of_circles, gap, memo_sight, overlapping, walk_path
 from warband.kernel.state import GameState, Model
 from warband.kernel.steps import Auto, Chance, Choice

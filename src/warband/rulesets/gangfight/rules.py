@@ -29,7 +29,8 @@ from warband.kernel.events import (
     StatusChanged,
     TokensChanged,
 )
-from warband.kernel.geometry import TerrainPiece, Vec
+from warband.kernel.geometry.distance import Vec
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.space import gap, overlapping
 from warband.kernel.state import Model
 from warband.kernel.steps import Choice, SteppedRules, push, replace_top

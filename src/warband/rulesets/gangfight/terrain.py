@@ -19,7 +19,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from warband.kernel.errors import Problem, ScenarioError
-from warband.kernel.geometry import TerrainPiece, Vec, segment_point_distance
+from warband.kernel.geometry.distance import Vec, segment_point_distance
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.scenario import Scenario, load_scenario
 from warband.rulesets.gangfight.terms import DENSITIES, Density
 

@@ -1,142 +1,31 @@
-"""The ``trench-crusade`` ruleset: Trench Crusade v1.0 (seed 000; seed 001's Shoot reading as an option).
+"""The ``trench-crusade`` ruleset: Trench Crusade v1.0 (seed 000's Activation Phase; seed 001's Shoot reading as
+an option; the rest from the digest ``trench-crusade.md``). The clause matrix ``docs/rules/trench-crusade.md``
+maps every seed sentence to the functions below.
 
-Where things are:
+Where things are (the rulebook's parts first; each module imports only those above it in the chain that
+``core`` describes):
 
-* ``rules.py``   the turn, the Activation Phase and every action of the seed (the clause matrix points here)
-* ``attacks.py`` ranged and melee attacks, Injury Rolls, Blood, Down, Out of Action, keywords
-* ``morale.py``  the Morale phase, objectives and victory
-* ``space.py``   engagement, sight, cover, elevation and movement on the table
-* ``rolls.py``   Success Roll and Injury Roll arithmetic (shared with the odds)
-* ``roster.py``  warband files (``catalogue.py``, ``book.py``, ``listrules.py``, ``kitrules.py``: the factions'
-  lists; ``custom.py``: hand-typed models); ``data/`` the armoury, the catalogue, samples and scenarios
-* ``params.toml`` every number of the rules
+* ``ruleset.py``    :class:`~.ruleset.TrenchCrusade`, the ruleset the kernel loads
+* ``setup.py``      set-up: the deployment zones and alternating deployment
+* ``turn.py``       the turn: Initiative, alternating activations, the end of the Activation Phase, the turn loop
+* ``activation.py`` activating a model and its action menu: once each, one of Move, Charge or Retreat
+* ``actions.py``    each action's requirements (ASSAULT, HEAVY, targets, ranges) and taking it
+* ``movement.py``   Move, Dash, Retreat, Charge as steps: climbing, jumping, falls, dangerous terrain
+* ``attacks.py``    ranged and melee attacks, Injury Rolls, Blood markers, Down, Out of Action
+* ``keywords.py``   the keywords of models and weapons, and where each is played
+* ``morale.py``     the Morale phase: checks, Shaken, fleeing
+* ``scenario.py``   objectives, victory points, the end of the game and each model's fate
+* ``space.py``      where a model can move: checked moves, paths, candidates, retreat lines, charge spots
+* ``sight.py``      engagement, line of sight, cover and elevation
+* ``core.py``       the state type, step bases, model helpers and the Success Roll
+* ``rolls.py``      Success Roll and Injury Roll arithmetic (shared with the odds)
+* ``odds.py``       exact odds of the rolls, and the ``warband odds`` commands
+* ``context.py``    the game's fixed context (table, profiles, memos)
+* ``evaluate.py``   the heuristic value of a position, for agents; ``evaluate_tables.py`` its weights and
+  per-game tables
+* ``render.py``, ``view.py``  the text map, the odds before an action, the drawable view
+* ``roster.py``     warband files (``catalogue.py``, ``book.py``, ``listrules.py``, ``kitrules.py``: the factions'
+  lists; ``custom.py``: hand-typed models; ``builder.py``: the list builder); ``data/`` the armoury, the
+  catalogue, samples and scenarios
+* ``params.toml``   every number of the rules
 """
-
-from __future__ import annotations
-
-from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any, ClassVar
-
-from warband.kernel.actions import Action
-from warband.kernel.builder import ListBuilder
-from warband.kernel.geometry import base_radius
-from warband.kernel.offers import OddsCommand, RosterSummary
-from warband.kernel.params import ParamTable
-from warband.kernel.rng import Rng
-from warband.kernel.ruleset import GameResult, SteppedRuleset
-from warband.kernel.state import GameState, Model, SideState
-from warband.kernel.steps import SteppedRules
-from warband.rulesets.trench_crusade import morale, rules
-from warband.rulesets.trench_crusade.context import Context, build_context, model_height
-from warband.rulesets.trench_crusade.render import explain_action, render_table
-from warband.rulesets.trench_crusade.roster import (
-    TCRoster,
-    describe_roster,
-    load_roster,
-    model_specs,
-    roster_points,
-    unmodelled,
-)
-
-_HERE = Path(__file__).parent
-
-
-class TrenchCrusade(SteppedRuleset):
-    """Trench Crusade behind the kernel protocol."""
-
-    id: ClassVar[str] = "trench-crusade"
-    version: ClassVar[str] = "1.2.0"
-    title: ClassVar[str] = "Trench Crusade (v1.0 activation rules, seed 000)"
-    params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
-    rules: ClassVar[SteppedRules[Any]] = rules.RULES
-
-    def data_dir(self) -> Path:
-        return _HERE / "data"
-
-    def load_roster(self, path: Path) -> dict[str, Any]:
-        return load_roster(path).model_dump(mode="json", exclude_none=True)
-
-    def roster_points(self, roster: dict[str, Any]) -> int | None:
-        return roster_points(TCRoster.model_validate(roster))
-
-    def _context(
-        self,
-        params: Mapping[str, Any],
-        rosters: tuple[dict[str, Any], dict[str, Any]],
-        scenario: dict[str, Any],
-        seed: int,
-    ) -> Context:
-        specs = (model_specs(TCRoster.model_validate(rosters[0])), model_specs(TCRoster.model_validate(rosters[1])))
-        return build_context(params, rosters, scenario, seed, specs)
-
-    def blank(
-        self,
-        params: Mapping[str, Any],
-        rosters: tuple[dict[str, Any], dict[str, Any]],
-        scenario: dict[str, Any],
-        seed: int,
-    ) -> GameState[Context]:
-        ctx = self._context(params, rosters, scenario, seed)
-        models: dict[str, Model] = {}
-        for side in (0, 1):
-            for mid in ctx.order[side]:
-                spec = ctx.specs[mid]
-                models[mid] = Model(
-                    mid,
-                    side,
-                    spec["name"],
-                    spec["type"],
-                    base_radius(spec["base_mm"]),
-                    model_height(ctx, spec["base_mm"]),
-                    spec["data"],
-                )
-        sides = [SideState(str(ctx.rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
-        return GameState(ctx, models, sides, Rng(seed))
-
-    def describe_roster(self, roster: dict[str, Any]) -> RosterSummary:
-        return describe_roster(TCRoster.model_validate(roster))
-
-    def unmodelled(self, roster: dict[str, Any]) -> list[str]:
-        return unmodelled(TCRoster.model_validate(roster))
-
-    def list_builder(self) -> ListBuilder:
-        from warband.rulesets.trench_crusade.builder import TCListBuilder
-
-        return TCListBuilder()
-
-    def odds_commands(self) -> tuple[OddsCommand, ...]:
-        from warband.rulesets.trench_crusade.odds import ODDS_COMMANDS
-
-        return ODDS_COMMANDS
-
-    def result(self, state: GameState[Any]) -> GameResult | None:
-        return morale.result(state)
-
-    def evaluate(self, state: GameState[Any], side: int) -> float:
-        from warband.rulesets.trench_crusade.evaluate import evaluate
-
-        return evaluate(state, side)
-
-    def evaluate_points(
-        self, state: GameState[Any], side: int, model_id: str, points: Sequence[tuple[float, float]]
-    ) -> list[float]:
-        """``evaluate`` with the model standing at each point in turn, computed incrementally (the heuristic
-        agent's ranking of destinations); the same values as moving the model and calling ``evaluate``."""
-        from warband.rulesets.trench_crusade.evaluate import evaluate_points
-
-        return evaluate_points(state, side, model_id, points)
-
-    def view(self, state: GameState[Any]) -> dict[str, Any]:
-        from warband.rulesets.trench_crusade.view import view
-
-        return view(state)
-
-    def render(self, state: GameState[Any]) -> str:
-        return render_table(state)
-
-    def explain(self, state: GameState[Any], action: Action) -> str:
-        return explain_action(state, action)
-
-
-__all__ = ["TrenchCrusade"]

@@ -20,7 +20,6 @@ from warband.kernel.events import DiceRolled, Event, Note, Removed, StatusChange
 from warband.kernel.space import gap
 from warband.kernel.state import Model
 from warband.kernel.steps import pop, push, replace_top, top
-from warband.rulesets.trench_crusade import morale
 from warband.rulesets.trench_crusade import rolls as tcr
 from warband.rulesets.trench_crusade.core import (
     AfterSuccess,
@@ -37,10 +36,16 @@ from warband.rulesets.trench_crusade.core import (
     the_weapon,
     weapons,
 )
+from warband.rulesets.trench_crusade.keywords import (
+    attack_count,
+    blocks_charger,
+    causes_fear,
+    critical_injury_dice,
+    tough_unused,
+)
 from warband.rulesets.trench_crusade.odds import injury_odds, success_odds
-from warband.rulesets.trench_crusade.space import cover_piece, elevated_over, visible
-
-__all__ = ["add_blood"]
+from warband.rulesets.trench_crusade.scenario import check_wipe
+from warband.rulesets.trench_crusade.sight import cover_piece, elevated_over, visible
 
 
 # ------------------------------------------------------------------------------------------- markers and states
@@ -64,13 +69,13 @@ def take_out(state: State, m: Model, attacker: Model | None, events: list[Event]
         m.flags["taken_out_by"] = attacker.id
     if state.vars.get("active") == m.id:
         state.vars["end_now"] = True
-    morale.check_wipe(state, events)
+    check_wipe(state, events)
 
 
 # ------------------------------------------------------------------------------------------- declaring attacks
 def begin_shoot(state: State, m: Model, t: Model, w: dict[str, Any], events: list[Event]) -> None:
     """A Ranged Attack; AUTOMATIC X makes X attacks at targets within ``automatic_spread`` of the first."""
-    shots = int(w["values"].get("AUTOMATIC", 1)) if "AUTOMATIC" in w["keywords"] else 1
+    shots = attack_count(w, "AUTOMATIC")
     if shots > 1:
         push(state, AutoNext(m.id, t.id, w["name"], shots - 1))
     push(state, Attack(m.id, t.id, w["name"], "ranged", False, True))
@@ -79,7 +84,7 @@ def begin_shoot(state: State, m: Model, t: Model, w: dict[str, Any], events: lis
 def begin_fight(state: State, m: Model, t: Model, wname: str, events: list[Event]) -> None:
     """A Melee Attack: CLEAVE X makes X attacks; a second melee weapon adds one off-hand attack (digest §5)."""
     w = the_weapon(m, wname, "melee")
-    count = int(w["values"].get("CLEAVE", 1)) if "CLEAVE" in w["keywords"] else 1
+    count = attack_count(w, "CLEAVE")
     others = [x for x in weapons(m, "melee") if x is not w]
     steps = [Attack(m.id, t.id, w["name"], "melee", False, True) for _ in range(count)]
     if others:
@@ -113,17 +118,13 @@ def attack_dice(
     else:
         if offhand:
             mods.append((int(p["offhand_dice"]), "off-hand weapon"))
-        tk = t.data["keywords"]
-        mk = m.data["keywords"]
-        if "FEAR" in tk and "FEAR" not in mk and "NEGATE FEAR" not in mk:
+        if causes_fear(t, m):
             mods.append((int(p["fear_dice"]), "target causes FEAR"))
         if cover_piece(state.ctx, m, t) is not None:
             mods.append((int(p["defended_obstacle_dice"]), "defended obstacle"))
         if m.flags.get("dive"):
             mods.append((int(p["dive_dice"]), "diving charge"))
-        if m.flags.get("charged_turn") == state.turn and any(
-            "BLOCK" in x["keywords"] for x in t.data["weapons"] if "melee" in x["modes"]
-        ):
+        if blocks_charger(state, m, t):
             mods.append((int(p["block_dice"]), "target has BLOCK against a charger"))
     plus = sum(v for v, _ in mods if v > 0)
     minus = -sum(v for v, _ in mods if v < 0)
@@ -254,7 +255,7 @@ class AfterHit(AfterSuccess):
         w = the_weapon(m, self.weapon, self.mode)
         crit = 0
         if result == "critical":
-            crit = int(p["critical_keyword_injury_dice"] if "CRITICAL" in w["keywords"] else p["critical_injury_dice"])
+            crit = critical_injury_dice(w, p)
         victims = [t]
         if "BLAST" in w["keywords"]:
             victims.extend(_blast_victims(state, m, t, float(w["values"].get("BLAST", 0))))
@@ -418,8 +419,8 @@ def attack_preview(state: State, m: Model, t: Model, w: dict[str, Any], mode: st
         net = tcr.net_dice(plus, minus)
         hit = success_odds(net, p)
     minus_inj = 1 if mode == "ranged" and "SHOTGUN" in w["keywords"] and long_range(state, m, t, w) else 0
-    crit_dice = int(p["critical_keyword_injury_dice"] if "CRITICAL" in w["keywords"] else p["critical_injury_dice"])
-    tough = "TOUGH" in t.data["keywords"] and not t.flags.get("tough_used")
+    crit_dice = critical_injury_dice(w, p)
+    tough = tough_unused(t)
     out: dict[str, Fraction] = {"hit": hit["success"], "critical": hit["critical"], "down": Fraction(0)}
     out["out"] = Fraction(0)
     for chance, extra in ((hit["success"] - hit["critical"], 0), (hit["critical"], crit_dice)):
@@ -516,7 +517,7 @@ class InjuryRoll(TCChance):
             add_blood(state, v, 2 if v.flags.get("down") else 1, events)
             make_down(state, v, events)
         elif result == "out":
-            if "TOUGH" in v.data["keywords"] and not v.flags.get("tough_used"):
+            if tough_unused(v):
                 v.flags["tough_used"] = True
                 events.append(Note(f"{v.id} is TOUGH: Out of Action becomes Down", f"{R}/keyword/tough"))
                 add_blood(state, v, 2 if v.flags.get("down") else 1, events)

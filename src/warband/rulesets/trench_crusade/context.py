@@ -12,7 +12,8 @@ from typing import Any
 
 from warband.kernel.battlefield import ObjectivePoint, battlefield
 from warband.kernel.context import GameContext
-from warband.kernel.geometry import TerrainPiece, base_radius
+from warband.kernel.geometry.distance import base_radius
+from warband.kernel.geometry.terrain import TerrainPiece
 
 SIDE_PREFIX = ("a", "b")
 

@@ -1,9 +1,11 @@
 """What every Trench Crusade rules module shares: the state type, the step bases, model helpers and the Success
 Roll (seed 000 §Success Rolls), which attacks, moves and morale all ask for.
 
-The modules form a one-way chain: ``core`` <- ``space`` <- ``morale`` <- ``attacks`` <- ``rules``; nothing
-imports upward. A Success Roll leaves what happens next to a continuation step stored beneath it on the stack
-(:class:`AfterSuccess`), so this module needs none of the rules that react to the result.
+The rules modules form a one-way chain, each importing only modules to its left: ``core`` <- ``keywords``,
+``sight`` <- ``space`` <- ``scenario`` <- ``morale`` <- ``attacks`` <- ``movement`` <- ``actions`` <-
+``activation`` <- ``setup`` <- ``turn`` <- ``ruleset``. A Success Roll leaves what happens next to a continuation
+step stored beneath it on the stack (:class:`AfterSuccess`), so this module needs none of the rules that react to
+the result.
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ from warband.rulesets.trench_crusade.context import Context
 R = "trench-crusade"
 State = GameState[Context]
 Vec = tuple[float, float]
+
+#: The phase in which the next turn is due: after the deployment and after each Morale phase (the turn loop,
+#: ``turn.TCRules.idle``, starts the next turn from it).
+TURN_OVER = "turn-over"
 
 
 class TCChoice(Choice[State]):
@@ -46,10 +52,6 @@ def side_name(side: int) -> str:
     return "AB"[side]
 
 
-def has_kw(m: Model, kw: str) -> bool:
-    return kw in m.data["keywords"]
-
-
 def weapons(m: Model, mode: str) -> list[dict[str, Any]]:
     return [w for w in m.data["weapons"] if mode in w["modes"]]
 
@@ -69,25 +71,12 @@ def the_weapon(m: Model, name: str | None, mode: str) -> dict[str, Any]:
     return w
 
 
-def wkw(w: dict[str, Any], kw: str) -> bool:
-    return kw in w["keywords"]
-
-
 def is_down(m: Model) -> bool:
     return bool(m.flags.get("down", False))
 
 
 def set_flag(m: Model, key: str, value: Any) -> None:
     m.flags[key] = value
-
-
-def heavy_applies(m: Model, w: dict[str, Any] | None = None) -> bool:
-    """HEAVY weapons (digest §9): no charge die, no shooting and moving in one activation; STRONG negates."""
-    if has_kw(m, "STRONG"):
-        return False
-    if w is not None:
-        return wkw(w, "HEAVY")
-    return any(wkw(x, "HEAVY") for x in m.data["weapons"])
 
 
 def movement(state: State, m: Model) -> float:

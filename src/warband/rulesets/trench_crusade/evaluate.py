@@ -6,7 +6,7 @@ sensible player weighs before acting:
 * **material**: the points of models still in the game; a Down model is worth less and every Blood marker
   (which the enemy spends against it, digest §6) shaves some off;
 * **victory points** held (``state.vars["vp"]``), each worth :data:`VP_WORTH` points;
-* **objectives**: who controls each now (:func:`morale.controller`) and who is closest to it, projected over
+* **objectives**: who controls each now (:func:`scenario.controller`) and who is closest to it, projected over
   the scoring turns left (Claim No Man's Land scoring, digest §1);
 * **threat and safety**: the expected damage each side's shooters (in range, sight not blocked by tall
   terrain, the target's cover) and chargers (within Movement + an average charge die) can do next, each
@@ -15,259 +15,35 @@ sensible player weighs before acting:
   Down or Out of Action; a second failure loses the game.
 
 Everything that does not change during a game (profiles, the odds of hits and injuries, the cover and
-sight-blocking terrain) is computed once per game context and cached. The function is called thousands of
-times per game, so it keeps to simple arithmetic over the models (about 50 µs for 18 models).
+sight-blocking terrain) is computed once per game context and cached (:mod:`.evaluate_tables`, which also has
+the weights). The function is called thousands of times per game, so it keeps to simple arithmetic over the
+models (about 50 µs for 18 models).
 """
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
-from warband.kernel.geometry import TerrainPiece
 from warband.kernel.state import Model
 from warband.rulesets.trench_crusade.core import State
+from warband.rulesets.trench_crusade.evaluate_tables import (
+    ACTIVATED_FACTOR,
+    BLOOD_COST,
+    DOWN_FACTOR,
+    FLEE_COST,
+    OBJECTIVE_PROJECTION,
+    OBJECTIVE_REACH,
+    SHAKEN_COST,
+    THREAT_WEIGHT,
+    VP_WORTH,
+    WIN,
+    Static,
+    static_tables,
+)
 
-#: Points a victory point is worth (a little more than a line trooper).
-VP_WORTH = 60.0
-#: What winning (or losing) the game is worth.
-WIN = 10_000.0
-#: Value kept by a Down model (it cannot act this activation and is easier to take Out of Action).
-DOWN_FACTOR = 0.65
-#: Value lost per Blood marker on a model (the enemy spends them against it).
-BLOOD_COST = 0.06
-#: Weight of the projected objective control over the scoring turns left (uncertain, so below 1).
-OBJECTIVE_PROJECTION = 0.45
-#: Inches beyond an objective's radius over which a model still counts a little toward holding it.
-OBJECTIVE_REACH = 12.0
-#: Weight of the threat terms (expected damage in the next round of activations).
-THREAT_WEIGHT = 0.55
-#: A model that has activated this turn threatens less (it acts again only next turn).
-ACTIVATED_FACTOR = 0.45
-#: Points lost by being Shaken (all Success Rolls Risky).
-SHAKEN_COST = 70.0
-#: What fleeing costs: the game.
-FLEE_COST = WIN / 8
-#: Expected value of the charge die.
-CHARGE_DIE_MEAN = 3.5
-
-_MAX_CACHE = 16
 _MEMO_LIMIT = 200_000
 _ATTACK_MEMO_LIMIT = 5_000
-_CACHE: dict[int, _Static] = {}
-#: The exact roll odds (hit, damage, morale failure) depend only on the parameters: computed once per parameter set,
-#: not once per game (exact fractions over every roll are slow: seconds per game otherwise).
-_ODDS: dict[str, tuple[dict[int, float], dict[tuple[int, int], float], tuple[float, float]]] = {}
-
-
-@dataclass(slots=True)
-class _Profile:
-    """What a model can do, from its (static) profile."""
-
-    points: float
-    leader: bool
-    movement: float
-    shoot_range: float
-    shoot_net: int
-    shoot_mod: int
-    shoot_ignore_armour: bool
-    melee_net: int
-    melee_mod: int
-    has_melee: bool
-    armour: int
-    fear: bool
-    tough: bool
-
-
-@dataclass(slots=True)
-class _Cover:
-    piece: TerrainPiece
-    bbox: tuple[float, float, float, float]
-    centre: tuple[float, float]
-    height: float
-    width: float
-
-
-@dataclass(slots=True)
-class _Static:
-    ctx: Any
-    profiles: dict[str, _Profile]
-    covers: list[_Cover]
-    blockers: list[tuple[float, float, float, float]]
-    objectives: list[tuple[float, float, float, float]]
-    hit: dict[int, float]
-    damage: dict[tuple[int, int], float]
-    size: tuple[int, int]
-    need: tuple[int, int]
-    morale_fail: tuple[float, float]
-    contact: float
-    long_fraction: float
-    engagement: float
-    charge_range: float
-    from_turn: int
-    turns: int
-    melee: dict[str, dict[str, tuple[float, float]]]
-    shots: dict[str, dict[str, tuple[float, float, float, float]]]
-    reach: dict[str, float]
-    sight_memo: dict[tuple[float, float, float, float], bool] = field(default_factory=dict)
-    cover_memo: dict[tuple[float, float, float, float], tuple[tuple[float, float], ...]] = field(default_factory=dict)
-    objective_memo: dict[tuple[Any, ...], float] = field(default_factory=dict)
-    #: per enemy side as it stands (its target rows), per attacker where it stands: _attacker's answer
-    attack_memo: dict[tuple[Any, ...], dict[tuple[str, float, float, float], tuple[bool, float, float]]] = field(
-        default_factory=dict
-    )
-
-
-# ------------------------------------------------------------------------------------------- static data
-def _static(state: State) -> _Static:
-    ctx = state.ctx
-    hit = _CACHE.get(id(ctx))
-    if hit is not None and hit.ctx is ctx:
-        return hit
-    if len(_CACHE) >= _MAX_CACHE:
-        _CACHE.clear()
-    built = _build(state)
-    _CACHE[id(ctx)] = built
-    return built
-
-
-def _best_weapon(data: dict[str, Any], mode: str) -> dict[str, Any] | None:
-    best: dict[str, Any] | None = None
-    for w in data["weapons"]:
-        if mode in w["modes"] and (
-            best is None
-            or (w["dice"], w["injury_mod"], w.get("range") or 0)
-            > (best["dice"], best["injury_mod"], best.get("range") or 0)
-        ):
-            best = w
-    return best
-
-
-def _profile(spec: dict[str, Any]) -> _Profile:
-    d = spec["data"]
-    kws = d["keywords"]
-    rw = _best_weapon(d, "ranged")
-    mw = _best_weapon(d, "melee")
-    return _Profile(
-        points=float(spec["points"]),
-        leader="LEADER" in kws,
-        movement=float(d["movement"]),
-        shoot_range=float(rw["range"] or 0) if rw else 0.0,
-        shoot_net=int(d["ranged"]) + int(rw["dice"]) if rw else 0,
-        shoot_mod=int(rw["injury_mod"]) if rw else 0,
-        shoot_ignore_armour=bool(rw and "IGNORE ARMOUR" in rw["keywords"]),
-        melee_net=int(d["melee"]) + int(mw["dice"]) if mw else 0,
-        melee_mod=int(mw["injury_mod"]) if mw else 0,
-        has_melee=mw is not None,
-        armour=int(d["armour"]),
-        fear="FEAR" in kws,
-        tough="TOUGH" in kws,
-    )
-
-
-def _odds(p: dict[str, Any]) -> tuple[dict[int, float], dict[tuple[int, int], float], tuple[float, float]]:
-    """Hit chances by net DICE, damage by (extra injury dice, modifier) and Morale failure (without, with a
-    leader), for the parameters ``p``; memoised on the parameters' values."""
-    from warband.rulesets.trench_crusade.odds import injury_odds, success_odds
-
-    key = json.dumps(p, sort_keys=True, default=repr)
-    hit_odds = _ODDS.get(key)
-    if hit_odds is not None:
-        return hit_odds
-    hit = {n: float(success_odds(n, p)["success"]) for n in range(-6, 7)}
-    damage: dict[tuple[int, int], float] = {}
-    for extra in range(0, 3):
-        for mod in range(-3, 4):
-            odds = injury_odds(extra, mod, params=p)
-            damage[(extra, mod)] = float(odds["out"]) + 0.45 * float(odds["down"]) + 0.04 * float(odds["minor"])
-    lead = int(p["leader_morale_dice"])
-    fail = (float(success_odds(0, p)["failure"]), float(success_odds(lead, p)["failure"]))
-    if len(_ODDS) >= _MAX_CACHE:
-        _ODDS.clear()
-    _ODDS[key] = (hit, damage, fail)
-    return hit, damage, fail
-
-
-def _build(state: State) -> _Static:
-    ctx = state.ctx
-    p = ctx.params
-    hit, damage, fail = _odds(p)
-    covers = []
-    for piece in ctx.table.terrain:
-        if piece.height < p["cover_min_height"] or piece.kind in ("difficult", "dangerous", "open"):
-            continue
-        minx, miny, maxx, maxy = piece.bbox
-        xs = [q[0] for q in piece.polygon]
-        ys = [q[1] for q in piece.polygon]
-        covers.append(
-            _Cover(
-                piece, piece.bbox, (sum(xs) / len(xs), sum(ys) / len(ys)), piece.height, max(maxx - minx, maxy - miny)
-            )
-        )
-    blockers = [piece.bbox for piece in ctx.table.terrain if piece.blocks_los and piece.height >= 2.0]
-    objectives = [(o.at[0], o.at[1], o.radius, float(o.vp)) for o in ctx.objectives]
-    sizes = (len(ctx.order[0]), len(ctx.order[1]))
-    need = tuple(math.ceil(n * float(p["morale_fraction"])) for n in sizes)
-    profiles = {mid: _profile(spec) for mid, spec in ctx.specs.items()}
-    melee, shots = _attack_tables(profiles, hit, damage)
-    reach = {
-        mid: (
-            min(pr.movement + CHARGE_DIE_MEAN + float(p["engagement_range"]), float(p["charge_range"]))
-            if pr.has_melee
-            else -1.0
-        )
-        for mid, pr in profiles.items()
-    }
-    return _Static(
-        ctx,
-        profiles,
-        covers,
-        blockers,
-        objectives,
-        hit,
-        damage,
-        sizes,
-        (need[0], need[1]),
-        fail,
-        float(p["cover_contact"]),
-        float(p["long_range_fraction"]),
-        float(p["engagement_range"]),
-        float(p["charge_range"]),
-        int(p["objective_scoring_from_turn"]),
-        int(ctx.turns),
-        melee,
-        shots,
-        reach,
-    )
-
-
-def _attack_tables(
-    profiles: dict[str, _Profile], hit: dict[int, float], damage: dict[tuple[int, int], float]
-) -> tuple[dict[str, dict[str, tuple[float, float]]], dict[str, dict[str, tuple[float, float, float, float]]]]:
-    """Per attacker and target: expected melee damage (target standing, Down) and ranged damage for
-    -2..+1 situational DICE (long range, cover, elevation), in points of the target."""
-    melee: dict[str, dict[str, tuple[float, float]]] = {}
-    shots: dict[str, dict[str, tuple[float, float, float, float]]] = {}
-
-    def clamp(v: int, lo: int, hi: int) -> int:
-        return max(lo, min(hi, v))
-
-    for aid, pa in profiles.items():
-        melee[aid] = {}
-        shots[aid] = {}
-        for tid, pt in profiles.items():
-            net = pa.melee_net - (1 if pt.fear and not pa.fear else 0)
-            mod = clamp(pt.armour + pa.melee_mod, -3, 3)
-            up = hit[clamp(net, -6, 6)] * damage[(0, mod)] * pt.points
-            down = hit[clamp(net, -6, 6)] * damage[(1, mod)] * pt.points * DOWN_FACTOR
-            melee[aid][tid] = (up, down) if pa.has_melee else (0.0, 0.0)
-            smod = clamp(pa.shoot_mod + (0 if pa.shoot_ignore_armour else pt.armour), -3, 3)
-            row = tuple(hit[clamp(pa.shoot_net + adj, -6, 6)] * damage[(0, smod)] * pt.points for adj in (-2, -1, 0, 1))
-            shots[aid][tid] = (row[0], row[1], row[2], row[3])
-    return melee, shots
 
 
 # ------------------------------------------------------------------------------------------- geometry helpers
@@ -301,7 +77,7 @@ def _blocked(blockers: list[tuple[float, float, float, float]], ax: float, ay: f
     return False
 
 
-def _touching_cover(st: _Static, m: Model) -> tuple[tuple[float, float], ...]:
+def _touching_cover(st: Static, m: Model) -> tuple[tuple[float, float], ...]:
     """Centres of the cover pieces ``m`` touches (digest §4 Cover: at least as wide as the base), memoised."""
     key = (m.x, m.y, m.z, m.radius)
     hit = st.cover_memo.get(key)
@@ -312,7 +88,7 @@ def _touching_cover(st: _Static, m: Model) -> tuple[tuple[float, float], ...]:
     return hit
 
 
-def _find_cover(st: _Static, m: Model) -> tuple[tuple[float, float], ...]:
+def _find_cover(st: Static, m: Model) -> tuple[tuple[float, float], ...]:
     out = []
     reach = m.radius + st.contact
     x, y = m.x, m.y
@@ -330,12 +106,12 @@ def _find_cover(st: _Static, m: Model) -> tuple[tuple[float, float], ...]:
 
 
 # ------------------------------------------------------------------------------------------- the terms
-def _scoring_turns_left(st: _Static, state: State) -> int:
+def _scoring_turns_left(st: Static, state: State) -> int:
     now = max(state.turn, 1) if state.phase != "deploy" else 1
     return max(0, st.turns - max(now, st.from_turn) + 1)
 
 
-def _objectives(st: _Static, state: State, up: list[Model], left: int) -> float:
+def _objectives(st: Static, state: State, up: list[Model], left: int) -> float:
     """Side 0's objective value: control now (scored at the end of this turn) and presence nearby."""
     if left <= 0:
         return 0.0
@@ -372,7 +148,7 @@ def _objectives(st: _Static, state: State, up: list[Model], left: int) -> float:
 _ObjPart = tuple[float, float, float, float, list[int], list[float], list[float]]
 
 
-def _objective_parts(st: _Static, standing: list[Model], m: Model) -> list[_ObjPart]:
+def _objective_parts(st: Static, standing: list[Model], m: Model) -> list[_ObjPart]:
     """For :func:`evaluate_points`: per objective, what the standing models other than ``m`` add to
     :func:`_objectives`' sums: (x, y, radius, vp, their counts by side, the presence of the side m is not on
     and of m's side before m, the presence of m's side after m in model order: the addends, in order, so that
@@ -404,7 +180,7 @@ def _objective_parts(st: _Static, standing: list[Model], m: Model) -> list[_ObjP
     return parts
 
 
-def _objectives_at(st: _Static, state: State, parts: list[_ObjPart], m: Model, left: int) -> float:
+def _objectives_at(st: Static, state: State, parts: list[_ObjPart], m: Model, left: int) -> float:
     """:func:`_objectives` with ``m`` (standing) where it now is and the others as in ``parts``."""
     if left <= 0:
         return 0.0
@@ -435,7 +211,7 @@ _ELEVATED = 3.0 - 1e-9
 _Target = tuple[str, float, float, float, float, bool, tuple[tuple[float, float], ...]]
 
 
-def _target_row(st: _Static, m: Model) -> _Target:
+def _target_row(st: Static, m: Model) -> _Target:
     """What the threat estimate reads of a model as a target: id, x, y, z, radius, Down, the cover it touches."""
     return (m.id, m.x, m.y, m.z, m.radius, bool(m.flags.get("down")), _touching_cover(st, m))
 
@@ -443,7 +219,7 @@ def _target_row(st: _Static, m: Model) -> _Target:
 _Arm = tuple[dict[str, tuple[float, float]], dict[str, tuple[float, float, float, float]], float, float, float, float]
 
 
-def _arm(st: _Static, a: Model) -> _Arm:
+def _arm(st: Static, a: Model) -> _Arm:
     """What an attacker brings, from its profile: its melee and shot tables by target, charge reach, the gap it
     closes by moving, its shooting range and where long range begins."""
     aid = a.id
@@ -458,7 +234,7 @@ def _arm(st: _Static, a: Model) -> _Arm:
     )
 
 
-def _attacker(st: _Static, a: Model, targets: list[_Target], arm: _Arm | None = None) -> tuple[bool, float, float]:
+def _attacker(st: Static, a: Model, targets: list[_Target], arm: _Arm | None = None) -> tuple[bool, float, float]:
     """What attacker ``a`` can do to ``targets``: (engaged with one of them, best expected melee damage, best
     expected shot). Both bests are maxima and ``engaged`` an "any", so the answer over a list of targets is the
     combination of the answers over its parts (what :func:`evaluate_points` relies on)."""
@@ -507,7 +283,7 @@ def _attacker(st: _Static, a: Model, targets: list[_Target], arm: _Arm | None = 
     return engaged, best_melee, best_shot
 
 
-def _on_target(st: _Static, attackers: list[tuple[Model, _Arm]], target: _Target) -> list[tuple[bool, float, float]]:
+def _on_target(st: Static, attackers: list[tuple[Model, _Arm]], target: _Target) -> list[tuple[bool, float, float]]:
     """:func:`_attacker` of each of ``attackers`` against the one ``target`` (the same arithmetic, with the
     attacker in the loop instead of the target: the per-point step of :func:`evaluate_points`)."""
     engagement = st.engagement
@@ -556,7 +332,7 @@ def _on_target(st: _Static, attackers: list[tuple[Model, _Arm]], target: _Target
     return out
 
 
-def _threats(st: _Static, up: list[Model]) -> tuple[float, float]:
+def _threats(st: Static, up: list[Model]) -> tuple[float, float]:
     """Expected damage (in points) each side can deal in its next activations, best target per attacker.
 
     The hot loop of the evaluation (every attacker against every enemy): each target is read once into a tuple
@@ -586,7 +362,7 @@ def _threats(st: _Static, up: list[Model]) -> tuple[float, float]:
     return out[0], out[1]
 
 
-def _morale_cost(st: _Static, state: State, side: int, hurt: int, leader: bool) -> float:
+def _morale_cost(st: Static, state: State, side: int, hurt: int, leader: bool) -> float:
     """The cost to ``side`` of its morale: Shaken, and the chance of failing the next Morale check (``hurt``:
     its models Down or off the table; ``leader``: its leader stands)."""
     shaken = bool(state.sides[side].flags.get("shaken"))
@@ -613,7 +389,7 @@ def _over(state: State, sign: float) -> float:
     return sign * ((WIN if winner == 0 else -WIN) + margin)
 
 
-def _fixed(st: _Static, state: State) -> tuple[float, list[Model], list[Model], float]:
+def _fixed(st: Static, state: State) -> tuple[float, list[Model], list[Model], float]:
     """The terms that do not depend on where the models stand: (material plus victory points for side 0, the
     models on the table, those of them standing, side 0's morale value)."""
     profiles = st.profiles
@@ -656,7 +432,7 @@ def evaluate(state: State, side: int) -> float:
     sign = 1.0 if side == 0 else -1.0
     if state.phase == "over":
         return _over(state, sign)
-    st = _static(state)
+    st = static_tables(state)
     score, up, standing, morale = _fixed(st, state)
     if state.phase != "deploy" or up:
         score += _objectives(st, state, standing, _scoring_turns_left(st, state))
@@ -680,7 +456,7 @@ def evaluate_points(state: State, side: int, model_id: str, points: Sequence[tup
         sign = 1.0 if side == 0 else -1.0
         if state.phase == "over" or not points:
             return [_over(state, sign)] * len(points) if points else []
-        st = _static(state)
+        st = static_tables(state)
         fixed, up, standing, morale = _fixed(st, state)
         left = _scoring_turns_left(st, state)
         rows: tuple[list[_Target], list[_Target]] = ([], [])

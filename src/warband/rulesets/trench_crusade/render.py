@@ -8,7 +8,9 @@ from warband.kernel.actions import Action
 from warband.kernel.space import gap
 from warband.rulesets.trench_crusade import rolls as tcr
 from warband.rulesets.trench_crusade.attacks import attack_dice, attack_preview
-from warband.rulesets.trench_crusade.core import State
+from warband.rulesets.trench_crusade.core import State, charge_allowance, model_dice, weapon_named
+from warband.rulesets.trench_crusade.keywords import heavy_applies
+from warband.rulesets.trench_crusade.odds import success_odds
 from warband.rulesets.trench_crusade.space import charge_spots
 
 _GLYPH = {
@@ -88,9 +90,6 @@ def _pct(x: float) -> str:
 def explain_action(state: State, a: Action) -> str:
     """The odds of the rolls an action starts: to hit and to injure for attacks, the Risky roll of a Dash,
     the chance that a Charge reaches."""
-    from warband.rulesets.trench_crusade import core
-    from warband.rulesets.trench_crusade.odds import success_odds
-
     m = state.models.get(a.model or "")
     if m is None:
         return ""
@@ -98,7 +97,7 @@ def explain_action(state: State, a: Action) -> str:
     if a.kind in ("shoot", "fight", "strike") and a.target in state.models:
         t = state.models[a.target]
         mode = "ranged" if a.kind == "shoot" else "melee"
-        w = core.weapon_named(m, a.option, mode)
+        w = weapon_named(m, a.option, mode)
         if w is None:
             return ""
         _, _, why = attack_dice(state, m, t, w, mode, False)
@@ -110,15 +109,15 @@ def explain_action(state: State, a: Action) -> str:
             f"Out of Action {_pct(float(odds['out']))}"
         )
     if a.kind == "dash":
-        odds = success_odds(tcr.net_dice(*core.model_dice(state, m)), p)
+        odds = success_odds(tcr.net_dice(*model_dice(state, m)), p)
         return f"Risky roll: success {_pct(float(odds['success']))}; failure ends the activation"
     if a.kind == "charge" and a.target in state.models:
         t = state.models[a.target]
         sides = int(p["charge_die_sides"])
-        faces = [0] if core.heavy_applies(m) else list(range(1, sides + 1))
+        faces = [0] if heavy_applies(m) else list(range(1, sides + 1))
 
         def reaches(d: int) -> bool:
-            return charge_spots(state, m, t, core.charge_allowance(state, m, d), first_only=True).reached
+            return charge_spots(state, m, t, charge_allowance(state, m, d), first_only=True).reached
 
         if not reaches(faces[-1]):
             best = f"a {sides}" if faces[-1] else "its Movement (HEAVY: no charge die)"

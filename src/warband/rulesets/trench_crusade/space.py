@@ -1,5 +1,6 @@
-"""Trench Crusade on the table: engagement, sight, cover, elevation and movement (seed 000 §Actions: Move,
-Charge, Retreat, Dash; digest §4 and §7). Pure functions of a state; nothing here changes it.
+"""Where a model can move on the table (seed 000 §Actions: Move, Charge, Retreat, Dash; digest §7): checked moves
+and their paths, climbs, jumps and drops, candidate destinations, the line of a Retreat, where a Charge ends. Pure
+functions of a state; nothing here changes it (the steps that move models are in :mod:`.movement`).
 """
 
 from __future__ import annotations
@@ -10,15 +11,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from warband.kernel.errors import Reason
-from warband.kernel.geometry import Table, TerrainPiece, Vec
+from warband.kernel.geometry.distance import Vec
+from warband.kernel.geometry.table import Table
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.space import (
     clear_of_circles,
     corridor,
-    enemies,
-    enemies_within,
     gap,
     gap_at,
-    memo_sight,
     overlapping,
     toward,
     unit,
@@ -26,9 +26,9 @@ from warband.kernel.space import (
 )
 from warband.kernel.state import Model
 from warband.rulesets.trench_crusade.context import Context
-from warband.rulesets.trench_crusade.core import State
+from warband.rulesets.trench_crusade.core import R, State
+from warband.rulesets.trench_crusade.sight import engaged_with, standing_enemies
 
-R = "trench-crusade"
 _SOLID = frozenset(("impassable", "blocking"))
 _MEMO_LIMIT = 20_000
 _MISS = object()
@@ -46,56 +46,6 @@ def _memo(state: State, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any
             memo.clear()
         hit = memo[full] = compute()
     return hit
-
-
-def standing_enemies(state: State, m: Model) -> list[Model]:
-    """Enemy models on the table (Down ones included)."""
-    return enemies(state.models.values(), m)
-
-
-def engaged_with(state: State, m: Model) -> list[Model]:
-    """Enemies within the engagement range (1") of ``m`` (seed 000: 'within 1" of an enemy')."""
-    return enemies_within(state.models.values(), m, state.ctx.params["engagement_range"])
-
-
-def visible(ctx: Context, a: Model, b: Model) -> bool:
-    """True line of sight from ``a`` to ``b`` (digest §4 LoS: 360 degrees, bases ignored), memoised."""
-    return memo_sight(
-        ctx.los_cache,
-        a,
-        b,
-        lambda a, b: ctx.table.can_see(a.pos, a.radius, a.z, a.height, b.pos, b.radius, b.z, b.height),
-    )
-
-
-def cover_piece(ctx: Context, shooter: Model, target: Model) -> TerrainPiece | None:
-    """The terrain giving ``target`` cover against ``shooter``, if any (digest §4 Cover).
-
-    Cover: the target touches terrain at least ``cover_min_height`` high and at least as wide as its base,
-    and that terrain lies between the target and the shooter (the line between them crosses it)."""
-    p = ctx.params
-    reach = target.radius + p["cover_contact"]
-    tpos = (target.x, target.y)
-    for piece in ctx.table.terrain:
-        if piece.height < p["cover_min_height"] or piece.kind in ("difficult", "dangerous", "open"):
-            continue
-        if piece.kind == "platform" and piece.contains(tpos):
-            continue  # the platform it stands on
-        if piece.height <= target.z:
-            continue
-        minx, miny, maxx, maxy = piece.bbox
-        if max(maxx - minx, maxy - miny) < 2 * target.radius:
-            continue
-        if piece.distance_to(tpos) > reach:
-            continue
-        if piece.clip((shooter.x, shooter.y), tpos) is not None:
-            return piece
-    return None
-
-
-def elevated_over(ctx: Context, shooter: Model, target: Model) -> bool:
-    """Whether the shooter stands high enough above the target for +DICE (digest §4 Elevated)."""
-    return bool(shooter.z - target.z >= float(ctx.params["elevation_height"]) - 1e-9)
 
 
 @dataclass(frozen=True, slots=True)

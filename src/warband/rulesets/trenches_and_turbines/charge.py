@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
-from warband.kernel.geometry import Vec
+from warband.kernel.geometry.distance import Vec
 from warband.kernel.space import gap
 from warband.kernel.state import Model
 from warband.kernel.steps import push

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from warband.kernel.actions import Action
 from warband.kernel.events import Event, Note
-from warband.kernel.geometry import Vec, edge_distance
+from warband.kernel.geometry.distance import Vec, edge_distance
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import R, TTChoice, set_unit
 from warband.rulesets.trenches_and_turbines.spots import Placement

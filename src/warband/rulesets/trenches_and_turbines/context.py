@@ -12,7 +12,7 @@ from typing import Any
 
 from warband.kernel.battlefield import ObjectivePoint, battlefield
 from warband.kernel.context import GameContext
-from warband.kernel.geometry import TerrainPiece
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.mission import MissionAction
 from warband.kernel.state import GameState
 

@@ -36,7 +36,7 @@ from typing import Any
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
-from warband.kernel.geometry import Vec
+from warband.kernel.geometry.distance import Vec
 from warband.rulesets.trenches_and_turbines.coherency import out_of_coherency
 from warband.rulesets.trenches_and_turbines.context import Context, Objective, State
 from warband.rulesets.trenches_and_turbines.core import R, side_name, ustate

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from warband.kernel.geometry import Vec, circle_segment_hits
+from warband.kernel.geometry.distance import Vec, circle_segment_hits
 from warband.kernel.space import walk_path
 from warband.kernel.state import Model
 from warband.rulesets.trenches_and_turbines.context import Context, State

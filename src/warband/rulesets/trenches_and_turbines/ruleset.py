@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from warband.kernel.actions import Action
-from warband.kernel.geometry import base_radius
+from warband.kernel.geometry.distance import base_radius
 from warband.kernel.mission import ActionVocabulary
 from warband.kernel.offers import OddsCommand, RosterLine, RosterSummary
 from warband.kernel.params import ParamTable

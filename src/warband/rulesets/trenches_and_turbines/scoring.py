@@ -8,7 +8,7 @@ import math
 
 from warband.kernel import battlefield
 from warband.kernel.events import Event, GameEnded
-from warband.kernel.geometry import Vec
+from warband.kernel.geometry.distance import Vec
 from warband.rulesets.trenches_and_turbines import missions
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import ustate

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from warband.kernel import setup
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
-from warband.kernel.geometry import TerrainPiece, Vec
+from warband.kernel.geometry.distance import Vec
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.steps import push
 from warband.rulesets.trenches_and_turbines import missions
 from warband.rulesets.trenches_and_turbines.coherency import follower_slots

@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from warband.kernel.geometry import TerrainPiece, Vec, circle_segment_hits
+from warband.kernel.geometry.distance import Vec, circle_segment_hits
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.state import Model
 from warband.rulesets.trenches_and_turbines.context import Context, State
 from warband.rulesets.trenches_and_turbines.units import size_rank

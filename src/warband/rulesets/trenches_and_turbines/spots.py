@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from warband.kernel.errors import Reason
-from warband.kernel.geometry import Vec
+from warband.kernel.geometry.distance import Vec
 from warband.kernel.state import Model
 from warband.rulesets.trenches_and_turbines.context import SIZE_RANK, State
 from warband.rulesets.trenches_and_turbines.core import R

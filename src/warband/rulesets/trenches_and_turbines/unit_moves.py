@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Moved
-from warband.kernel.geometry import Vec
+from warband.kernel.geometry.distance import Vec
 from warband.kernel.state import Model
 from warband.rulesets.trenches_and_turbines.coherency import follower_slots, out_of_coherency
 from warband.rulesets.trenches_and_turbines.context import State

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from warband.kernel.errors import Reason
-from warband.kernel.geometry import Vec, circle_segment_hits
+from warband.kernel.geometry.distance import Vec, circle_segment_hits
 from warband.kernel.state import Model
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import R

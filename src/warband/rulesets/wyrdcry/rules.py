@@ -26,7 +26,7 @@ from warband.kernel.events import (
     StatusChanged,
     TokensChanged,
 )
-from warband.kernel.geometry import segment_point_distance
+from warband.kernel.geometry.distance import segment_point_distance
 from warband.kernel.space import gap, gap_at, overlapping
 from warband.kernel.state import Model
 from warband.kernel.steps import Choice, SteppedRules, push, replace_top, top

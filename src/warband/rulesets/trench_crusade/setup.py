@@ -1,0 +1,111 @@
+"""Set-up (digest §1, Claim No Man's Land deployment): the roll-off winner picks a deployment zone
+(:class:`ChooseZone`; the roll-off itself is :class:`.turn.RollOff`, which also settles a level Initiative), then
+the sides place one model each in turn, wholly inside their zones, the side with more models first
+(:class:`Deploy`). When both are on the table the first turn is due (:mod:`.turn`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warband.kernel import setup as kernel_setup
+from warband.kernel.errors import Reason
+from warband.kernel.events import Event, Note
+from warband.kernel.space import overlapping
+from warband.kernel.state import Model
+from warband.rulesets.trench_crusade.core import TURN_OVER, R, State, Vec, place, side_name
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseZone(kernel_setup.ChooseZone[State]):
+    """The roll-off winner picks a deployment zone (digest §1)."""
+
+    rules = R
+    by: int
+
+    def chosen(self, state: State, zone: int, events: list[Event]) -> None:
+        events.append(Note(f"side {side_name(self.by)} takes deployment zone {zone}", f"{R}/deploy/zone"))
+        state.vars["deployer"] = first_deployer(state)
+
+
+@dataclass(frozen=True, slots=True)
+class Deploy(kernel_setup.Deploy[State]):
+    """Standing decision of the deployment: ``by`` places one of its models wholly inside its zone, clear of
+    impassable, blocking and dangerous terrain and of other bases (digest §1 CNL). Pending with ``piece`` set,
+    it asks where that model goes."""
+
+    rules = R
+    by: int
+    piece: str = ""
+
+    def pieces(self, state: State, side: int) -> list[str]:
+        return [m.id for m in undeployed(state, side)]
+
+    def spots(self, state: State, piece: str, first: bool = False) -> list[Vec]:
+        m = state.models[piece]
+        zone = state.ctx.zones[state.vars["zone_of"][m.side]]
+        grid = _zone_grid(state, m)
+        clear = set(grid)  # the zone and the terrain already allow these: only the other bases are left to check
+
+        def fits(p: Vec) -> bool:
+            return not (_overlap_problems(state, m, p) if p in clear else deploy_problems(state, m, p))
+
+        return kernel_setup.deploy_spots(grid, zone, fits, first)
+
+    def spot_key(self, state: State, piece: str) -> object:
+        return state.models[piece].radius  # one side's models with the same base have the same spots
+
+    def problems(self, state: State, piece: str, at: Vec) -> list[Reason]:
+        return deploy_problems(state, state.models[piece], at)
+
+    def put(self, state: State, piece: str, at: Vec, events: list[Event]) -> None:
+        m = state.models[piece]
+        m.on_table = True
+        place(state, m, at, state.ctx.table.surface_height(at), events)
+
+    def all_deployed(self, state: State, events: list[Event]) -> None:
+        """Both warbands are on the table: the first turn is due (the turn loop starts it)."""
+        state.phase = TURN_OVER
+
+
+def _zone_grid(state: State, m: Model) -> list[Vec]:
+    """The 6 x 3 grid points of the model's zone where the zone and the terrain allow its base (the same all
+    game: kept in the context's memo)."""
+    zi = state.vars["zone_of"][m.side]
+    key = ("deploy-grid", zi, m.radius)
+    grid: list[Vec] | None = state.ctx.memo.get(key)
+    if grid is None:
+        grid = [p for p in kernel_setup.zone_grid(state.ctx.zones[zi], 6, 3) if not _zone_terrain_problems(state, m, p)]
+        state.ctx.memo[key] = grid
+    return grid
+
+
+def deploy_problems(state: State, m: Model, p: Vec) -> list[Reason]:
+    return _zone_terrain_problems(state, m, p) or _overlap_problems(state, m, p)
+
+
+def _overlap_problems(state: State, m: Model, p: Vec) -> list[Reason]:
+    o = overlapping(state.models.values(), p, m.radius)
+    return [(f"{R}/deploy/overlap", f"{m.id} would overlap {o.id}")] if o is not None else []
+
+
+def _zone_terrain_problems(state: State, m: Model, p: Vec) -> list[Reason]:
+    zone = state.ctx.zones[state.vars["zone_of"][m.side]]
+    if not kernel_setup.wholly_inside(zone, p, m.radius):
+        return [(f"{R}/deploy/zone", f"{m.id} must be placed wholly inside its deployment zone")]
+    for piece in state.ctx.table.terrain:
+        if piece.kind in ("impassable", "blocking", "dangerous") and piece.circle_overlaps(p, m.radius):
+            return [(f"{R}/deploy/terrain", f"{m.id} cannot be placed in {piece.kind} terrain {piece.id}")]
+    return []
+
+
+def undeployed(state: State, side: int) -> list[Model]:
+    return [m for m in state.models.values() if m.side == side and not m.on_table and not m.flags.get("out")]
+
+
+def first_deployer(state: State) -> int:
+    """The side with more models deploys first; level sides: the roll-off winner (digest §1)."""
+    counts = [len(undeployed(state, s)) for s in (0, 1)]
+    if counts[0] != counts[1]:
+        return 0 if counts[0] > counts[1] else 1
+    return int(state.vars.get("rolloff_winner", 0))

@@ -1,0 +1,173 @@
+"""The turn (digest §1: Initiative -> Activation -> Morale) and the game's turn loop on the kernel's step machine.
+
+The side with fewer models holds the Initiative (a tie is a roll-off, :class:`RollOff`, the same step that
+settles the deployment zones at the start); it activates first, then the sides alternate until one runs out of
+models to Activate, the other activates the rest one after the other, and the Morale phase follows (seed 000
+§Ending the Activation Phase: :func:`choose_next_side`, :func:`end_activation`). :class:`TCRules` gives the
+standing decisions (deploy, activate, pick an action) and moves the game on when nothing is pending.
+
+Rule ids are ``trench-crusade/<area>/<rule>``; the clause matrix ``docs/rules/trench-crusade.md`` maps every
+seed sentence to the functions that implement it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warband.kernel import setup as kernel_setup
+from warband.kernel.events import Event, Note, PhaseStarted
+from warband.kernel.steps import Choice, SteppedRules, push
+from warband.rulesets.trench_crusade import morale
+from warband.rulesets.trench_crusade.actions import EndAfter
+from warband.rulesets.trench_crusade.activation import ActionMenu, Activate, has_action
+from warband.rulesets.trench_crusade.attacks import ATTACK_STEPS
+from warband.rulesets.trench_crusade.core import (
+    TURN_OVER,
+    R,
+    SpendHit,
+    State,
+    SuccessRoll,
+    activatable,
+    active_model,
+    is_down,
+    over,
+    set_flag,
+    side_name,
+)
+from warband.rulesets.trench_crusade.movement import MOVEMENT_STEPS
+from warband.rulesets.trench_crusade.setup import ChooseZone, Deploy
+
+
+def start_game(state: State, events: list[Event]) -> None:
+    """The game opens with the deployment: a roll-off for the zones (digest §1)."""
+    state.phase = "deploy"
+    state.vars.update({"zone_of": [0, 1], "vp": [0, 0], "acts": [], "active": None})
+    push(state, RollOff("deployment"))
+
+
+@dataclass(frozen=True, slots=True)
+class RollOff(kernel_setup.RollOff[State]):
+    """A roll-off (digest §1): for the deployment zone, or for the Initiative when the sides are level."""
+
+    rules = R
+    why: str
+
+    def won(self, state: State, winner: int, events: list[Event]) -> None:
+        if self.why == "initiative":
+            begin_activation_phase(state, winner, events)
+        else:
+            state.vars["rolloff_winner"] = winner
+            push(state, ChooseZone(winner))
+
+
+# ------------------------------------------------------------------------------------------- the Initiative phase
+def start_turn(state: State, events: list[Event]) -> None:
+    """Initiative phase (digest §1): the side with fewer models holds the Initiative; a tie is a roll-off."""
+    state.turn += 1
+    state.phase = "initiative"
+    events.append(PhaseStarted(state.turn, "Initiative"))
+    for m in state.models.values():
+        if m.flags.get("activated"):
+            set_flag(m, "activated", False)
+    counts = [initiative_count(state, s) for s in (0, 1)]
+    if counts[0] != counts[1]:
+        begin_activation_phase(state, 0 if counts[0] < counts[1] else 1, events)
+    else:
+        push(state, RollOff("initiative"))
+
+
+def initiative_count(state: State, side: int) -> int:
+    """The models of ``side`` that count for the Initiative: on the table, Down ones only with
+    ``initiative_counts_down`` (digest §1, PROPOSED)."""
+    down_counts = state.ctx.params["initiative_counts_down"]
+    return sum(1 for m in state.models.values() if m.side == side and m.on_table and (down_counts or not is_down(m)))
+
+
+def begin_activation_phase(state: State, holder: int, events: list[Event]) -> None:
+    """Seed 000: the side with the Initiative activates first."""
+    state.vars["initiative"] = holder
+    state.vars["next_side"] = holder
+    state.phase = "activation"
+    events.append(Note(f"side {side_name(holder)} has the Initiative", f"{R}/turn/initiative"))
+    events.append(PhaseStarted(state.turn, "Activation"))
+    choose_next_side(state, holder, events)
+
+
+# ------------------------------------------------------------------------------------------- alternating activations
+def choose_next_side(state: State, preferred: int, events: list[Event]) -> None:
+    """Alternate; when one side has no model left to activate the other activates all its remaining models
+    one after the other; when neither has, the Morale phase follows (seed 000 §Ending the Activation Phase)."""
+    if activatable(state, preferred):
+        state.vars["next_side"] = preferred
+    elif activatable(state, 1 - preferred):
+        state.vars["next_side"] = 1 - preferred
+    else:
+        morale.begin_morale_phase(state, events)
+
+
+def end_activation(state: State, events: list[Event]) -> None:
+    """Seed 000 §Ending the Activation Phase: the model's Activation ends, and the opponent may now Activate one of
+    their models."""
+    m = active_model(state)
+    if m is not None:
+        set_flag(m, "activated", True)
+        m.flags.pop("stood", None)
+        m.flags.pop("dive", None)
+        events.append(Note(f"{m.id}'s activation ends", f"{R}/activation/end"))
+        side = m.side
+    else:
+        side = state.vars["next_side"]
+    state.vars.update({"active": None, "acts": [], "shot_with": [], "end_now": False, "charged": None})
+    if not over(state):
+        choose_next_side(state, 1 - side, events)
+
+
+# ------------------------------------------------------------------------------------------- the turn loop
+class TCRules(SteppedRules[State]):
+    """Trench Crusade on the kernel's step machine."""
+
+    def start_game(self, state: State, events: list[Event]) -> None:
+        start_game(state, events)
+
+    def standing(self, state: State) -> Choice[State] | None:
+        if state.phase == "deploy":
+            return Deploy(int(state.vars["deployer"]))
+        if state.phase == "activation":
+            m = active_model(state)
+            return Activate(int(state.vars["next_side"])) if m is None else ActionMenu(m.id)
+        return None
+
+    def idle(self, state: State, events: list[Event]) -> bool:
+        """Nothing is pending: end the activation when it is over, take the Morale phase's next check, or
+        start the next turn. True if something changed."""
+        if state.phase == "activation":
+            m = active_model(state)
+            if m is None:
+                return False
+            if state.vars.get("end_now") or not m.on_table or is_down(m) or not has_action(state, m):
+                end_activation(state, events)
+                return True
+            return False
+        if state.phase == "morale":
+            return morale.morale_idle(state, events)
+        if state.phase == TURN_OVER:
+            start_turn(state, events)
+            return True
+        return False
+
+
+#: Every kind of step of the game, as the state stores them.
+STEPS = (
+    RollOff,
+    ChooseZone,
+    Deploy,
+    Activate,
+    ActionMenu,
+    *MOVEMENT_STEPS,
+    EndAfter,
+    SuccessRoll,
+    SpendHit,
+    *ATTACK_STEPS,
+    *morale.MORALE_STEPS,
+)
+RULES = TCRules(STEPS)
