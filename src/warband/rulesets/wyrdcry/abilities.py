@@ -42,7 +42,6 @@ from warband.rulesets.wyrdcry.core import (
     pool,
     set_pool,
     side_name,
-    standing,
     status,
     visible,
     weapons,
@@ -55,6 +54,7 @@ from warband.rulesets.wyrdcry.factions import (
     denouncers,
     greedy,
     led_henchmen,
+    magic_targets,
 )
 from warband.rulesets.wyrdcry.movement import MoveTo, allowance
 from warband.rulesets.wyrdcry.reactions import Reactable, ReactWindow, hurt, push_window, react_actions
@@ -180,7 +180,6 @@ def use_faction_ability(state: State, m: Model, name: str, value: int, events: l
     """Data §4.1-4.4: the effects of the faction abilities the engine plays (X = value, X/2 rounded up)."""
     p = state.ctx.params
     half = wd.half_value(value)
-    reach = float(p["faction_ability_range"])
     if name == "hunters-eye":  # next ranged attack: +1 damage per hit and critical hit
         m.flags["next_ranged_bonus"] = int(m.flags.get("next_ranged_bonus", 0)) + 1
     elif name == "hammer-of-sigmar":  # next melee attack this activation: +X/2 per hit and critical hit
@@ -188,18 +187,16 @@ def use_faction_ability(state: State, m: Model, name: str, value: int, events: l
     elif name == "death-grip":  # next melee attack: a hit costs the target an action
         m.flags["death_grip"] = True
     elif name == "words-of-healing":  # X/2 off each friendly within range (this fighter too)
-        for f in standing(state, m.side):
-            if gap(m, f) <= reach + 1e-9 or f.id == m.id:
-                before = damage(f)
-                after = rolls.remove_damage(before, half)
-                if after != before:
-                    f.tokens["damage"] = after
-                    events.append(TokensChanged(f.id, "damage", after - before, after))
+        for f in magic_targets(state, m, name):
+            before = damage(f)
+            after = rolls.remove_damage(before, half)
+            if after != before:
+                f.tokens["damage"] = after
+                events.append(TokensChanged(f.id, "damage", after - before, after))
     elif name == "soulfire":  # X/2 to each visible enemy within range; X to VAMPIRE, DAEMON, THRALL
-        for e in list(enemies_of(state, m)):
-            if gap(m, e) <= reach + 1e-9 and visible(state, m, e):
-                full = any(has_kw(e, k) for k in fx.SOULFIRE_FULL)
-                hurt(state, e, m, value if full else half, f"{m.id}'s Soulfire", events)
+        for e in magic_targets(state, m, name):
+            full = any(has_kw(e, k) for k in fx.SOULFIRE_FULL)
+            hurt(state, e, m, value if full else half, f"{m.id}'s Soulfire", events)
     elif name == "self-flagellation":  # X/2 damage to itself, Zeal +1, then a free attack
         add_zeal(state, m.side, 1, events)
         if not deal_damage(state, m, half, f"{m.id}'s Self-Flagellation", events):

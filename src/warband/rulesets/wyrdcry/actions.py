@@ -77,6 +77,9 @@ class ActivationStep(steps.ActionMenu[State]):
 
 
 def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
+    """The active fighter's menu (S 4-13): every action, bonus action, treasure action and ability it might take. With
+    ``only_legal`` (the decision's options) only the legal ones, and ``end`` once the activation may end or nothing else
+    is left."""
     tries: list[Action] = []
     for kind in ("move", "retreat", "wait"):
         tries.append(Action(kind, m.id))
@@ -111,6 +114,9 @@ def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
 
 
 def action_reasons(state: State, m: Model, a: Action) -> list[Reason]:
+    """Every rule the active fighter's ``a`` breaks now (S 4-16, D §A4-A5): ending before its actions are taken, an
+    action not in the list, Channel by a fighter that is no WIZARD, a bonus action it was not given, the seed's limits,
+    a Move within 1" of an enemy or a Retreat without one, and the Attack's targets."""
     lim = fighter_limits(state, m)
     done = taken(m)
     if a.kind == "end":
@@ -162,6 +168,8 @@ def action_reasons(state: State, m: Model, a: Action) -> list[Reason]:
 
 
 def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
+    """Take ``a`` (already checked): number it for reactions (S 32), note it as taken and start its rules. A Wait
+    reloads a weapon and ends the activation; as the first action the fighter activates again later (S 14-16)."""
     events.append(ActionTaken(m.id, str(a), m.side))
     if a.kind == "end":
         end_activation(state, events)

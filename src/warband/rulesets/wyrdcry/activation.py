@@ -37,6 +37,8 @@ from warband.rulesets.wyrdcry.core import (
 )
 from warband.rulesets.wyrdcry.factions import IndomitableRoll
 
+
+# ------------------------------------------------------------------------------------------- the limits (pure)
 ActionName = Literal["move", "attack", "retreat", "wait", "channel"]
 
 #: The actions a fighter may take (digest §A4-A5: Move, Attack, Retreat, Wait; Channel for a Wizard).
@@ -126,6 +128,7 @@ def taken(m: Model) -> list[Taken]:
 
 
 def add_taken(m: Model, action: str, bonus: bool) -> None:
+    """Note ``action`` as taken this activation (a bonus action or not)."""
     m.flags["taken"] = [*m.flags.get("taken", []), [action, bonus]]
 
 
@@ -158,6 +161,9 @@ def begin_activation(state: State, m: Model, events: list[Event]) -> None:
 
 
 def end_activation(state: State, events: list[Event]) -> None:
+    """The active fighter's activation ends: a climber still climbing falls (D §A4), channeled dice not spent are lost
+    (D §A4 W), a first-action Wait leaves it waiting (S 14-15) and the activation's bonuses end; then the fighter
+    Command picked may activate (S 23), else the other side activates (S 1)."""
     m = active_model(state)
     state.vars["active"] = None
     if m is None:
@@ -226,4 +232,5 @@ def fighter_limits(state: State, m: Model) -> Limits:
 
 
 def complete(state: State, m: Model) -> bool:
+    """Whether the fighter has taken all its actions (S 2, less any Death Grip took)."""
     return activation_complete(taken(m), fighter_limits(state, m))

@@ -128,6 +128,9 @@ def flanked(state: State, a: Model, t: Model) -> bool:
 
 
 def attack_numbers(state: State, a: Model, t: Model, w: dict[str, Any]) -> tuple[int, int]:
+    """The attacker's Fight (melee) or Shoot (ranged) and the target's Defense, each at least ``min_characteristic`` (D
+    §A5 modifiers: Mighty, panicked, Parry, cover, flanked, Rampage; data §4: Accused and Zeal, Driven by Greed,
+    Captain's Command tokens)."""
     p = state.ctx.params
     melee = w["type"] == "melee"
     floor = int(p["min_characteristic"])
@@ -166,6 +169,9 @@ def zeal_conversions(state: State, a: Model, t: Model, hits: int, crits: int) ->
 
 
 def begin_attack(state: State, m: Model, t: Model, wname: str, events: list[Event]) -> None:
+    """An attack is declared (D §A5): the weapon's Attacks (plus Onslaught in melee, plus Driven by Greed), the
+    next-attack bonuses of Hunter's Eye, Hammer of Sigmar, Death Grip and Driven by Greed taken up, Reload and One-use
+    marked; its hit rolls wait beneath the target's reaction window."""
     w = attack_weapon(m, wname)
     melee = w["type"] == "melee"
     n = int(w["attacks"]) + (int(m.flags.get("melee_bonus", 0)) if melee else 0)
@@ -330,6 +336,8 @@ def resolve_hits(
     hit_rolls: tuple[int, ...],
     events: list[Event],
 ) -> None:
+    """The damage of the hits and crits (D §A5: the weapon's two Damage values, plus Hunter's Eye or Hammer of Sigmar
+    per hit): a melee blow that would take a Troll Slayer out first waits for its Deathwish (data §4.4)."""
     extra = int(a.flags.pop("hit_extra", 0))
     grip = bool(a.flags.pop("grip", False)) and hits + crits > 0
     dmg = hits * (int(w["damage"][0]) + extra) + crits * (int(w["damage"][1]) + extra)
@@ -387,6 +395,8 @@ def land_hits(
     hit_rolls: tuple[int, ...],
     events: list[Event],
 ) -> None:
+    """Deal the attack's damage (D §A6), then Death Grip's lost action or damage (data §4.3) and a declared Counter's
+    damage to the attacker (D §A7)."""
     hurt(state, t, a, dmg, f"{a.id}'s {w['weapon']}", events)
     if grip and not is_out(t):
         if status(t) == "ready" and not t.flags.get("lost_actions"):

@@ -138,15 +138,18 @@ def own_dice_abilities(card: dict[str, Any]) -> list[str]:
 
 
 def cost_of(name: str) -> str:
+    """The ability dice a faction ability costs (data §4)."""
     return str(abilities()[name].cost)
 
 
 def is_spellbook(name: str) -> bool:
+    """Whether a faction ability is magical, from a spell-book (data §4.2; barred after a Channeling 1)."""
     a = abilities().get(name)
     return bool(a is not None and a.spellbook)
 
 
 def has_trait(card: dict[str, Any], trait: str) -> bool:
+    """Whether the fighter's card has ``trait``."""
     return trait in card.get("abilities", [])
 
 
@@ -174,6 +177,7 @@ def blessed(state: State, m: Model) -> bool:
 
 
 def spend_blessing(state: State, m: Model, what: str, events: list[Event]) -> None:
+    """Sigmar's Blessing spends ``blessing_wyrd_dice`` banked wyrd dice (data §4.2)."""
     n = int(state.ctx.params["blessing_wyrd_dice"])
     state.sides[m.side].flags["wyrd"] = wyrd_bank(state, m.side) - n
     events.append(Note(f"{m.id} spends {n} banked wyrd die: Sigmar's Blessing {what}", f"{R}/ability/blessing"))

@@ -119,6 +119,7 @@ def initiative_won(state: State, holder: int, events: list[Event]) -> None:
 
 
 def channelers(state: State, side: int) -> list[Model]:
+    """The side's WIZARD and PRIEST fighters on the table (D §A2.4)."""
     return [m for m in standing(state, side) if has_kw(m, "WIZARD") or has_kw(m, "PRIEST")]
 
 

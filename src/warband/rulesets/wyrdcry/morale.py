@@ -42,6 +42,8 @@ from warband.rulesets.wyrdcry.scenario import finish, finish_by_score, score_obj
 
 
 def start_morale(state: State, events: list[Event]) -> None:
+    """The morale phase (D §A8): the morale test of each side with half its fighters out (Sigmar's Blessing may pass
+    it), then the panic tests, then the round's end."""
     state.phase = "morale"
     events.append(PhaseStarted(state.turn, "Morale"))
     holder = int(state.vars.get("initiative", 0))
@@ -57,6 +59,8 @@ def start_morale(state: State, events: list[Event]) -> None:
 
 
 def needs_morale(state: State, side: int) -> bool:
+    """D §A8: a warband tests once ``morale_out_fraction`` of it is out of action (hired swords not counted), unless it
+    already wavers."""
     n, out = warband_size(state, side)
     return (
         bool(n)
@@ -66,6 +70,8 @@ def needs_morale(state: State, side: int) -> bool:
 
 
 def tester(state: State, side: int) -> Model | None:
+    """D §A8: the fighter who takes the morale test: the LEADER, else the HERO with the best Bravery; None (a fail)
+    without either."""
     alive = standing(state, side)
     leader = next((m for m in alive if has_kw(m, "LEADER")), None)
     if leader is not None:

@@ -28,10 +28,12 @@ from warband.rulesets.wyrdcry.core import R, State, Vec, WChoice, enemies_of, en
 
 
 def allowance(state: State, m: Model) -> float:
+    """A Move's inches: the fighter's Move plus Rush's (S 19)."""
     return float(m.data["move"]) + float(m.flags.get("move_bonus", 0))
 
 
 def leg_cost(state: State) -> Any:
+    """D §A4: a leg of a Move costs its length rounded up to ``move_leg_rounding`` inches."""
     step = float(state.ctx.params["move_leg_rounding"])
 
     def cost(p: Vec, q: Vec) -> float:
@@ -192,6 +194,9 @@ def climb_plan(
 
 
 def move_candidates(state: State, m: Model, mode: str, allow: float) -> list[Vec]:
+    """The offered destinations of a Move or Retreat (any legal point may be named too): toward the nearest enemies and
+    round terrain toward the nearest, eight directions at full and half reach, onto platforms and over walls, toward the
+    centre; each one legal (:func:`move_problems`)."""
     out: list[Vec] = []
     reach = math.floor(allow)
     if mode == "move":
@@ -269,6 +274,8 @@ def blocked(state: State, m: Model, goal: Vec) -> bool:
 
 
 def approach_walk(state: State, m: Model, allow: float, foes: list[Model]) -> list[Vec]:
+    """For each of ``foes`` that terrain hides from the straight line: as far along the cheapest route round the terrain
+    as the allowance pays for."""
     step = float(state.ctx.params["move_leg_rounding"])
     cost = leg_cost(state)
     out: list[Vec] = []

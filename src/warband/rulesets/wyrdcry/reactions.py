@@ -84,6 +84,7 @@ def payments(state: State, f: Model, seq: int) -> list[str]:
 
 
 def can_react(state: State, f: Model, seq: int) -> bool:
+    """Whether ``f`` may pay for a reaction to enemy action ``seq`` now."""
     return bool(payments(state, f, seq))
 
 

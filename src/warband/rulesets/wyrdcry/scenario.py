@@ -79,6 +79,7 @@ def scenario_rules(state: State) -> dict[str, Any]:
 
 
 def carry_limit(state: State) -> int:
+    """Tokens a fighter may carry (scenario ``carry_limit``; 0: the scenario has no treasure tokens)."""
     return int(scenario_rules(state).get("carry_limit", 0) or 0)
 
 
@@ -97,6 +98,7 @@ def treasure_at(state: State, oid: str) -> Vec:
 
 
 def carrying(state: State, m: Model) -> list[str]:
+    """The treasure tokens ``m`` carries."""
     return [oid for oid, t in (state.vars.get("treasure") or {}).items() if t[2] == m.id]
 
 
@@ -137,6 +139,7 @@ def token_reasons(state: State, m: Model, a: Action) -> list[Reason]:
 
 
 def token_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
+    """Pick up a treasure token, or drop every token the fighter carries where it stands (D §A4, free actions)."""
     tokens = dict(state.vars["treasure"])
     m.flags["token_actions"] = [*m.flags.get("token_actions", []), a.kind]
     if a.kind == "pick-up":
@@ -158,6 +161,7 @@ def plays_for_objectives(state: State) -> bool:
 
 
 def scores_each_round(state: State) -> bool:
+    """Whether the objectives score at the end of every round (``score_each_round``), not once at the end."""
     return plays_for_objectives(state) and bool(scenario_rules(state).get("score_each_round"))
 
 
@@ -191,6 +195,7 @@ def score_objectives(state: State, events: list[Event]) -> None:
 
 
 def victory_points(state: State) -> tuple[int, int]:
+    """Each side's victory points so far."""
     vp = state.vars.get("vp") or [0, 0]
     return int(vp[0]), int(vp[1])
 
@@ -223,6 +228,7 @@ def finish_by_score(state: State, events: list[Event]) -> None:
 
 
 def finish(state: State, winner: int | None, reason: str, events: list[Event]) -> None:
+    """The battle is over: the winner (None for a draw), why, and the score."""
     state.phase = "over"
     state.vars["winner"] = winner
     state.vars["reason"] = reason
