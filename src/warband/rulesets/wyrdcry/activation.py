@@ -37,7 +37,6 @@ from warband.rulesets.wyrdcry.core import (
 )
 from warband.rulesets.wyrdcry.factions import IndomitableRoll
 
-
 # ------------------------------------------------------------------------------------------- the limits (pure)
 ActionName = Literal["move", "attack", "retreat", "wait", "channel"]
 
