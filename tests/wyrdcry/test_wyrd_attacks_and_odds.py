@@ -1,7 +1,7 @@
-"""Hit table, damage, modifiers and reactions (attacks.py) and exact odds (odds.py).
+"""Hit table, damage, modifiers and reactions (rolls.py) and exact odds (odds.py).
 
 The oracles below are written from the digest's table (wyrdcry.md §A5) and the grouping rule (§A2) directly,
-enumerating every ordered roll with ``itertools.product``; they do not call attacks.py or dice.py.
+enumerating every ordered roll with ``itertools.product``; they do not call rolls.py or dice.py.
 """
 
 from __future__ import annotations
@@ -12,7 +12,14 @@ from fractions import Fraction
 
 import pytest
 
-from warband.rulesets.wyrdcry.attacks import (
+from warband.rulesets.wyrdcry.odds import (
+    count_distribution,
+    damage_distribution,
+    initiative_distribution,
+    p_win_initiative,
+    reaction_dice_distribution,
+)
+from warband.rulesets.wyrdcry.rolls import (
     DEFAULT_TABLE,
     Tally,
     apply_damage,
@@ -28,13 +35,6 @@ from warband.rulesets.wyrdcry.attacks import (
     take_cover,
     tally,
     target_defense,
-)
-from warband.rulesets.wyrdcry.odds import (
-    count_distribution,
-    damage_distribution,
-    initiative_distribution,
-    p_win_initiative,
-    reaction_dice_distribution,
 )
 
 # The digest's rows, as (miss faces, hit faces, crit faces).
@@ -216,9 +216,9 @@ def test_odds_commands_data_agree_with_brute_force() -> None:
     import itertools
     from fractions import Fraction
 
-    from warband.rulesets.wyrdcry.attacks import attack_damage
     from warband.rulesets.wyrdcry.dice import group_counts, group_roll
     from warband.rulesets.wyrdcry.odds import attack_odds, initiative_odds
+    from warband.rulesets.wyrdcry.rolls import attack_damage
 
     got = attack_odds(3, 4, 3, (2, 3))
     brute: dict[int, Fraction] = {}

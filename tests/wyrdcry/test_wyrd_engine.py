@@ -372,7 +372,7 @@ def test_rampage_gives_a_bonus_attack() -> None:
 
 
 def test_rampage_costs_one_defense_until_the_end_of_the_round() -> None:
-    from warband.rulesets.wyrdcry.rules import attack_numbers
+    from warband.rulesets.wyrdcry.attacks import attack_numbers
 
     game = new_game()
     to_combat(game)
@@ -447,7 +447,7 @@ def test_strike_them_down_is_asked_when_an_engaged_enemy_retreats() -> None:
 
 # ------------------------------------------------------------------------------------------- morale phase
 def test_a_wavering_warband_takes_panic_tests_and_panic_costs_fight() -> None:
-    from warband.rulesets.wyrdcry.rules import attack_numbers
+    from warband.rulesets.wyrdcry.attacks import attack_numbers
 
     game = new_game()
     to_combat(game)

@@ -12,7 +12,7 @@ from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.events import DiceRolled, Event
-from warband.rulesets.wyrdcry import rules
+from warband.rulesets.wyrdcry import morale, scenario
 from warband.rulesets.wyrdcry.core import deal_damage
 from warband.rulesets.wyrdcry.render import render
 
@@ -72,7 +72,7 @@ def test_captains_command_hold_token_makes_friends_near_it_harder_to_hit_and_bra
     put(game, "a1", 10.0, 4.0)
     put(game, "a4", 18.0, 4.0)  # Warrior, Defense 4 with its Shield
     put(game, "b6", 18.0, 5.5)
-    assert rules.panic_bravery(game.state, m(game, "a4")) == 4  # Bravery 4+ (Unyielding)
+    assert morale.panic_bravery(game.state, m(game, "a4")) == 4  # Bravery 4+ (Unyielding)
     game.state.vars["active"] = None
     # the Captain places a Hold token on the Warrior in its own activation
     game.apply(Action("activate", "b6"))
@@ -80,7 +80,7 @@ def test_captains_command_hold_token_makes_friends_near_it_harder_to_hit_and_bra
     game.apply(Action("activate", "a1"))
     game.apply(Action("ability", "a1", option="captain-command 4"))
     game.apply(Action("token", "a1", option="hold", point=(18.0, 4.0)))
-    assert rules.panic_bravery(game.state, m(game, "a4")) == 3  # one better within 3" of Hold
+    assert morale.panic_bravery(game.state, m(game, "a4")) == 3  # one better within 3" of Hold
     game.apply(Action("wait", "a1"))
     game.apply(Action("activate", "b6"))
     events = game.apply(Action("attack", "b6", "a4", option="Spear"))
@@ -99,7 +99,7 @@ def test_captains_command_token_is_gone_when_the_round_ends() -> None:
     game.apply(Action("activate", "a1"))
     game.apply(Action("ability", "a1", option="captain-command 4"))
     game.apply(Action("token", "a1", option="hold", point=(18.0, 4.0)))
-    assert rules.panic_bravery(game.state, m(game, "a4")) == 3
+    assert morale.panic_bravery(game.state, m(game, "a4")) == 3
     for _ in range(2):
         game.apply(Action("move", "a1"))
         game.apply(Action("move", "a1", option="stay"))
@@ -108,7 +108,7 @@ def test_captains_command_token_is_gone_when_the_round_ends() -> None:
     _to_morale(game, "b6", "a4")
     while game.state.turn == 1:
         game.roll() if game.decision.is_chance else game.apply(game.legal_actions()[0])
-    assert game.state.vars["command_tokens"] == [] and rules.panic_bravery(game.state, m(game, "a4")) == 4
+    assert game.state.vars["command_tokens"] == [] and morale.panic_bravery(game.state, m(game, "a4")) == 4
 
 
 # ------------------------------------------------------------------------------------------- Lead By Example
@@ -168,12 +168,12 @@ def test_treasure_is_picked_up_for_free_carried_and_dropped_where_its_carrier_fa
     assert why(game, Action("pick-up", "a4", option="treasure-east")) == "wyrdcry/treasure/carry-limit"
     game.apply(Action("move", "a4"))
     game.apply(Action("move", "a4", point=(22.0, 16.6)))
-    assert rules.treasure_at(game.state, "treasure-centre") == (22.0, 16.6)  # it goes where its carrier goes
+    assert scenario.treasure_at(game.state, "treasure-centre") == (22.0, 16.6)  # it goes where its carrier goes
     assert why(game, greed) == ""  # carrying treasure
     # a BEAST takes no scenario actions (data §3)
     put(game, "b7", 26.0, 24.0)
     assert why(game, Action("pick-up", "b7", option="treasure-east")) != ""
-    assert rules.token_reasons(game.state, m(game, "b7"), Action("pick-up", "b7", option="treasure-east"))[0][0] == (
+    assert scenario.token_reasons(game.state, m(game, "b7"), Action("pick-up", "b7", option="treasure-east"))[0][0] == (
         "wyrdcry/treasure/beast"
     )
     # taken out of action: the token lies where the carrier fell

@@ -159,7 +159,7 @@ def test_blessed_sight_rolls_a_die_per_visible_enemy_within_its_value() -> None:
 
 
 def test_condemn_accuses_chosen_enemies_and_accused_targets_are_easier_to_hit() -> None:
-    from warband.rulesets.wyrdcry.rules import attack_numbers
+    from warband.rulesets.wyrdcry.attacks import attack_numbers
 
     game = table("mercenaries_hardy_company", "witch_hunters_pyre", b_dice=(5, 5, 5, 6, 6, 1), first="opponent")
     clear_table(game, ("b1", "a4", "a5", "a8"))
@@ -180,7 +180,7 @@ def test_condemn_accuses_chosen_enemies_and_accused_targets_are_easier_to_hit() 
 
 
 def test_zeal_turns_hits_into_crits_against_the_accused_and_crits_into_hits_when_attacked() -> None:
-    from warband.rulesets.wyrdcry.rules import zeal_conversions
+    from warband.rulesets.wyrdcry.attacks import zeal_conversions
 
     game = table("mercenaries_hardy_company", "witch_hunters_pyre")
     b1, a4 = m(game, "b1"), m(game, "a4")
@@ -234,7 +234,7 @@ def test_a_spell_book_ability_is_barred_after_a_channeling_roll_of_one() -> None
 
 # ------------------------------------------------------------------------------------------- traits
 def test_trick_shot_ignores_cover_and_armour_of_faith_is_always_in_cover() -> None:
-    from warband.rulesets.wyrdcry.rules import in_cover
+    from warband.rulesets.wyrdcry.attacks import in_cover
 
     game = table("mercenaries_reikland_shots", "sisters_hammer_of_sigmar")
     clear_table(game, ("a10", "a3", "b4", "b5"))
@@ -249,7 +249,7 @@ def test_trick_shot_ignores_cover_and_armour_of_faith_is_always_in_cover() -> No
 
 def test_unshakeable_flagellants_pass_panic_tests() -> None:
     game = table("mercenaries_hardy_company", "witch_hunters_pyre")
-    from warband.rulesets.wyrdcry.rules import PanicTest
+    from warband.rulesets.wyrdcry.morale import PanicTest
 
     events: list[Any] = []
     PanicTest("b4").roll(game.state, (1,), events)
@@ -269,7 +269,7 @@ def test_indomitable_removes_a_d3_of_damage_when_the_troll_slayer_activates() ->
 
 
 def test_voice_of_sigmar_makes_friends_within_three_inches_braver() -> None:
-    from warband.rulesets.wyrdcry.rules import panic_bravery
+    from warband.rulesets.wyrdcry.morale import panic_bravery
 
     game = table("witch_hunters_bolt_and_hound", "mercenaries_hardy_company")
     clear_table(game, ("a9", "a7", "b1"))

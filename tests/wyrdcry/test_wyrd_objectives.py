@@ -16,7 +16,7 @@ from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.errors import ScenarioError
 from warband.kernel.events import Event, GameEnded, Note
-from warband.rulesets.wyrdcry import rules
+from warband.rulesets.wyrdcry import scenario
 
 A_DICE = (1, 2, 3, 4, 4, 4)  # A wins initiative (three singles against none)
 B_DICE = (5, 5, 6, 6, 1, 1)
@@ -62,11 +62,11 @@ def test_a_token_scores_each_round_for_the_side_holding_it_and_a_carried_one_for
     stay(game, "a4")
     stay(game, "b6")
     finish_round(game)
-    assert rules.victory_points(game.state) == (0, 0)
+    assert scenario.victory_points(game.state) == (0, 0)
     initiative(game, A_DICE, B_DICE)
     stay(game, "a4", (Action("pick-up", "a4", option="treasure-centre"),))
     events = stay(game, "b6") + finish_round(game)
-    assert rules.victory_points(game.state) == (2, 0)  # the carrier's side, though b6 stands as close
+    assert scenario.victory_points(game.state) == (2, 0)  # the carrier's side, though b6 stands as close
     notes = [e for e in events if isinstance(e, Note) and e.rule.endswith("/score")]
     assert [n.text for n in notes] == ["side A scores 2 VP for treasure-centre"]
 
@@ -76,13 +76,13 @@ def test_more_victory_points_win_the_battle_and_level_points_fall_back_to_fighte
     game.state.vars["vp"] = [3, 1]
     game.state.models["a8"].flags["status"] = "out"  # B has taken out more fighters
     events: list[Event] = []
-    rules.finish_by_score(game.state, events)
+    scenario.finish_by_score(game.state, events)
     assert game.state.vars["winner"] == 0 and game.state.vars["reason"] == "more victory points"
     assert isinstance(events[-1], GameEnded) and events[-1].score == (3, 1)  # the score is the victory points
     level = hunt(("a4", "b6"))
     level.state.vars["vp"] = [2, 2]
     level.state.models["a8"].flags["status"] = "out"
-    rules.finish_by_score(level.state, [])
+    scenario.finish_by_score(level.state, [])
     assert level.state.vars["winner"] == 1
     assert level.state.vars["reason"] == "level on victory points; more enemies out of action"
 
@@ -93,7 +93,7 @@ def test_the_default_scenario_is_still_won_on_fighters_out_of_action() -> None:
     game = Game.new(rs, rosters, rs.load_scenario(rs.default_scenario()), 1, None)
     game.state.vars["vp"] = [5, 0]  # meaningless here: the default scenario sets no objectives victory
     game.state.models["a8"].flags["status"] = "out"
-    rules.finish_by_score(game.state, [])
+    scenario.finish_by_score(game.state, [])
     assert game.state.vars["winner"] == 1
 
 

@@ -10,7 +10,7 @@ import pytest
 from warband.kernel.errors import ParameterError
 from warband.kernel.params import ParamTable
 from warband.rulesets.wyrdcry.activation import Limits
-from warband.rulesets.wyrdcry.attacks import DEFAULT_TABLE, table_from_params
+from warband.rulesets.wyrdcry.rolls import DEFAULT_TABLE, table_from_params
 
 PARAMS = Path(__file__).resolve().parents[2] / "src" / "warband" / "rulesets" / "wyrdcry" / "params.toml"
 
@@ -66,20 +66,20 @@ def test_overrides_are_checked() -> None:
 def test_function_defaults_match_params() -> None:
     import inspect
 
-    from warband.rulesets.wyrdcry import attacks, dice
+    from warband.rulesets.wyrdcry import dice, rolls
 
     def default(f: object, arg: str) -> object:
         return inspect.signature(f).parameters[arg].default  # type: ignore[arg-type]
 
     v = table().defaults()
     pairs = [
-        (default(attacks.counter_damage, "miss"), v["counter_damage"]),
-        (default(attacks.counter_damage, "on_one"), v["counter_damage_on_one"]),
-        (default(attacks.take_cover, "save_from"), v["take_cover_save"]),
-        (default(attacks.strike_them_down, "strike_from"), v["strike_them_down_from"]),
-        (default(attacks.fall_dice, "inches_per_die"), v["fall_inches_per_die"]),
-        (default(attacks.attack_skill, "floor"), v["min_characteristic"]),
-        (default(attacks.target_defense, "floor"), v["min_characteristic"]),
+        (default(rolls.counter_damage, "miss"), v["counter_damage"]),
+        (default(rolls.counter_damage, "on_one"), v["counter_damage_on_one"]),
+        (default(rolls.take_cover, "save_from"), v["take_cover_save"]),
+        (default(rolls.strike_them_down, "strike_from"), v["strike_them_down_from"]),
+        (default(rolls.fall_dice, "inches_per_die"), v["fall_inches_per_die"]),
+        (default(rolls.attack_skill, "floor"), v["min_characteristic"]),
+        (default(rolls.target_defense, "floor"), v["min_characteristic"]),
         (default(dice.channel, "fail_face"), v["channel_fail_face"]),
         (default(dice.group_roll, "large_set"), v["large_set"]),
     ]

@@ -1,28 +1,43 @@
-"""The seed's activation limits as pure functions: actions, bonus actions, the ability per activation, passing.
+"""Activation: the seed's limits on what a fighter does when activated, and activations in play.
 
-Source: seed ``003_9e9dcd26291534cd.txt`` (S), first two paragraphs and the asides "Bonus Actions" and
-"Wait Actions and Abilities"; the action names come from digest ``wyrdcry.md`` §A4-A5 (the Notion list is lost).
-The engine (next phase) asks these functions; they know nothing of the table.
+Source: seed ``003_9e9dcd26291534cd.txt`` (S), paragraphs 1-3 and the asides "Bonus Actions" and "Wait Actions
+and Abilities" (clauses 1-16 of ``docs/rules/wyrdcry.md``); the action names come from digest ``wyrdcry.md``
+§A4-A5 (the Notion list is lost). The limits are pure functions of the actions taken (:func:`action_problem`,
+:func:`ability_problem`, :func:`activation_complete`), fed the parameters by :func:`limits`; then the steps of
+an activation: the player picks a fighter (:class:`Activate`), it activates (:func:`begin_activation`) and its
+activation ends (:func:`end_activation`), perhaps handing on to the fighter Command picked
+(:class:`CommandActivation`, S 23). What the active fighter may do meanwhile is ``actions.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final, Literal
+from dataclasses import dataclass, replace
+from typing import Final, Literal, cast
 
-__all__ = [
-    "ACTIONS",
-    "ActionName",
-    "Limits",
-    "Taken",
-    "ability_problem",
-    "action_problem",
-    "activation_complete",
-    "combat_phase_over",
-    "must_pass",
-]
+from warband.kernel.actions import Action
+from warband.kernel.events import Activated, Event, Note
+from warband.kernel.state import Model
+from warband.kernel.steps import push
+from warband.rulesets.wyrdcry import dice as wd
+from warband.rulesets.wyrdcry import factions as fx
+from warband.rulesets.wyrdcry.climbing import climb_end_fall
+from warband.rulesets.wyrdcry.core import (
+    R,
+    State,
+    WChoice,
+    active_model,
+    damage,
+    is_out,
+    pool,
+    set_pool,
+    show_pool,
+    status,
+    to_activate,
+)
+from warband.rulesets.wyrdcry.factions import IndomitableRoll
 
+# ------------------------------------------------------------------------------------------- the limits (pure)
 ActionName = Literal["move", "attack", "retreat", "wait", "channel"]
 
 #: The actions a fighter may take (digest §A4-A5: Move, Attack, Retreat, Wait; Channel for a Wizard).
@@ -92,3 +107,129 @@ def must_pass(unactivated: int) -> bool:
 def combat_phase_over(unactivated_a: int, unactivated_b: int) -> bool:
     """The combat phase ends once both players have activated all their fighters (S para. 1)."""
     return unactivated_a == 0 and unactivated_b == 0
+
+
+# ------------------------------------------------------------------------------------------- in play
+def limits(state: State) -> Limits:
+    """The limits with this game's parameters."""
+    p = state.ctx.params
+    return Limits(
+        int(p["actions_per_activation"]),
+        int(p["move_actions_per_activation"]),
+        int(p["same_action_limit"]),
+        int(p["abilities_per_activation"]),
+    )
+
+
+def taken(m: Model) -> list[Taken]:
+    """The actions ``m`` has taken this activation (fighter flag ``taken``)."""
+    return [Taken(cast(ActionName, a), bool(b)) for a, b in m.flags.get("taken", [])]
+
+
+def add_taken(m: Model, action: str, bonus: bool) -> None:
+    """Note ``action`` as taken this activation (a bonus action or not)."""
+    m.flags["taken"] = [*m.flags.get("taken", []), [action, bonus]]
+
+
+@dataclass(frozen=True, slots=True)
+class Activate(WChoice):
+    """S 1: the players take turns activating fighters (a waiting fighter activates again, S 15)."""
+
+    kind = "activate"
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("activate", m.id) for m in to_activate(state, self.by)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        begin_activation(state, state.models[action.model or ""], events)
+
+
+def begin_activation(state: State, m: Model, events: list[Event]) -> None:
+    """An activation starts: a waiting fighter keeps its first action (the Wait) and may use an ability afresh
+    (S 15); a ready one starts with no action taken."""
+    if status(m) != "waiting":
+        m.flags["taken"] = []
+    m.flags.update({"status": "active", "abilities_used": 0, "move_bonus": 0, "melee_bonus": 0, "bonus_attacks": 0})
+    m.flags.update({"took_out": False, "token_actions": []})
+    state.vars["active"] = m.id
+    state.vars["to_act"] = m.side
+    events.append(Activated(m.id, m.side))
+    if fx.has_trait(m.data, "indomitable") and damage(m) > 0:
+        push(state, IndomitableRoll(m.id))
+
+
+def end_activation(state: State, events: list[Event]) -> None:
+    """The active fighter's activation ends: a climber still climbing falls (D §A4), channeled dice not spent are lost
+    (D §A4 W), a first-action Wait leaves it waiting (S 14-15) and the activation's bonuses end; then the fighter
+    Command picked may activate (S 23), else the other side activates (S 1)."""
+    m = active_model(state)
+    state.vars["active"] = None
+    if m is None:
+        return
+    side = m.side
+    climb_end_fall(state, m, events)
+    channeled = set(m.flags.pop("channeled", []))
+    if channeled:
+        pl = pool(state, side)
+        left = wd.AbilityDice(pl.singles, tuple(g for g in pl.groups if g.face not in channeled))
+        if left != pl:
+            set_pool(state, side, left)
+            events.append(Note(f"channeled dice not spent by {m.id} are lost: {show_pool(left)}", f"{R}/channel/use"))
+    if not is_out(m):
+        waiting = bool(m.flags.pop("wait_first", False))
+        m.flags["status"] = "waiting" if waiting else "done"
+        if not waiting:
+            m.flags["taken"] = []
+    for k in (
+        "move_bonus",
+        "melee_bonus",
+        "bonus_attacks",
+        "bonus_retreats",
+        "next_ranged_bonus",
+        "next_melee_bonus",
+        "death_grip",
+        "strategize",
+        "greed",
+        "took_out",
+        "token_actions",
+    ):
+        m.flags.pop(k, None)
+    events.append(Note(f"{m.id}'s activation ends", f"{R}/activation/end"))
+    nxt = state.vars.get("command_next")
+    state.vars["command_next"] = None
+    if nxt and status(state.models[nxt]) == "ready" and state.models[nxt].on_table:
+        push(state, CommandActivation(side, nxt))
+        return
+    state.vars["to_act"] = 1 - side
+
+
+@dataclass(frozen=True, slots=True)
+class CommandActivation(WChoice):
+    """S 23 (Command): the picked fighter may activate immediately after this activation ends."""
+
+    kind = "command-activation"
+    about = "model"
+    by: int
+    model: str
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("activate", self.model), Action("decline", self.model)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.kind == "activate":
+            begin_activation(state, state.models[self.model], events)
+        else:
+            state.vars["to_act"] = 1 - self.by
+
+
+def fighter_limits(state: State, m: Model) -> Limits:
+    """The seed's limits, less an action Death Grip took from this fighter this round (data §4.3)."""
+    lim = limits(state)
+    lost = int(m.flags.get("lost_actions", 0))
+    return replace(lim, actions=max(1, lim.actions - lost)) if lost else lim
+
+
+def complete(state: State, m: Model) -> bool:
+    """Whether the fighter has taken all its actions (S 2, less any Death Grip took)."""
+    return activation_complete(taken(m), fighter_limits(state, m))

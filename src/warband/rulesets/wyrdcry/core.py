@@ -1,7 +1,10 @@
 """What every Wyrdcry rules module shares: the context, the state type, the step bases and fighter helpers.
 
-The modules form a one-way chain: ``core`` <- ``rules``; the pure groundwork (:mod:`.dice`, :mod:`.attacks`,
-:mod:`.activation`) is fed the resolved parameters from ``state.ctx.params``, never its own defaults.
+The rules modules import each other one way only, from the ground up: ``core``; ``scenario`` and ``factions``
+(what the other rules consult); ``climbing`` and ``movement``; ``reactions``, then ``attacks`` (whose steps the
+reactions answer, see ``reactions.Reactable``); ``activation``, ``abilities`` and ``actions``; ``setup``,
+``initiative`` and ``morale``; ``round`` (the machine) on top. The pure groundwork (:mod:`.dice`, :mod:`.rolls`,
+the limits in :mod:`.activation`) is fed the resolved parameters from ``state.ctx.params``, never its own defaults.
 Per-game state lives in ``state.vars`` (round, initiative, the active fighter), each side's ``flags`` (the
 ability-dice pool, reaction dice, banked wyrd dice) and each fighter's ``flags`` / ``tokens`` (status, actions
 taken, damage); see docs/design/wyrdcry-steps.md §1.
@@ -18,12 +21,12 @@ from warband.kernel.actions import DiceSpec
 from warband.kernel.battlefield import battlefield
 from warband.kernel.context import GameContext
 from warband.kernel.events import Event, Moved, Note, Removed, TokensChanged
+from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.space import gap, memo_sight
 from warband.kernel.state import GameState, Model
 from warband.kernel.steps import Auto, Chance, Choice
-from warband.rulesets.wyrdcry import activation as act
-from warband.rulesets.wyrdcry import attacks as atk
 from warband.rulesets.wyrdcry import dice as wd
+from warband.rulesets.wyrdcry import rolls
 
 R = "wyrdcry"
 SIDE_PREFIX = ("a", "b")
@@ -155,22 +158,12 @@ def build_context(
 
 
 # ------------------------------------------------------------------------------------------- parameters
-def limits(state: State) -> act.Limits:
-    p = state.ctx.params
-    return act.Limits(
-        int(p["actions_per_activation"]),
-        int(p["move_actions_per_activation"]),
-        int(p["same_action_limit"]),
-        int(p["abilities_per_activation"]),
-    )
-
-
-def hit_table(state: State) -> atk.HitTable:
+def hit_table(state: State) -> rolls.HitTable:
     key = "hit-table"
     table = state.ctx.memo.get(key)
     if table is None:
-        table = state.ctx.memo[key] = atk.table_from_params(state.ctx.params)
-    return cast(atk.HitTable, table)
+        table = state.ctx.memo[key] = rolls.table_from_params(state.ctx.params)
+    return cast(rolls.HitTable, table)
 
 
 def large_set(state: State) -> wd.LargeSet:
@@ -179,6 +172,15 @@ def large_set(state: State) -> wd.LargeSet:
 
 def eng_range(state: State) -> float:
     return float(state.ctx.params["engagement_range"])
+
+
+def solids(state: State) -> list[TerrainPiece]:
+    """The terrain pieces other than open ground (what a base cannot end on, and what a fighter climbs)."""
+    key = "solids"
+    found = state.ctx.memo.get(key)
+    if found is None:
+        found = state.ctx.memo[key] = [t for t in state.ctx.table.terrain if t.kind != "open"]
+    return list(found)
 
 
 # ------------------------------------------------------------------------------------------- dice pools
@@ -246,20 +248,25 @@ def active_model(state: State) -> Model | None:
     return state.models[mid] if mid else None
 
 
-def taken(m: Model) -> list[act.Taken]:
-    return [act.Taken(cast(act.ActionName, a), bool(b)) for a, b in m.flags.get("taken", [])]
-
-
-def add_taken(m: Model, action: str, bonus: bool) -> None:
-    m.flags["taken"] = [*m.flags.get("taken", []), [action, bonus]]
-
-
 def damage(m: Model) -> int:
     return m.token("damage")
 
 
 def wounds_left(m: Model) -> int:
     return int(m.data["health"]) - damage(m)
+
+
+def warband_size(state: State, side: int) -> tuple[int, int]:
+    """(fighters, out of action), hired swords not counted (D §A8)."""
+    mine = [m for m in fighters(state, side) if not m.data.get("hired")]
+    return len(mine), sum(1 for m in mine if is_out(m))
+
+
+def next_action(state: State) -> int:
+    """Number a newly declared action (or free action): the id reactions are counted against (S 32)."""
+    seq = int(state.vars.get("action_seq", 0)) + 1
+    state.vars["action_seq"] = seq
+    return seq
 
 
 def enemies_of(state: State, m: Model) -> list[Model]:
@@ -296,7 +303,7 @@ def deal_damage(state: State, m: Model, amount: int, why: str, events: list[Even
     if amount <= 0 or is_out(m):
         return False
     before = damage(m)
-    total, out = atk.apply_damage(before, int(m.data["health"]), amount)
+    total, out = rolls.apply_damage(before, int(m.data["health"]), amount)
     m.tokens["damage"] = total
     events.append(TokensChanged(m.id, "damage", total - before, total))
     if out:
@@ -313,6 +320,14 @@ def deal_damage(state: State, m: Model, amount: int, why: str, events: list[Even
                 state.vars["treasure"] = {**state.vars["treasure"], oid: [m.x, m.y, None]}
                 events.append(Note(f"{m.id} drops treasure {oid}", f"{R}/treasure/drop"))
     return out
+
+
+def weapons(m: Model, kind: str | None = None) -> list[dict[str, Any]]:
+    return [w for w in m.data["attacks"] if kind is None or w["type"] == kind]
+
+
+def weapon_named(m: Model, name: str | None) -> dict[str, Any] | None:
+    return next((w for w in m.data["attacks"] if w["weapon"] == name), None)
 
 
 def weapon_rules(w: Mapping[str, Any]) -> list[str]:

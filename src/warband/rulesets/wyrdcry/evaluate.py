@@ -33,7 +33,7 @@ from typing import Any, cast
 from warband.kernel.space import gap
 from warband.kernel.state import GameState, Model
 from warband.rulesets.wyrdcry.core import pool, reaction_dice, standing, status, visible, wyrd_bank
-from warband.rulesets.wyrdcry.rules import control_range, objective_at, plays_for_objectives, token_holder
+from warband.rulesets.wyrdcry.scenario import control_range, objective_at, plays_for_objectives, token_holder
 
 #: A fighter still standing, on top of its health left (a fraction of 1): victory counts fighters out of action
 #: (D §A9 [P] most_out), so finishing a wounded enemy is worth more than spreading damage.

@@ -1,7 +1,7 @@
 """Exact Wyrdcry odds: attack damage and the initiative roll.
 
 Every possible roll (a sorted multiset with its exact probability, :func:`warband.kernel.dice.pool_map`) is
-pushed through the same pure rules the engine uses (:mod:`.attacks`, :mod:`.dice`), so the odds cannot drift
+pushed through the same pure rules the engine uses (:mod:`.rolls`, :mod:`.dice`), so the odds cannot drift
 from the rules. Lives in the ruleset's folder (DESIGN: a ruleset's odds live with it).
 """
 
@@ -13,8 +13,8 @@ from typing import Any
 
 from warband.kernel.dice import Distribution, pool_map
 from warband.kernel.offers import Column, OddsCommand, OddsOption, OddsTable
-from warband.rulesets.wyrdcry.attacks import DEFAULT_TABLE, HitTable, attack_damage, table_from_params
 from warband.rulesets.wyrdcry.dice import DIE_FACES, GroupCounts, LargeSet, group_counts, group_roll
+from warband.rulesets.wyrdcry.rolls import DEFAULT_TABLE, HitTable, attack_damage, table_from_params
 
 __all__ = [
     "count_distribution",
@@ -36,7 +36,7 @@ def damage_distribution(
     table: HitTable = DEFAULT_TABLE,
 ) -> Distribution[int]:
     """Damage dealt by one attack action of ``attacks`` hit rolls with Fight/Shoot ``skill`` against
-    ``defense``, dealing ``damage`` = (per hit, per crit) (digest §A5; see :func:`.attacks.attack_damage`)."""
+    ``defense``, dealing ``damage`` = (per hit, per crit) (digest §A5; see :func:`.rolls.attack_damage`)."""
     return pool_map(
         attacks,
         DIE_FACES,

@@ -53,9 +53,9 @@ def explain(state: GameState[Any], action: Action) -> str:
     """The damage odds of an attack (exact, from :mod:`.odds`)."""
     if action.kind not in ("attack", "bonus-attack") or action.model is None or action.target is None:
         return ""
-    from warband.rulesets.wyrdcry.core import hit_table
+    from warband.rulesets.wyrdcry.attacks import attack_numbers
+    from warband.rulesets.wyrdcry.core import hit_table, weapon_named
     from warband.rulesets.wyrdcry.odds import damage_distribution
-    from warband.rulesets.wyrdcry.rules import attack_numbers, weapon_named
 
     a, t = state.models[action.model], state.models.get(action.target)
     w = weapon_named(a, action.option)

@@ -11,7 +11,7 @@ from typing import Any
 from warband.kernel.state import GameState, Model
 from warband.kernel.view import badge, generic_view, models_by_id
 from warband.rulesets.wyrdcry.core import pool, reaction_dice, show_pool, status, wyrd_bank
-from warband.rulesets.wyrdcry.rules import carrying, plays_for_objectives, treasure_at, victory_points
+from warband.rulesets.wyrdcry.scenario import carrying, plays_for_objectives, treasure_at, victory_points
 
 State = GameState[Any]
 

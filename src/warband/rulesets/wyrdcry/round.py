@@ -1,0 +1,154 @@
+"""The battle round and the machine that plays the battle (digest ``wyrdcry.md`` §A1: a round is the initiative,
+combat and morale phases; seed 003 paragraph 1: the combat phase's alternating activations and passing).
+
+:class:`WyrdcryRules` is the kernel's step machine for Wyrdcry, :data:`RULES` its one instance with every step kind
+(:data:`ALL_STEP_KINDS`). The battle runs: set-up (``setup.py``, from :func:`start_game`), then rounds of the
+initiative phase (``initiative.py``), the combat phase (the players take turns activating fighters, ``activation.py``
+and ``actions.py``; a player with nobody left to activate passes; it ends when both have activated everything) and
+the morale phase with the round's end (``morale.py``), until the battle ends (``scenario.py``).
+"""
+
+from __future__ import annotations
+
+from warband.kernel.actions import Action
+from warband.kernel.events import Event, Note
+from warband.kernel.steps import Choice, SteppedRules, push
+from warband.rulesets.wyrdcry.abilities import DenounceRoll, LeadChoice, MagicEffect
+from warband.rulesets.wyrdcry.actions import ActivationStep, ChannelBacklash, menu
+from warband.rulesets.wyrdcry.activation import Activate, CommandActivation, complete, end_activation
+from warband.rulesets.wyrdcry.attacks import BlessHit, FreeAttack, HitRolls, LandHits, TakeCoverRoll
+from warband.rulesets.wyrdcry.climbing import EdgeRoll, FallLanding, FallRoll, JumpRoll
+from warband.rulesets.wyrdcry.core import R, State, active_model, is_out, side_name, standing, to_activate
+from warband.rulesets.wyrdcry.factions import Accuse, BankRoll, IndomitableRoll, PlaceCommandToken
+from warband.rulesets.wyrdcry.initiative import (
+    ChannelChoice,
+    ChannelRoll,
+    ChannelTurn,
+    DecideInitiative,
+    FirstActivation,
+    InitiativeRoll,
+    Redecide,
+    RollOff,
+    SpendWyrd,
+    WyrdTurn,
+    start_round,
+)
+from warband.rulesets.wyrdcry.morale import (
+    BlessTest,
+    ExtraRound,
+    MoraleTest,
+    PanicTest,
+    PanicTurn,
+    RoundEnd,
+    start_morale,
+)
+from warband.rulesets.wyrdcry.movement import MoveTo
+from warband.rulesets.wyrdcry.reactions import ReactWindow, StrikeRoll
+from warband.rulesets.wyrdcry.scenario import finish, treasure_tokens
+from warband.rulesets.wyrdcry.setup import DEPLOYED, ChooseZone, Deploy
+
+
+def start_game(state: State, events: list[Event]) -> None:
+    """The battle starts with set-up (D §A9): every fighter ready, the scenario's treasure tokens laid out, and the
+    roll-off for deployment zones."""
+    state.phase = "setup"
+    state.vars.update({"zone_of": [0, 1], "active": None, "command_next": None, "action_seq": 0, "to_act": 0})
+    state.vars["treasure"] = treasure_tokens(state)
+    state.vars["command_tokens"] = []
+    for m in state.models.values():
+        m.flags["status"] = "ready"
+    push(state, RollOff("deployment"))
+
+
+class WyrdcryRules(SteppedRules[State]):
+    """Wyrdcry on the kernel's step machine: the first steps, the standing decisions (deploy a fighter, activate
+    one, pick the active fighter's action) and what happens when nothing is pending (the first round starts, an
+    activation ends, a side passes, the morale phase starts, a side with nobody left loses)."""
+
+    def start_game(self, state: State, events: list[Event]) -> None:
+        start_game(state, events)
+
+    def standing(self, state: State) -> Choice[State] | None:
+        if state.phase == "setup":
+            deployer = int(state.vars.get("deployer", 0))
+            return Deploy(deployer)
+        if state.phase != "combat":
+            return None
+        m = active_model(state)
+        if m is not None:
+            return ActivationStep(m.side, m.id)
+        return Activate(int(state.vars["to_act"]))
+
+    def idle(self, state: State, events: list[Event]) -> bool:
+        if state.phase == DEPLOYED:
+            start_round(state, events)
+            return True
+        if state.phase != "combat":
+            return False
+        for s in (0, 1):
+            if not standing(state, s):
+                finish(state, 1 - s, f"side {side_name(s)} has no fighter left", events)
+                return True
+        m = active_model(state)
+        if m is not None:
+            if is_out(m) or (complete(state, m) and menu(state, m) == [Action("end", m.id)]):
+                end_activation(state, events)
+                return True
+            return False
+        side = int(state.vars["to_act"])
+        if to_activate(state, side):
+            return False
+        if to_activate(state, 1 - side):
+            events.append(Note(f"side {side_name(side)} has activated all its fighters: it passes", f"{R}/combat/pass"))
+            state.vars["to_act"] = 1 - side
+            return True
+        start_morale(state, events)
+        return True
+
+
+ALL_STEP_KINDS = (
+    RollOff,
+    ChooseZone,
+    Deploy,
+    InitiativeRoll,
+    DecideInitiative,
+    ChannelTurn,
+    ChannelChoice,
+    ChannelRoll,
+    WyrdTurn,
+    SpendWyrd,
+    Redecide,
+    FirstActivation,
+    Activate,
+    ActivationStep,
+    CommandActivation,
+    MoveTo,
+    HitRolls,
+    TakeCoverRoll,
+    ReactWindow,
+    StrikeRoll,
+    BankRoll,
+    Accuse,
+    ChannelBacklash,
+    FallRoll,
+    FallLanding,
+    JumpRoll,
+    EdgeRoll,
+    IndomitableRoll,
+    BlessHit,
+    LandHits,
+    PlaceCommandToken,
+    LeadChoice,
+    FreeAttack,
+    BlessTest,
+    MagicEffect,
+    DenounceRoll,
+    MoraleTest,
+    PanicTurn,
+    PanicTest,
+    RoundEnd,
+    ExtraRound,
+)
+
+
+RULES = WyrdcryRules(ALL_STEP_KINDS)
