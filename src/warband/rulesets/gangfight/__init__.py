@@ -1,11 +1,15 @@
 """Gangfight (seed 004: Actions and Action Points; digests ``rules/gangfight.md``, ``rules/gangfight-data.md``).
 
-Where things are, one module a part of the rulebook (each builds only on those above it):
+Where things are (the rules in one module a part of the rulebook; each module builds only on those above it):
 
-* ``core``        the context, state type, step bases, parameters and dice, model helpers, the table queries
+* ``terms``       the game's words: ranks, sizes, terrain densities
+* ``dice``        every roll rule as pure arithmetic on the parameters (``params.toml``)
+* ``terrain``     the scenario's terrain density and ladders; ``roster`` party files and the armoury
+* ``core``        the context, state type, step bases, parameters and dice on the state, model helpers, the
+  Action Sequence's numbering, the table queries (paths, sight, close combat, threat range)
 * ``scenario``    Interact on the scenario's objectives, victory points, the end of the game and its winner
 * ``morale``      Fear and Bravery: the Bravery test of a broken party or one that saw a Hero fall
-* ``turn``        the Player's Turn: AP from IV, activating a model, holding AP, the end of a turn and round
+* ``turn``        the Player's Turn: AP from IV, activating a model, holding AP, the end of a turn and a round
 * ``setup``       the initiative roll, Attacker and Defender, table edges, deployment
 * ``attacks``     Fight! (Power, Finesse, Slam!), Reload/Fire!, Areas of Effect, one attack's dice to removal
 * ``interrupts``  the interrupt window in the opponent's turn (Counter-Charge, Dodge, Flee!, Fire!, Bulwark,
@@ -17,8 +21,6 @@ Where things are, one module a part of the rulebook (each builds only on those a
 * ``machine``     the step machine (``GangfightRules``, ``STEPS``, ``RULES``): the standing decision, between steps
 * ``ruleset``     the Ruleset class (entry point ``gangfight``), party files to model profiles, the result
 * ``evaluate``    the position evaluation for agents; ``odds`` exact odds; ``render`` the text table
-* ``dice``        every roll rule as pure arithmetic; ``roster`` party files and the armoury; ``terrain`` density,
-  ladders; ``terms`` the game's words (sizes, densities)
 
 The Ruleset class lives in ``ruleset`` (not here) so that ``dice`` and ``roster`` can import the paths below
 without an import loop. See ``docs/rules/gangfight.md`` (clause matrix) and ``docs/design/gangfight-steps.md``.

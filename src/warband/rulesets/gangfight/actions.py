@@ -32,7 +32,7 @@ from warband.rulesets.gangfight.attacks import (
     check_reload,
     under_blast,
 )
-from warband.rulesets.gangfight.banding import BandNominate, band_reasons
+from warband.rulesets.gangfight.banding import BandNominate, check_band
 from warband.rulesets.gangfight.charge import charge_reach, check_charge, declare_charge
 from warband.rulesets.gangfight.core import (
     R,
@@ -55,6 +55,7 @@ from warband.rulesets.gangfight.turn import end_activation
 
 
 def _tries(state: State, m: Model) -> Iterator[Action]:
+    """Every action the model might declare, legal or not, in the menu's order (the candidates of ``menu``)."""
     yield Action("move", m.id)
     yield Action("run", m.id)
     yield Action("standup", m.id)
@@ -98,6 +99,7 @@ def _quick_out(state: State, m: Model, a: Action) -> bool:
 
 
 def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
+    """The model's actions (only the legal ones unless ``only_legal`` is false), then ``end``."""
     out = [
         a
         for a in _tries(state, m)
@@ -113,6 +115,8 @@ def has_action(state: State, m: Model) -> bool:
 
 
 def action_reasons(state: State, m: Model, a: Action) -> list[Reason]:
+    """Every rule ``a`` breaks: its AP cost (seed 004: 1 AP), Stand Up first when knocked over (digest B2,
+    PROPOSED), and the action's own check in :data:`CHECKS`."""
     if a.kind == "end":
         return []
     check = CHECKS.get(a.kind)
@@ -140,12 +144,14 @@ def action_cost(state: State, a: Action) -> int:
 
 
 def check_plain(state: State, m: Model, a: Action) -> list[Reason]:
+    """Move and Run name only the model: the destination comes after (:class:`.movement.Destination`)."""
     if a.target is not None or a.option is not None or a.point is not None:
         return [(f"{R}/action/syntax", f"declare '{a.kind} {m.id}'")]
     return []
 
 
 def check_standup(state: State, m: Model, a: Action) -> list[Reason]:
+    """Stand Up (seed 004): only a knocked-over model."""
     if not knocked(m):
         return [(f"{R}/standup/standing", f"{m.id} is not knocked over")]
     return check_plain(state, m, a)
@@ -163,7 +169,7 @@ CHECKS = {
     "reload": check_reload,
     "fire": check_fire,
     "interact": check_interact,
-    "band": band_reasons,
+    "band": check_band,
     "jump": check_jump,
 }
 

@@ -369,6 +369,7 @@ def take_wounds(state: State, t: Model, wounds: int, knock: bool, events: list[E
 
 
 def knock_over(state: State, t: Model, events: list[Event]) -> None:
+    """The model is knocked over: it must Stand Up, has -1 DEF and no threat range (digest B2, PROPOSED)."""
     if not knocked(t):
         t.flags["knocked"] = True
         events.append(StatusChanged(t.id, "knocked over", True))

@@ -76,7 +76,9 @@ def member_reasons(state: State, kind: str, m: Model, target: str | None) -> lis
     return []
 
 
-def band_reasons(state: State, m: Model, a: Action) -> list[Reason]:
+def check_band(state: State, m: Model, a: Action) -> list[Reason]:
+    """A Banding Action may be led (seed 004, Banding Actions): a kind of the three, what that kind asks of the
+    leader, and at least one other model able to join (a Banding Action is performed by multiple models)."""
     if a.option not in BAND_KINDS:
         return [(f"{R}/band/kind", f"a Banding Action is one of {', '.join(BAND_KINDS)}")]
     if a.option == "with-me" and a.target is not None:
@@ -107,11 +109,17 @@ def join_reasons(state: State, step: BandNominate, x: Model) -> list[Reason]:
         return [(f"{R}/band/finished", f"{x.id} has finished its activation")]
     if knocked(x):
         return [(f"{R}/band/knocked", f"{x.id} is knocked over")]
-    _, each = gd.banding_cost(len(step.joined) + 1, state.ctx.params)
-    payer, cost = (x, each) if each > 0 else (lead, pint(state, "banding_join_ap"))
+    payer, cost = join_payment(state, step, x)
     if ap(payer) < cost:
         return [(f"{R}/band/ap", f"{payer.id} has no Action Point left to pay for {x.id} joining")]
     return member_reasons(state, step.band, x, step.target)
+
+
+def join_payment(state: State, step: BandNominate, x: Model) -> tuple[Model, int]:
+    """Who pays the "additional Action Point" for ``x`` joining, and how many (seed 004, Banding Actions): each
+    joiner from its own pool (``banding_join_payer = joiners``), or the leader (``leader``, PROPOSED)."""
+    _, each = gd.banding_cost(len(step.joined) + 1, state.ctx.params)
+    return (x, each) if each > 0 else (state.models[step.leader], pint(state, "banding_join_ap"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,9 +159,8 @@ class BandNominate(GFChoice):
         lead = state.models[self.leader]
         if action.kind == "join":
             x = state.models[action.target or ""]
-            _, each = gd.banding_cost(len(self.joined) + 1, state.ctx.params)
-            payer = x if each > 0 else lead
-            set_ap(payer, ap(payer) - (each if each > 0 else pint(state, "banding_join_ap")))
+            payer, cost = join_payment(state, self, x)
+            set_ap(payer, ap(payer) - cost)
             events.append(Note(f"{x.id} joins {lead.id}'s {self.band}", f"{R}/band/join"))
             push(state, BandNominate(self.leader, self.band, self.target, (*self.joined, x.id), self.by))
             return

@@ -85,6 +85,7 @@ class Destination(GFChoice):
 
 # ------------------------------------------------------------------------------------------- Jump/Climb
 def _platform_at(state: State, p: Vec) -> TerrainPiece | None:
+    """The highest platform under ``p``, if any."""
     best: TerrainPiece | None = None
     for piece in state.ctx.table.platforms:
         if piece.contains(p) and (best is None or piece.height > best.height):
@@ -128,6 +129,7 @@ def jump_plan(state: State, m: Model, p: Vec) -> tuple[float, str] | list[Reason
 
 
 def check_jump(state: State, m: Model, a: Action) -> list[Reason]:
+    """Jump/Climb names a point the model can jump or climb to (:func:`jump_plan`)."""
     if a.point is None:
         return [(f"{R}/action/syntax", "declare 'jump MODEL @x,y'")]
     plan = jump_plan(state, m, a.point)

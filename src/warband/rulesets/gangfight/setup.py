@@ -38,8 +38,8 @@ from warband.rulesets.gangfight.turn import begin_turn
 
 
 def start_game(state: State, events: list[Event]) -> None:
-    """The game's counters, every model's EN and AP tokens, its archaic weapons unloaded (``archaic_start_loaded``)
-    and its one-use items counted; then the initiative roll."""
+    """The game's counters; every model's EN and AP tokens, its archaic weapons loaded or not as
+    ``archaic_start_loaded`` says, its one-use items counted; then the initiative roll."""
     state.phase = "setup"
     state.vars.update(
         {

@@ -57,11 +57,13 @@ def end_turn(state: State, events: list[Event]) -> None:
 
 
 def active_model(state: State) -> Model | None:
+    """The model now activated, if any."""
     mid = state.vars.get("active_model")
     return state.models[mid] if mid else None
 
 
 def can_activate(state: State, m: Model) -> bool:
+    """A model on the table, not yet finished this turn, with an AP to spend."""
     return standing(m) and not m.flags.get("finished") and ap(m) >= 1
 
 
