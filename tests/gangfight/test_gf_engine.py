@@ -13,7 +13,10 @@ import pytest
 from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
-from warband.rulesets.gangfight import rules
+from warband.kernel.space import gap
+from warband.rulesets.gangfight.attacks import ArmourRoll
+from warband.rulesets.gangfight.banding import BandFights, BandNominate, BandOrder
+from warband.rulesets.gangfight.charge import FreeFight
 from warband.rulesets.gangfight.core import ap, en, knocked
 
 PARTIES = Path(__file__).resolve().parents[2] / "src/warband/rulesets/gangfight/data/parties"
@@ -181,7 +184,7 @@ def test_fight_moves_into_base_contact_then_attacks_and_wounds() -> None:
     g.state.models["b8"].tokens["ap"] = 0
     g.apply(A("activate a8"))
     g.apply(A("fight a8 b8"))
-    assert math.isclose(rules.gap(g.state.models["a8"], g.state.models["b8"]), 0.0, abs_tol=0.01)
+    assert math.isclose(gap(g.state.models["a8"], g.state.models["b8"]), 0.0, abs_tol=0.01)
     assert dice_n(g) == 3  # ATT 3, hand weapon +0
     g.roll(hits(2, 3))
     assert dice_n(g) == 3  # b8 ARM 3
@@ -394,7 +397,7 @@ def test_with_me_every_member_moves_or_charges_then_free_fights_then_the_leader_
     g.apply(A("decline a2"))
     st = g.state
     assert st.models["a1"].flags["finished"]
-    assert not any(isinstance(s, rules.BandNominate | rules.BandOrder) for s in st.stack)
+    assert not any(isinstance(s, BandNominate | BandOrder) for s in st.stack)
 
 
 def test_bring_it_down_needs_every_member_in_melee_with_the_target_and_adds_att_and_dam() -> None:
@@ -413,7 +416,7 @@ def test_bring_it_down_needs_every_member_in_melee_with_the_target_and_adds_att_
     assert dice_n(g) == 4 + 1  # Hero ATT 4 + 1 joined
     g.roll(hits(1, 5))
     armour = g.state.stack[-1]
-    assert isinstance(armour, rules.ArmourRoll) and armour.tn == 5 + 1
+    assert isinstance(armour, ArmourRoll) and armour.tn == 5 + 1
     assert g.state.models["a1"].flags["finished"]
 
 
@@ -431,7 +434,7 @@ def test_on_my_mark_needs_loaded_weapons_in_range_and_adds_mrk_and_dam() -> None
     assert dice_n(g) == 4 + 1
     g.roll(hits(1, 5))
     armour = g.state.stack[-1]
-    assert isinstance(armour, rules.ArmourRoll) and armour.tn == 5 + 1
+    assert isinstance(armour, ArmourRoll) and armour.tn == 5 + 1
     assert g.state.models["a1"].flags["finished"]
 
 
@@ -559,7 +562,7 @@ def test_dodge_adds_iv_successes_to_the_armour_roll_against_an_area_attack() -> 
     assert g.decision.prompt == "dodge" and "2+" in (g.decision.dice.label if g.decision.dice else "")
     g.roll(hits(2, 3))  # b8 IV 3: two dodge successes
     armour = g.state.stack[-1]
-    assert isinstance(armour, rules.ArmourRoll) and armour.dodge == 2
+    assert isinstance(armour, ArmourRoll) and armour.dodge == 2
     g.roll(hits(0, armour.n))
     assert en(g.state.models["b8"]) == 3
 
@@ -638,4 +641,4 @@ def test_with_me_free_fight_only_for_members_that_end_in_base_contact() -> None:
     assert st.models["a2"].pos == (12, 7.9)
     assert g.decision.prompt != "free-fight"
     assert st.models["a1"].flags["finished"]
-    assert not any(isinstance(s, rules.BandFights | rules.FreeFight) for s in st.stack)
+    assert not any(isinstance(s, BandFights | FreeFight) for s in st.stack)

@@ -1,11 +1,11 @@
-"""What every Gangfight rules module shares: the context, the state type, the step bases, model helpers and the
-table queries (movement, sight, close combat) on the kernel's :mod:`warband.kernel.space` and
-:mod:`warband.kernel.geometry`.
+"""What every Gangfight rules module shares: the context, the state type, the step bases, the parameters and dice
+on the state, model helpers, the Action Sequence's bookkeeping and the table queries (movement, sight, close
+combat) on the kernel's :mod:`warband.kernel.space` and :mod:`warband.kernel.geometry`.
 
-The modules form one chain: ``core`` <- ``rules`` <- ``ruleset``. Model ids are ``a1..aN`` / ``b1..bN`` in party
-order. Per-model state lives in ``Model.tokens`` (``ap``, ``en``) and ``Model.flags`` (``finished``, ``knocked``,
-``incap``, ``loaded``, ``uses``, ``bulwark``, ``interrupted``); per-game state in ``state.vars`` (see
-``docs/design/gangfight-steps.md`` §7).
+Every other rules module imports this one; the package's ``__init__`` lists them in the order they build on each
+other. Model ids are ``a1..aN`` / ``b1..bN`` in party order. Per-model state lives in ``Model.tokens`` (``ap``,
+``en``) and ``Model.flags`` (``finished``, ``knocked``, ``incap``, ``loaded``, ``uses``, ``bulwark``,
+``interrupted``); per-game state in ``state.vars`` (see ``docs/design/gangfight-steps.md`` §7).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from warband.kernel.actions import Action
 from warband.kernel.battlefield import battlefield
 from warband.kernel.context import GameContext
 from warband.kernel.errors import Reason
@@ -111,6 +112,31 @@ def build_context(
     )
 
 
+# ------------------------------------------------------------------------------------------- parameters and dice
+def P(state: State, name: str) -> Any:
+    return state.ctx.params[name]
+
+
+def pint(state: State, name: str) -> int:
+    return int(state.ctx.params[name])
+
+
+def pfloat(state: State, name: str) -> float:
+    return float(state.ctx.params[name])
+
+
+def rules_of(state: State) -> gd.DiceRules:
+    return gd.DiceRules.from_params(state.ctx.params)
+
+
+def pool(state: State, n: int, tn: int) -> gd.PoolTest:
+    return gd.pool_test(n, tn, rules_of(state))
+
+
+def count(state: State, values: tuple[int, ...], tn: int) -> int:
+    return gd.successes(values, tn, rules_of(state))
+
+
 # ------------------------------------------------------------------------------------------- models
 def side_name(side: int) -> str:
     return "AB"[side]
@@ -150,6 +176,13 @@ def standing(m: Model) -> bool:
     return m.on_table and not incap(m)
 
 
+def leader(state: State, side: int) -> Model:
+    """The party leader (digest B1: at least one Hero leads the party): the model marked ``leader``, else the
+    first."""
+    ms = state.side_models(side)
+    return next((m for m in ms if m.data.get("leader")), ms[0])
+
+
 def threat(state: State, m: Model, with_reach: bool = False) -> float:
     """Threat range by size (digest B1 Size); a knocked-over model has none (digest B2, PROPOSED); a Reach weapon
     adds ``reach_bonus`` to the distance it attacks at."""
@@ -159,6 +192,21 @@ def threat(state: State, m: Model, with_reach: bool = False) -> float:
     if with_reach and any(w.get("reach") for w in m.data["melee"]):
         t += float(state.ctx.params["reach_bonus"])
     return t
+
+
+def within_threat(state: State, m: Model, t: Model, touching: bool = False) -> bool:
+    """``t`` is within ``m``'s threat range, a Reach weapon counted (seed 004, Fight!). With ``touching``, a model
+    with no threat range (knocked over) still reaches a base it touches: an interrupt's strike back, a
+    counter-charge's attack."""
+    reach = threat(state, m, with_reach=True)
+    if touching:
+        reach = max(0.0, reach)
+    return gap(m, t) <= reach + 1e-9
+
+
+def foes_in_threat(state: State, m: Model) -> list[Model]:
+    """The enemy models within ``m``'s threat range (the free Fight! after a charge, seed 004 Charge!)."""
+    return [e for e in enemies_of(state, m) if within_threat(state, m, e)]
 
 
 def melee_weapon(m: Model) -> dict[str, Any]:
@@ -207,6 +255,15 @@ def enemies_of(state: State, m: Model) -> list[Model]:
     return [e for e in state.models.values() if e.side != m.side and standing(e)]
 
 
+def enemy_target(state: State, a: Action, area: str) -> tuple[Model | None, list[Reason]]:
+    """The enemy model on the table that action ``a`` names, or why it names none (rule ``gangfight/AREA/target``)."""
+    t = state.models.get(a.target or "")
+    m = state.models.get(a.model or "")
+    if t is None or m is None or not standing(t) or t.side == m.side:
+        return None, [(f"{R}/{area}/target", f"{a.target} is not an enemy model on the table")]
+    return t, []
+
+
 def in_close_combat(state: State, m: Model, other: Model | None = None) -> bool:
     """Base to base with an enemy (``close_combat_gap``): no firing (seed 004, Reload/Fire!)."""
     lim = float(state.ctx.params["close_combat_gap"]) + 0.01
@@ -250,6 +307,21 @@ def place(state: State, m: Model, p: Vec, events: list[Event], travelled: float 
     m.z = state.ctx.table.surface_height(p)
     dist = travelled if travelled is not None else math.hypot(p[0] - start[0], p[1] - start[1])
     events.append(Moved(m.id, start, p, round(dist, 3)))
+
+
+# ------------------------------------------------------------------------------------------- the action sequence
+def declare(state: State) -> int:
+    """A new action is declared (seed 004, The Action Sequence): it gets the next number, and no interrupt is yet
+    declared against it; a model interrupts an action at most once (``flags["interrupted"]`` holds its number)."""
+    seq = int(state.vars["seq"]) + 1
+    state.vars["seq"] = seq
+    state.vars["decl"] = []
+    return seq
+
+
+def declared(state: State, kind: str) -> list[str]:
+    """Models that declared an interrupt of ``kind`` against the current action."""
+    return [str(d[1]) for d in state.vars["decl"] if d[0] == kind or str(d[0]).startswith(kind + ":")]
 
 
 # ------------------------------------------------------------------------------------------- movement

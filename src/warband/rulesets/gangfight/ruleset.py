@@ -1,8 +1,6 @@
-"""The ``gangfight`` ruleset behind the kernel protocol (seed 004).
-
-* ``rules.py``  set-up, the Player's Turn and AP, every action, interrupts and combat (the clause matrix points here)
-* ``core.py``   the context, the state type, model helpers and the table queries
-* ``dice.py`` / ``odds.py``  roll arithmetic and exact odds; ``roster.py`` party files; ``terrain.py`` density, ladders
+"""The ``gangfight`` ruleset behind the kernel protocol (seed 004): the :class:`Gangfight` Ruleset class, its
+parties turned into model profiles, and a game's result. The rules it runs are :data:`.machine.RULES`; the
+package's ``__init__`` says where each part of the rules lives.
 """
 
 from __future__ import annotations
@@ -20,8 +18,9 @@ from warband.kernel.rng import Rng
 from warband.kernel.ruleset import GameResult, SteppedRuleset
 from warband.kernel.state import GameState, Model, SideState
 from warband.kernel.steps import SteppedRules
-from warband.rulesets.gangfight import DATA_DIR, PARAMS_PATH, rules
+from warband.rulesets.gangfight import DATA_DIR, PARAMS_PATH
 from warband.rulesets.gangfight.core import Context, build_context, en, stat
+from warband.rulesets.gangfight.machine import RULES
 from warband.rulesets.gangfight.roster import (
     GFParty,
     effective_profile,
@@ -31,6 +30,7 @@ from warband.rulesets.gangfight.roster import (
     party_points,
     resolve_model,
 )
+from warband.rulesets.gangfight.scenario import winner_of
 from warband.rulesets.gangfight.terrain import load_gangfight_scenario
 
 VOCABULARY = ActionVocabulary(
@@ -91,7 +91,7 @@ class Gangfight(SteppedRuleset):
     version: ClassVar[str] = "0.2.0"
     title: ClassVar[str] = "Gangfight (seed 004: AP, interrupts, banding)"
     params: ClassVar[ParamTable] = ParamTable.load(PARAMS_PATH)
-    rules: ClassVar[SteppedRules[Any]] = rules.RULES
+    rules: ClassVar[SteppedRules[Any]] = RULES
     action_vocabulary: ClassVar[ActionVocabulary | None] = VOCABULARY
 
     def data_dir(self) -> Path:
@@ -174,7 +174,7 @@ class Gangfight(SteppedRuleset):
             for i in [state.ctx.order[m.side].index(m.id)]
         )
         return GameResult(
-            rules.winner_of(state), str(state.vars.get("end_reason", "")), (int(vp[0]), int(vp[1])), state.turn, fates
+            winner_of(state), str(state.vars.get("end_reason", "")), (int(vp[0]), int(vp[1])), state.turn, fates
         )
 
     def evaluate(self, state: GameState[Any], side: int) -> float:
