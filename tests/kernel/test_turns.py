@@ -17,7 +17,7 @@ from warband.kernel.errors import Reason
 from warband.kernel.events import Activated, Event, Note
 from warband.kernel.rng import Rng
 from warband.kernel.state import GameState, Model
-from warband.kernel.steps import Choice, OneDie
+from warband.kernel.steps import ActionMenu, Choice, OneDie
 from warband.kernel.turns import Activate, Activation, Alternating
 
 State = GameState[dict[str, Any]]
@@ -55,19 +55,21 @@ class PickOrPass(Pick):
 
 
 @dataclass(frozen=True, slots=True)
-class Act(Choice[State]):
+class Act(ActionMenu[State]):
+    """The active model's menu: only ``end``. Its player is the model's side (the kernel's default)."""
+
     kind = "act"
     rules = R
     about = "model"
     model: str
 
-    def player(self, state: State) -> int:
-        return state.models[self.model].side
-
-    def options(self, state: State) -> list[Action]:
+    def menu(self, state: State, only_legal: bool) -> list[Action]:
         return [Action("end", self.model)]
 
-    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+    def check(self, state: State, action: Action) -> list[Reason]:
+        return [] if action.kind == "end" else [(f"{R}/act", "only 'end'")]
+
+    def act(self, state: State, action: Action, events: list[Event]) -> None:
         state.vars["ended"] = True
 
 
@@ -149,6 +151,8 @@ def test_the_sides_alternate_one_activation_each() -> None:
     rules.apply(state, Action("end", "a2"))
     assert (state.vars["on"], state.vars["next"]) == (None, 1)  # the other side is to act
     assert (rules.decision(state).player, rules.legal_actions(state)) == (1, [Action("activate", "b1")])
+    rules.apply(state, Action("activate", "b1"))
+    assert (rules.decision(state).prompt, rules.decision(state).player) == ("act", 1)
 
 
 def test_a_side_with_nothing_ready_passes_and_the_other_activates_the_rest() -> None:

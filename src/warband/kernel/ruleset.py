@@ -10,6 +10,7 @@ from __future__ import annotations
 import abc
 import contextlib
 import functools
+import inspect
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -60,9 +61,10 @@ class Ruleset(abc.ABC):
     action_vocabulary: ClassVar[ActionVocabulary | None] = None
 
     # --- files and samples -------------------------------------------------------------------------
-    @abc.abstractmethod
     def data_dir(self) -> Path:
-        """The folder with ``warbands/`` and ``scenarios/`` sample files."""
+        """The folder with ``warbands/`` and ``scenarios/`` sample files: by default ``data/`` beside the module
+        that defines the ruleset's class."""
+        return Path(inspect.getfile(type(self))).parent / "data"
 
     def samples(self) -> dict[str, list[dict[str, str]]]:
         """The bundled warbands and scenarios: ``{"warbands": [{"name", "path"}], "scenarios": [...]}``."""

@@ -105,6 +105,12 @@ class ActionMenu(Choice[S]):
     def act(self, state: S, action: Action, events: list[Event]) -> None:
         """Carry out a legal action."""
 
+    def player(self, state: S) -> int:
+        """The record's ``by`` field if it declares one, else the side of the active model (a game of units
+        says whose unit it is)."""
+        by = getattr(self, "by", None)
+        return int(by) if by is not None else state.models[str(self.subject())].side
+
     def options(self, state: S) -> list[Action]:
         return self.menu(state, True)
 

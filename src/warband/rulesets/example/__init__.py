@@ -42,10 +42,7 @@ class Example(SteppedRuleset):
     params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
     rules: ClassVar[SteppedRules[Any]] = rules.RULES
 
-    # --- files -------------------------------------------------------------------------------------
-    def data_dir(self) -> Path:
-        return _HERE / "data"
-
+    # --- files (samples: data/warbands and data/scenarios, beside this module) -------------------------
     def load_roster(self, path: Path) -> dict[str, Any]:
         return roster.load_warband(path, self.id).model_dump(mode="json")
 

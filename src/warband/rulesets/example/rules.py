@@ -101,9 +101,9 @@ class ChooseZone(setup.ChooseZone[State]):
     by: int
 
     def chosen(self, state: State, zone: int, events: list[Event]) -> None:
-        events.append(Note(f"side {side_name(self.by)} takes deployment zone {zone}", f"{R}/setup/zone"))
-        state.vars["deployer"] = 1 - self.by
         state.phase = "deploy"
+        state.vars["deployer"] = 1 - self.by
+        events.append(Note(f"side {side_name(1 - self.by)} deploys first", f"{R}/setup/first"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,9 +218,6 @@ class ActionMenu(steps.ActionMenu[State]):
     rules = R
     about = "model"
     model: str
-
-    def player(self, state: State) -> int:
-        return state.models[self.model].side
 
     def menu(self, state: State, only_legal: bool) -> list[Action]:
         m = state.models[self.model]
