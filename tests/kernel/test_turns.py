@@ -232,6 +232,47 @@ class _PassWithoutRule(Pick):
     pass_kind = "end-turn"
 
 
+@dataclass(frozen=True, slots=True)
+class PickUnit(Activate[State]):
+    """A drawn card of side ``by`` lets it pick one of its units with a card left (a game of units)."""
+
+    kind = "pick"
+    noun = "unit"
+    rules = R
+    by: int
+
+    def ready(self, state: State) -> list[str]:
+        return [u for u, side in state.vars["units"].items() if side == self.by]
+
+    def side_of(self, state: State, piece: str) -> int | None:
+        side = state.vars["units"].get(piece)
+        return None if side is None else int(side)
+
+    def pieces(self, state: State) -> list[str]:
+        return list(state.vars["units"])
+
+    def begin(self, state: State, piece: str, events: list[Event]) -> None:
+        Activation(to_act=None).begin(state, piece, self.by, events)
+
+
+def test_units_are_activated_by_their_ids_under_the_step_s_own_prompt() -> None:
+    _, state = fresh()
+    state.vars["units"] = {"rifles": 0, "tank": 1}
+    step = PickUnit(1)
+    assert step.kind == "pick" and step.options(state) == [Action("activate", "tank")]
+    assert step.tries(state) == [Action("activate", "rifles"), Action("activate", "tank")]
+    assert step.reasons(state, Action("activate", "rifles")) == [
+        ("toy/activation/alternate", "it is side B's turn to activate a unit")
+    ]
+    assert step.reasons(state, Action("pick", "tank"))[0] == (
+        "toy/activation/choose",
+        "side B must activate one of its units ('activate UNIT')",
+    )
+    events: list[Event] = []
+    step.apply(state, Action("activate", "tank"), events)
+    assert (state.vars["active"], events) == ("tank", [Activated("tank", 1)])
+
+
 def test_the_bookkeeping_lives_under_the_names_the_ruleset_gives() -> None:
     _, state = fresh()
     units = Activation(active="active_unit", to_act=None)  # a game of cards: no side to act is kept

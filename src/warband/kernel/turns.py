@@ -97,6 +97,8 @@ class Activate(Choice[S]):
 
     __slots__ = ()
     kind = "activate"
+    #: The action kind of an activation (``activate ID``); the decision's prompt is the step's ``kind``.
+    verb: ClassVar[str] = "activate"
     #: What a piece is called in messages ("model", "fighter", "unit").
     noun: ClassVar[str] = "model"
     #: The action kind of a voluntary pass ("end-turn"); "" when a side with a ready piece must activate one.
@@ -133,11 +135,11 @@ class Activate(Choice[S]):
         return []
 
     def options(self, state: S) -> list[Action]:
-        out = [Action(self.kind, p) for p in self.ready(state)]
+        out = [Action(self.verb, p) for p in self.ready(state)]
         return [*out, Action(self.pass_kind)] if self.pass_kind else out
 
     def tries(self, state: S) -> list[Action]:
-        out = [Action(self.kind, p) for p in self.pieces(state)]
+        out = [Action(self.verb, p) for p in self.pieces(state)]
         return [*out, Action(self.pass_kind)] if self.pass_kind else out
 
     def reasons(self, state: S, action: Action) -> list[Reason]:
@@ -146,8 +148,8 @@ class Activate(Choice[S]):
         who = side_name(self.by)
         side = self.side_of(state, action.model or "")
         plain = action.target is None and action.point is None and action.option is None
-        if action.kind != self.kind or side is None or not plain:
-            choose = f"side {who} must activate one of its {self.noun}s ('{self.kind} {self.noun.upper()}')"
+        if action.kind != self.verb or side is None or not plain:
+            choose = f"side {who} must activate one of its {self.noun}s ('{self.verb} {self.noun.upper()}')"
             if self.pass_kind:
                 choose += f" or '{self.pass_kind}'"
             return [(f"{self.rules}/{self.choose_rule}", choose)]
