@@ -24,6 +24,7 @@ from warband.kernel.errors import Reason
 from warband.kernel.events import ActionTaken, DiceRolled, Event, GameEnded, Moved, Note, PhaseStarted, Removed
 from warband.kernel.geometry import TerrainPiece, Vec, base_radius
 from warband.kernel.ruleset import new_state
+from warband.kernel.setup import side_name
 from warband.kernel.space import enemies, gap, overlapping, toward
 from warband.kernel.state import GameState, Model
 
@@ -48,6 +49,7 @@ class Context(GameContext):
 
 
 State = GameState[Context]
+#: Where the alternating turn keeps its bookkeeping in ``state.vars``: the active model, the side to act next.
 ACTIVATION = turns.Activation(active="active", to_act="to_act")
 
 
@@ -64,10 +66,6 @@ def build(params: Mapping[str, Any], rosters: Rosters, scenario: dict[str, Any],
             m.tokens["wounds"] = int(spec["wounds"])
             models.append(m)
     return new_state(ctx, models, rosters, seed)
-
-
-def side_name(side: int) -> str:
-    return "AB"[side]
 
 
 # ------------------------------------------------------------------------------------------- set-up
@@ -243,10 +241,18 @@ class ActionMenu(steps.ActionMenu[State]):
             steps.push(state, AttackRoll(m.id, str(action.target)))
 
 
+def well_formed(a: Action) -> bool:
+    """``move MODEL @x,y``, ``attack MODEL TARGET`` or ``end MODEL``, nothing more."""
+    if a.option is not None:
+        return False
+    if a.kind == "move":
+        return a.target is None and a.point is not None
+    return a.kind in ("attack", "end") and (a.target is not None) == (a.kind == "attack") and a.point is None
+
+
 def action_problems(state: State, m: Model, a: Action) -> list[Reason]:
     """Rule 6: every rule the active model's action ``a`` breaks: its form, once each, then the action's own."""
-    form = {"move": a.target is None and a.point is not None, "attack": a.point is None, "end": a.point is None}
-    if a.kind not in form or not form[a.kind] or a.option is not None or (a.kind == "end" and a.target):
+    if not well_formed(a):
         return [(f"{R}/activation/form", f"expected 'move {m.id} @x,y', 'attack {m.id} TARGET' or 'end {m.id}'")]
     if a.kind in state.vars["acts"]:
         return [(f"{R}/activation/once", f"{m.id} has already made its {a.kind} this activation")]
@@ -261,7 +267,9 @@ def done(state: State, m: Model) -> bool:
     acts = state.vars["acts"]
     if state.vars["end_now"] or not m.on_table or ("move" in acts and "attack" in acts):
         return True
-    return "move" in acts and not any(not attack_problems(state, m, e.id) for e in enemies(state.models.values(), m))
+    if "move" not in acts:
+        return False
+    return not any(not attack_problems(state, m, e.id) for e in enemies(state.models.values(), m))
 
 
 # ------------------------------------------------------------------------------------------- move
