@@ -1,13 +1,18 @@
-"""The conformance suite: every installed ruleset through the same checks (DESIGN.md, Tests).
+"""The conformance suite: every installed ruleset, and the example ruleset of docs/new-ruleset.md, through the
+same checks (DESIGN.md, Tests).
 
 Seeded random playouts never raise; every non-terminal state has a legal action; every listed legal action is
 accepted by ``why_illegal``; JSON round-trips are exact at every step (also mid-attack and mid-reaction);
 clones are independent; replaying the log reproduces the final state; dice probabilities sum to 1.
+
+A ruleset that is not installed as an entry point (the example) is registered for the duration of each test
+(:func:`warband.kernel.ruleset.registered`), so saved positions and replays find it like any other.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -17,11 +22,22 @@ from warband.kernel import ruleset as registry
 from warband.kernel.engine import Game
 from warband.kernel.log import log_lines, parse_log, replay
 from warband.kernel.rng import Rng
+from warband.rulesets.example import Example
 
-RULESETS = sorted(registry.available())
+#: Rulesets with no entry point that the suite checks too.
+UNINSTALLED = tuple(cls for cls in (Example,) if cls.id not in registry.available())
+RULESETS = sorted([*registry.available(), *(cls.id for cls in UNINSTALLED)])
+
+with registry.registered(*UNINSTALLED):
+    SAMPLE_SCENARIOS = [
+        (rid, Path(item["path"])) for rid in RULESETS for item in registry.get(rid).samples()["scenarios"]
+    ]
 
 
-SAMPLE_SCENARIOS = [(rid, Path(item["path"])) for rid in RULESETS for item in registry.get(rid).samples()["scenarios"]]
+@pytest.fixture(autouse=True)
+def _uninstalled_rulesets() -> Iterator[None]:
+    with registry.registered(*UNINSTALLED):
+        yield
 
 
 def _new_game(rid: str, seed: int, scenario: Path | None = None) -> Game:

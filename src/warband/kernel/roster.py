@@ -7,21 +7,25 @@ Two jobs live here:
 * :func:`problems_from_validation` turns a :class:`pydantic.ValidationError` into a list of
   :class:`~warband.kernel.errors.Problem`, one per error, with places written the way a user reads the file
   (``models[3].weapons[0]``) and messages of the form "expected ..., found ...".
+
+:func:`load_validated` does both, then a ruleset's own checks, for a file in a pydantic format.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pydantic
 import yaml
 
 from warband.kernel.errors import FileProblemsError, Problem
 
-__all__ = ["describe_value", "format_place", "problems_from_validation", "read_document"]
+__all__ = ["describe_value", "format_place", "load_validated", "problems_from_validation", "read_document"]
+
+D = TypeVar("D", bound=pydantic.BaseModel)
 
 YAML_SUFFIXES = frozenset({".yaml", ".yml"})
 JSON_SUFFIXES = frozenset({".json"})
@@ -192,3 +196,24 @@ def problems_from_validation(file: str, exc: pydantic.ValidationError) -> list[P
         place = format_place(_clean_loc(err["loc"]))
         problems.append(Problem(file, place, _message(err)))
     return problems
+
+
+def load_validated(
+    path: str | Path,
+    model: type[D],
+    error_cls: type[FileProblemsError] = FileProblemsError,
+    check: Callable[[str, D], list[Problem]] | None = None,
+) -> D:
+    """Read a YAML or JSON file, validate it against the pydantic ``model``, then against ``check`` (a ruleset's
+    own rules for the file, given the file name and the validated document); raise ``error_cls`` listing every
+    problem of the first stage that finds any (file, place inside it, message)."""
+    file = str(path)
+    raw = read_document(path, error_cls)
+    try:
+        doc = model.model_validate(raw)
+    except pydantic.ValidationError as exc:
+        raise error_cls(problems_from_validation(file, exc)) from None
+    problems = check(file, doc) if check is not None else []
+    if problems:
+        raise error_cls(problems)
+    return doc

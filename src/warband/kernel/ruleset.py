@@ -8,22 +8,28 @@ its sample data; it mutates the :class:`~warband.kernel.state.GameState` only in
 from __future__ import annotations
 
 import abc
+import contextlib
 import functools
-from collections.abc import Mapping, Sequence
+import inspect
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from warband.kernel.actions import Action, Decision
 from warband.kernel.builder import ListBuilder
+from warband.kernel.context import Rosters
 from warband.kernel.errors import Reason, UnmodelledError, WarbandError
 from warband.kernel.events import Event
 from warband.kernel.mission import ActionVocabulary
 from warband.kernel.offers import OddsCommand, RosterSummary
 from warband.kernel.params import ParamTable
 from warband.kernel.result import GameResult, ModelFate
-from warband.kernel.state import GameState
+from warband.kernel.rng import Rng
+from warband.kernel.state import GameState, Model, SideState
 from warband.kernel.steps import SteppedRules
+
+C = TypeVar("C")
 
 __all__ = [
     "GameResult",
@@ -35,6 +41,11 @@ __all__ = [
     "available",
     "check_modelled",
     "get",
+    "new_state",
+    "refresh",
+    "register",
+    "registered",
+    "unregister",
 ]
 
 
@@ -50,9 +61,10 @@ class Ruleset(abc.ABC):
     action_vocabulary: ClassVar[ActionVocabulary | None] = None
 
     # --- files and samples -------------------------------------------------------------------------
-    @abc.abstractmethod
     def data_dir(self) -> Path:
-        """The folder with ``warbands/`` and ``scenarios/`` sample files."""
+        """The folder with ``warbands/`` and ``scenarios/`` sample files: by default ``data/`` beside the module
+        that defines the ruleset's class."""
+        return Path(inspect.getfile(type(self))).parent / "data"
 
     def samples(self) -> dict[str, list[dict[str, str]]]:
         """The bundled warbands and scenarios: ``{"warbands": [{"name", "path"}], "scenarios": [...]}``."""
@@ -275,14 +287,27 @@ def check_modelled(rs: Ruleset, warbands: Sequence[tuple[str, dict[str, Any]]], 
         raise UnmodelledError(found)
 
 
+def new_state(ctx: C, models: Iterable[Model], rosters: Rosters, seed: int) -> GameState[C]:
+    """The state of a game before anything has happened (what :meth:`SteppedRuleset.blank` returns): the
+    ``models`` by id, each side named after its warband (its ``name``, else "side A" / "side B"), the random
+    stream seeded with ``seed``."""
+    sides = [SideState(str(rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
+    return GameState(ctx, {m.id: m for m in models}, sides, Rng(seed))
+
+
 class UnknownRulesetError(WarbandError):
     """A ruleset id that no installed plug-in provides."""
 
 
+#: Rulesets registered in this process by :func:`register` (tests, a notebook), by id.
+_registered: dict[str, type[Ruleset]] = {}
+
+
 def available() -> dict[str, type[Ruleset]]:
-    """Installed rulesets by id, from the ``warband.rulesets`` entry points; a plug-in that fails to load is
-    left out (see :func:`broken`), so one broken ruleset never stops the others."""
-    return dict(_scan()[0])
+    """Installed rulesets by id, from the ``warband.rulesets`` entry points, plus those registered in this process
+    (:func:`register`); a plug-in that fails to load is left out (see :func:`broken`), so one broken ruleset
+    never stops the others."""
+    return dict(sorted({**_scan()[0], **_registered}.items()))
 
 
 def broken() -> dict[str, str]:
@@ -302,6 +327,42 @@ def _scan() -> tuple[dict[str, type[Ruleset]], dict[str, str]]:
             continue
         found[cls.id] = cls
     return dict(sorted(found.items())), failed
+
+
+def register(cls: type[Ruleset]) -> None:
+    """Make ``cls`` available in this process under its id without an entry point (the example ruleset in the
+    tests, a game being written in a notebook): :func:`get`, ``Game.from_json`` and replay then find it. An id
+    already installed or registered is refused (ValueError). Undo with :func:`unregister`."""
+    if cls.id in available():
+        raise ValueError(f"a ruleset with id {cls.id!r} is already installed or registered")
+    _registered[cls.id] = cls
+    get.cache_clear()
+
+
+def unregister(ruleset_id: str) -> None:
+    """Forget a ruleset :func:`register` added (an installed one stays)."""
+    _registered.pop(ruleset_id, None)
+    get.cache_clear()
+
+
+@contextlib.contextmanager
+def registered(*classes: type[Ruleset]) -> Iterator[None]:
+    """Register ``classes`` for the duration of a ``with`` block (a test), then unregister them."""
+    done: list[str] = []
+    try:
+        for cls in classes:
+            register(cls)
+            done.append(cls.id)
+        yield
+    finally:
+        for ruleset_id in done:
+            unregister(ruleset_id)
+
+
+def refresh() -> None:
+    """Read the ``warband.rulesets`` entry points again (a plug-in installed while this process runs)."""
+    _scan.cache_clear()
+    get.cache_clear()
 
 
 @functools.cache

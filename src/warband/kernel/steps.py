@@ -8,13 +8,15 @@ Each kind of step is declared ONCE, as a frozen dataclass that carries its own b
   (:meth:`Choice.options`), says why any other action is refused (:meth:`Choice.reasons`) and applies the chosen
   one (:meth:`Choice.apply`);
 * a :class:`Chance` names the dice (:meth:`Chance.dice`) and applies the values rolled (:meth:`Chance.roll`);
+  :class:`OneDie` is the common case of one die for one purpose;
 * an :class:`Auto` step runs as soon as it is on top (:meth:`Auto.run`).
 
 :class:`SteppedRules` is the generic side of the kernel protocol (``decision``, ``legal_actions``,
 ``why_illegal``, ``apply``, ``roll``, ``run_auto``) over those records. A ruleset subclasses it with its table of
 step kinds and three hooks: :meth:`SteppedRules.start_game` (the first steps), :meth:`SteppedRules.standing`
 (the decision a player faces when nothing is pending: deploy, activate, pick an action) and
-:meth:`SteppedRules.idle` (advance the turn when nothing is pending and nobody has a standing decision).
+:meth:`SteppedRules.idle` (advance the turn when nothing is pending and nobody has a standing decision). The
+activation turn most games share is written once on top of it, in :mod:`warband.kernel.turns`.
 
 Records are JSON-native by construction: fields are ``str``, ``int``, ``float``, ``bool``, ``None``, tuples of
 those, or nested frozen dataclasses (:class:`Record`). :func:`step_to_json` writes ``{"step": kind, field:
@@ -103,6 +105,12 @@ class ActionMenu(Choice[S]):
     def act(self, state: S, action: Action, events: list[Event]) -> None:
         """Carry out a legal action."""
 
+    def player(self, state: S) -> int:
+        """The record's ``by`` field if it declares one, else the side of the active model (a game of units
+        says whose unit it is)."""
+        by = getattr(self, "by", None)
+        return int(by) if by is not None else state.models[str(self.subject())].side
+
     def options(self, state: S) -> list[Action]:
         return self.menu(state, True)
 
@@ -132,6 +140,23 @@ class Chance(Step, Generic[S]):
     @abc.abstractmethod
     def roll(self, state: S, values: tuple[int, ...], events: list[Event]) -> None:
         """Apply the values rolled (the step is already off the stack)."""
+
+
+class OneDie(Chance[S]):
+    """A chance step that rolls one die: :attr:`label` names it on the prompt and in the log, :meth:`faces` says
+    how many faces it has (a d6 unless the game says otherwise), and the record's ``model`` field, when it
+    declares one, names the model it is rolled for. The subclass says what the face does (:meth:`Chance.roll`)."""
+
+    __slots__ = ()
+    #: What the die is for ("extra round", "shooting into melee"); the step's kind if empty.
+    label: ClassVar[str] = ""
+
+    def faces(self, state: S) -> int:
+        return 6
+
+    def dice(self, state: S) -> DiceSpec:
+        model = getattr(self, "model", None)
+        return DiceSpec(1, self.faces(state), self.label or self.kind, None if model is None else str(model))
 
 
 class Auto(Step, Generic[S]):
