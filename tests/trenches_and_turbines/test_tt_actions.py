@@ -182,7 +182,7 @@ def test_walking_charge_moves_move_and_fights_for_free() -> None:
     g.apply(Action.parse("charge a1 b1 [walking]"))
     g.settle()
     assert g.state.vars["left"] == 1  # the walking charge used one action; the Fight was FREE
-    assert g.state.vars["acts"] == ["charge"]
+    assert g.state.vars["acts"] == ["charge", "fight"]  # the FREE Fight is performed (it counts before a Shoot)
 
 
 def test_running_charge_double_move_priority_and_plus_one() -> None:
@@ -252,8 +252,9 @@ def test_shedding_a_pin_asks_remain_prone_or_stand() -> None:
 
 
 def test_pinned_unit_must_shed_first() -> None:
-    g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)})
-    set_unit(g, "a1", pins=1)
+    g = position([unit()], [unit()], {"a1": line(10, 10, 3), "b1": line(10, 40, 3)}, status={"a1": {"pins": 1}})
+    g.force([1])  # the pinned test passes
+    g.settle()
     assert [a.kind for a in g.legal_actions()] == ["shed", "end"]
 
 

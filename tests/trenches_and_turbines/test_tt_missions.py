@@ -152,8 +152,9 @@ def test_unit_is_and_unit_is_not() -> None:
 
 
 def test_a_pinned_unit_sheds_its_pin_first_and_pinned_is_a_status() -> None:
-    g = game([plain(requires=[{"kind": "unit-is-not", "statuses": ["pinned"]}])])
-    set_unit(g, "a1", pins=1)
+    g = game([plain(requires=[{"kind": "unit-is-not", "statuses": ["pinned"]}])], status={"a1": {"pins": 1}})
+    g.force([1])  # the pinned test passes
+    g.settle()
     assert set(rules_of(g, "mission a1 [signal]")) == {"trenches-and-turbines/pin/shed-first", f"{M}/unit-is-not"}
 
 

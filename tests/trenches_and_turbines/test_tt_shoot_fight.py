@@ -78,7 +78,7 @@ def test_cumulative_minus_one_for_each_earlier_action_this_turn() -> None:
 def test_sight_blocked_by_same_size_or_larger_conceal_from_smaller() -> None:
     tall = box("t", "blocking", 8, 19, 12, 20, height=2, blocks_los=True)  # size M: blocks M to M
     g = position([unit(models=1)], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 28)]}, terrain=[tall])
-    assert "trenches-and-turbines/shoot/range-los" in rules_of(g, "shoot a1 b1 [Rifle]")
+    assert "trenches-and-turbines/shoot/los" in rules_of(g, "shoot a1 b1 [Rifle]")
     low = box("w", "obstacle", 8, 19, 12, 19.5, height=1, blocks_los=False)  # size S: Conceal (1)
     g2 = position(
         [unit(models=1)],
@@ -95,7 +95,7 @@ def test_sight_blocked_by_same_size_or_larger_conceal_from_smaller() -> None:
         {"a1": [(10, 10)], "b1": [(10, 28)]},
         terrain=[tall],
     )
-    assert "trenches-and-turbines/shoot/range-los" not in rules_of(big, "shoot a1 b1 [Rifle]")
+    assert "trenches-and-turbines/shoot/los" not in rules_of(big, "shoot a1 b1 [Rifle]")
 
 
 def test_intervening_unit_gives_conceal() -> None:
@@ -322,13 +322,13 @@ def test_indirect_needs_no_line_of_sight_but_range_and_takes_minus_two() -> None
     at = {"a1": [(10, 10)], "b1": line(9, 28, 3)}
     g = position([unit(models=1, weapons=[RIFLE, MORTAR])], [unit(models=3)], at, terrain=[wall])
     set_unit(g, "b1", activated=True)
-    assert "trenches-and-turbines/shoot/range-los" in rules_of(g, "shoot a1 b1 [Rifle]")
+    assert "trenches-and-turbines/shoot/los" in rules_of(g, "shoot a1 b1 [Rifle]")
     assert rules_of(g, "shoot a1 b1 [Light mortar]") == []
     events = g.apply(Action.parse("shoot a1 b1 [Light mortar]"))
     assert any("at most 3 casualties" in e.describe() for e in events)
     assert _hits_tn(g) == 5 - 1 - 2  # long range (over 15"), Indirect -2
     far = position([unit(models=1, weapons=[MORTAR])], [unit(models=1)], {"a1": [(10, 10)], "b1": [(10, 42)]})
-    assert "trenches-and-turbines/shoot/range-los" in rules_of(far, "shoot a1 b1 [Light mortar]")
+    assert "trenches-and-turbines/shoot/range" in rules_of(far, "shoot a1 b1 [Light mortar]")
     soft = position(
         [unit(models=1, weapons=[MORTAR])], [unit(models=1)], at, terrain=[wall], params={"indirect_hit_mod": -1}
     )
@@ -362,10 +362,10 @@ def test_works_brigade_sample_plays_its_mortar_three_actions_and_own_saves() -> 
     assert [Path(w["path"]).name for w in s[:2]] == ["iron_legion.yaml", "turbine_guard.yaml"]
     works = next(Path(w["path"]) for w in s if Path(w["path"]).name == "works_brigade.yaml")
     g = Game.new(
-        RS, [RS.load_roster(works), RS.load_roster(Path(s[0]["path"]))], RS.load_scenario(RS.default_scenario()), 11
-    )  # seed 11: the mortar fires and a leader saves on its own SV (deployment takes two decisions since issue 10)
+        RS, [RS.load_roster(works), RS.load_roster(Path(s[0]["path"]))], RS.load_scenario(RS.default_scenario()), 12
+    )  # seed 12: the mortar fires and a leader saves on its own SV (behaviour 0.7.0; 11 before it)
     assert g.state.ctx.units["a1"]["actions"] == 3
-    pick, seen, step = Rng(11), set(), 0
+    pick, seen, step = Rng(12), set(), 0
     while not g.over:
         step += 1
         if step % 5 == 0:
@@ -411,8 +411,8 @@ def test_kills_are_credited_to_the_unit_that_shot_or_fought() -> None:
 def test_a_seeded_game_reports_kills_no_more_than_models_out() -> None:
     from warband.kernel.rng import Rng
 
-    g = _sample_game(11)
-    pick = Rng(11)
+    g = _sample_game(14)  # a seed in which both sides take models out (behaviour 0.7.0; 11 before it)
+    pick = Rng(14)
     while not g.over:
         if g.decision.is_chance:
             g.roll()

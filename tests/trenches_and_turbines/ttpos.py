@@ -87,10 +87,12 @@ def position(
     seed: int = 1,
     objectives: list[dict[str, Any]] | None = None,
     actions: list[dict[str, Any]] | None = None,
+    status: dict[str, dict[str, Any]] | None = None,
 ) -> Game:
     """A game in round 1 with the models listed in ``at`` (unit id -> model positions, leader first) on the
-    table; other models are out. ``active`` has just drawn its card (two actions). ``objectives`` and
-    ``actions`` (scenario actions) go into the scenario."""
+    table; other models are out. ``status`` (unit id -> unit status changes, e.g. ``{"a1": {"pins": 1}}``) holds
+    before any card is drawn; ``active`` has just drawn its card (two actions). ``objectives`` and ``actions``
+    (scenario actions) go into the scenario."""
     ra = {"ruleset": "trenches-and-turbines", "name": "A", "units": a}
     rb = {"ruleset": "trenches-and-turbines", "name": "B", "units": b}
     game = Game.new(RS, [ra, rb], scenario(terrain, rules, objectives, actions), seed, params)
@@ -112,6 +114,8 @@ def position(
             m.flags = {"dead": True}
     st.vars["deck"] = list(deck or [])
     st.vars["active"] = None
+    for uid, changes in (status or {}).items():
+        st.vars["u"] = {**st.vars["u"], uid: {**st.vars["u"][uid], **changes}}
     if active is not None:
         from warband.rulesets.trenches_and_turbines.activation import begin_activation
 

@@ -16,10 +16,10 @@ from warband.rulesets.trenches_and_turbines import missions
 from warband.rulesets.trenches_and_turbines.activation import spend
 from warband.rulesets.trenches_and_turbines.charge import begin_charge, charge_reasons
 from warband.rulesets.trenches_and_turbines.context import State
-from warband.rulesets.trenches_and_turbines.core import R, side_of, ustate
+from warband.rulesets.trenches_and_turbines.core import R, side_of
 from warband.rulesets.trenches_and_turbines.fight import FightGo, fight_reasons
 from warband.rulesets.trenches_and_turbines.movement import Dest, move_reasons, push_shift, shift_reasons
-from warband.rulesets.trenches_and_turbines.pins import shed, shed_reasons
+from warband.rulesets.trenches_and_turbines.pins import shed, shed_first_reasons, shed_reasons
 from warband.rulesets.trenches_and_turbines.prone import go_prone, prone_reasons, stand_reasons, stand_up
 from warband.rulesets.trenches_and_turbines.reactions import go_on_overwatch, offer_reaction, overwatch_reasons
 from warband.rulesets.trenches_and_turbines.shooting import begin_shoot, shoot_reasons, unit_weapons
@@ -34,7 +34,7 @@ def menu(state: State, uid: str, only_legal: bool = True) -> list[Action]:
     tries = list(candidates(state, uid))
     eng = engaged_units(state, uid)
     with frozen_models(state):  # only checks follow: nothing moves
-        out = [a for a in tries if not only_legal or not action_reasons(state, uid, a, eng)]
+        out = [a for a in tries if not only_legal or not action_reasons(state, uid, a, eng, every=False)]
     out.append(Action("end", uid))
     return out
 
@@ -54,10 +54,11 @@ def candidates(state: State, uid: str) -> list[Action]:
     return out
 
 
-def action_reasons(state: State, uid: str, a: Action, eng: list[str] | None = None) -> list[Reason]:
-    """Every rule of seed 002 (and digest §3) that forbids ``a`` for the active unit now."""
+def action_reasons(state: State, uid: str, a: Action, eng: list[str] | None = None, every: bool = True) -> list[Reason]:
+    """Every rule of seed 002 (and digest §3) that forbids ``a`` for the active unit now; the menu, which asks
+    only whether any does, passes ``every=False`` so that a costly check may be skipped once a cheap one refused
+    (a Shoot's line of sight when no model has range, ``shooting.pick_target_reasons``)."""
     out: list[Reason] = []
-    u = ustate(state, uid)
     left = int(state.vars["left"])
     if a.kind == "end":
         return []
@@ -65,13 +66,15 @@ def action_reasons(state: State, uid: str, a: Action, eng: list[str] | None = No
         return [(f"{R}/activation/unknown", f"{a.kind!r} is not an action of this game")]
     if left <= 0:
         out.append((f"{R}/activation/no-actions", "the unit has no actions left"))
-    if u["pins"] > 0 and a.kind != "shed":
-        out.append((f"{R}/pin/shed-first", "a pinned unit must spend an action to shed its pin first"))
+    out.extend(shed_first_reasons(state, uid, a))
     eng = engaged_units(state, uid) if eng is None else eng
     if eng and a.kind in ("move", "charge", "shoot", "overwatch"):
         out.append((f"{R}/fight/engaged-only", "an engaged unit may only Fight or Shift (digest §3.9)"))
     out.extend(missions.forbidden(state, a))
-    out.extend(CHECKS[a.kind](state, uid, a, eng))
+    if a.kind == "shoot":
+        out.extend(shoot_reasons(state, uid, a, eng, every))
+    else:
+        out.extend(CHECKS[a.kind](state, uid, a, eng))
     return out
 
 

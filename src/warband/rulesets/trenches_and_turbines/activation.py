@@ -10,7 +10,7 @@ from warband.kernel.steps import push
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import set_unit, side_of, ustate
 from warband.rulesets.trenches_and_turbines.morale import Rally, leadership_target
-from warband.rulesets.trenches_and_turbines.pins import PinTest
+from warband.rulesets.trenches_and_turbines.pins import PinTest, sheds_owed
 from warband.rulesets.trenches_and_turbines.units import members
 
 
@@ -23,7 +23,8 @@ def activation_actions(state: State, uid: str) -> int:
 
 def begin_activation(state: State, uid: str, events: list[Event]) -> None:
     """A card = one activation of :func:`activation_actions` actions, less a Shaken VEHICLE's lost actions (digest
-    §3.10); a pinned unit's failed test (digest §3.7) cuts them later."""
+    §3.10); a pinned unit's failed test (digest §3.7) cuts them later. A unit with a pin token now owes the action
+    that removes it (``pin_due``, seed 002 Shed a Pin: "when a unit activates"; ``pins.shed_first_reasons``)."""
     p = state.ctx.params
     u = ustate(state, uid)
     left = activation_actions(state, uid) - int(u["shaken"])
@@ -35,6 +36,7 @@ def begin_activation(state: State, uid: str, events: list[Event]) -> None:
             "shots": 0,
             "charged": False,
             "started_pinned": u["pins"] > 0,
+            "pin_due": sheds_owed(state, int(u["pins"])),
             "no_charge": False,
             "end_now": False,
             "forbidden": {},
@@ -50,10 +52,15 @@ def begin_activation(state: State, uid: str, events: list[Event]) -> None:
 
 
 def spend(state: State, uid: str, kind: str, n: int = 1) -> None:
-    """Record an action: it uses ``n`` actions and counts for the Shoot penalty of later actions."""
-    state.vars["acts"] = [*state.vars["acts"], kind]
-    state.vars["left"] = int(state.vars["left"]) - n
-    set_unit(state, uid, acts_round=ustate(state, uid)["acts_round"] + n)
+    """Record an action ``uid`` performs: it uses ``n`` of the activation's actions (0: a FREE action, such as a
+    charge's Fight, a Fight winner's Shift or a FREE scenario action) and counts for the Shoot penalty of later
+    actions (seed 002, Shooting Notes: "for EACH action performed prior to the shoot action this turn"): as the
+    actions it uses, a FREE one as the one action it is. A unit that is not the active one (the winner of a Fight
+    it was charged into) performs it outside any activation of its own: it counts for its later Shoots only."""
+    if uid == state.vars.get("active"):
+        state.vars["acts"] = [*state.vars["acts"], kind]
+        state.vars["left"] = int(state.vars["left"]) - n
+    set_unit(state, uid, acts_round=ustate(state, uid)["acts_round"] + max(n, 1))
 
 
 def activation_done(state: State, uid: str) -> bool:

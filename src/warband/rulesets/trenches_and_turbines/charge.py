@@ -60,10 +60,11 @@ def charge_reasons(state: State, uid: str, a: Action, eng: list[str]) -> list[Re
 
 def charge_distance(state: State, uid: str, mode: str | None) -> float:
     """How far a charge moves (seed 002: a walking charge its Move, param ``walking_charge_multiplier``; a running
-    charge double, ``running_charge_multiplier``; Go Prone: 2" while prone, ``prone_move``)."""
+    charge double, ``running_charge_multiplier``; Go Prone: 2" while prone, ``prone_move``, a charge being a
+    movement action: ``unit_moves.move_allow``)."""
     p = state.ctx.params
     mult = float(p["running_charge_multiplier"] if mode == "running" else p["walking_charge_multiplier"])
-    return move_allow(state, uid, mult) if not ustate(state, uid)["prone"] else float(p["prone_move"])
+    return move_allow(state, uid, mult)
 
 
 def begin_charge(state: State, uid: str, tuid: str, mode: str, events: list[Event]) -> None:
@@ -122,6 +123,7 @@ class ChargeGo(TTAuto):
         )
         priority = running and state.vars.get("brace") != tuid
         bonus = int(state.ctx.params["running_charge_hit_bonus"]) if running else 0
+        spend(state, uid, "fight", 0)  # the FREE Fight is performed: it counts for a later Shoot's penalty
         push(state, FightGo(uid, tuid, priority, bonus))
 
 

@@ -11,8 +11,9 @@ meaning here:
   it costs; a pinned unit sheds its pin first, seed 002 "Shed a Pin"). Being engaged forbids it only if the
   scenario says so (``no-enemy-within`` or ``unit-is-not: [engaged]``): the scenario is the authority;
 * models out of coherency take no part (seed 002, Unit Coherency: they may only Move);
-* it uses ``cost`` actions, which count for the cumulative Shoot penalty like any other action (a FREE one,
-  cost 0, does not, like the FREE Fight of a charge);
+* it uses ``cost`` actions, which count for the cumulative Shoot penalty like any other action; a FREE one
+  (cost 0) is performed all the same and counts as one (seed 002, Shooting Notes: "EACH action performed prior
+  to the shoot action"; ``activation.spend``), like the FREE Fight of a charge;
 * its effects apply in order, and the actions it ``forbids`` are refused for the rest of the activation with
   the rule ``trenches-and-turbines/<kind>/after-mission`` naming it.
 

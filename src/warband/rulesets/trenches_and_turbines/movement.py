@@ -13,10 +13,11 @@ from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
 from warband.kernel.steps import push
 from warband.rulesets.trenches_and_turbines import missions
+from warband.rulesets.trenches_and_turbines.activation import spend
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import R, TTChoice, ustate
 from warband.rulesets.trenches_and_turbines.spots import Placement, frozen_models
-from warband.rulesets.trenches_and_turbines.unit_moves import place_unit, plan_unit_move
+from warband.rulesets.trenches_and_turbines.unit_moves import place_unit, plan_unit_move, shift_allow
 from warband.rulesets.trenches_and_turbines.units import engaged_units, is_vehicle, leader_of, members, units_of
 from warband.rulesets.trenches_and_turbines.vehicles import vehicle_facing_after, vehicle_problems, vehicle_via_plan
 
@@ -33,8 +34,9 @@ def shift_reasons(state: State, uid: str, a: Action, eng: list[str]) -> list[Rea
 
 
 def push_shift(state: State, uid: str, free: bool = False) -> None:
-    """A Shift (seed 002, Shift: a movement action of ``shift_distance`` inches); ``free`` after a Fight."""
-    push(state, Dest(uid, "shift", float(state.ctx.params["shift_distance"]), free))
+    """A Shift (seed 002, Shift: a movement action of ``shift_distance`` inches; Go Prone: 2" while prone,
+    :func:`unit_moves.shift_allow`); ``free`` after a Fight (the winner's, or both units' after a draw)."""
+    push(state, Dest(uid, "shift", shift_allow(state, uid), free))
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +208,10 @@ def do_destination(state: State, step: Dest, a: Action, events: list[Event]) -> 
     if a.kind == "stay":
         events.append(Note(f"{uid} stays where it is", ""))
         return
+    if step.free:
+        # the winner performs its free Shift (seed 002, Resolving the Fight Action: it may choose not to, 'stay'):
+        # an action performed, so it counts for a later Shoot's penalty (Shooting Notes)
+        spend(state, uid, "shift", 0)
     plan = dest_plan(state, step, a)
     assert isinstance(plan, dict)
     if is_vehicle(state, uid):

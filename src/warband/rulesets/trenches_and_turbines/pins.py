@@ -1,8 +1,8 @@
 """Pins (digest §3.7): taking them (a pinned unit goes prone; pins at its unmodified Leadership rout it), the
-pinned unit's test when it activates (:class:`PinTest`), and Shed a Pin (seed 002: a pinned unit spends an action
-to remove its pin, then remains prone or stands up). Pins from shooting are counted in ``shooting.ShootEnd``,
-from a drawn Fight in ``fight.DrawPins``; a pinned unit's refusal of any other action (``pin/shed-first``) in
-``actions.action_reasons``."""
+pinned unit's test when it activates (:class:`PinTest`), and Shed a Pin (seed 002: a unit that has a pin token
+when it activates spends an action to remove it, then remains prone or stands up; :func:`shed_first_reasons`
+refuses its other actions until then). Pins from shooting are counted in ``shooting.ShootEnd``, from a drawn Fight
+in ``fight.DrawPins``."""
 
 from __future__ import annotations
 
@@ -56,6 +56,28 @@ class PinTest(TTChance):
             state.vars["left"] = min(int(state.vars["left"]), int(state.ctx.params["pinned_fail_actions"]))
 
 
+def sheds_owed(state: State, pins: int) -> int:
+    """The Shed a Pin actions a unit that activates with ``pins`` owes before any other action (seed 002, Shed a
+    Pin: "If, when a unit activates, it has a pin token, it must spend 1 action to remove the pin token"): one
+    (param ``pins_shed_per_action`` 0, the default: one action removes the token); with the option of one
+    action per ``pins_shed_per_action`` pins, as many as its pins need."""
+    per = int(state.ctx.params["pins_shed_per_action"])
+    if pins <= 0:
+        return 0
+    return 1 if per <= 0 else -(-pins // per)
+
+
+def shed_first_reasons(state: State, uid: str, a: Action) -> list[Reason]:
+    """Seed 002, Shed a Pin: the obligation is tested when the unit activates. A unit that activated with a pin
+    token (``vars["pin_due"]``, set by ``activation.begin_activation``) spends its action on removing it before
+    any other; a pin taken during the activation (a reaction's Shoot, a drawn Fight) does not stop the unit's
+    remaining actions: it is shed when the unit next activates."""
+    if a.kind == "shed" or int(state.vars.get("pin_due", 0)) <= 0 or ustate(state, uid)["pins"] <= 0:
+        return []
+    why = f"{uid} had a pin token when it activated: it must spend 1 action to remove the pin token first"
+    return [(f"{R}/pin/shed-first", why)]
+
+
 def shed_reasons(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
     """Shed a Pin (seed 002) needs a pin token to shed."""
     if ustate(state, uid)["pins"] <= 0:
@@ -69,6 +91,7 @@ def shed(state: State, uid: str, events: list[Event]) -> None:
     per = int(state.ctx.params["pins_shed_per_action"])
     n = u["pins"] if per <= 0 else min(u["pins"], per)
     set_unit(state, uid, pins=u["pins"] - n)
+    state.vars["pin_due"] = max(0, int(state.vars.get("pin_due", 0)) - 1)
     events.append(TokensChanged(uid, "pin", -n, u["pins"] - n))
     if u["prone"] and u["pins"] - n > 0:
         # (option pins_shed_per_action) still pinned: the choice comes when the last pin goes (seed 002, Go Prone)

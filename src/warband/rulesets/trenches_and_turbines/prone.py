@@ -1,6 +1,6 @@
 """Go Prone/Take Cover! (seed 002): the Go Prone and Stand actions, and the choice to remain prone or stand up when a
 prone unit sheds its pin. What being prone does lives where it counts: Conceal and the ranged bonus in
-``shooting.shoot_groups``, Cover +1 in ``attacks.save_cover``, 2" per move in ``unit_moves.move_allow``, a
+``shooting.shoot_groups``, Cover +1 in ``attacks.save_cover``, 2" per movement action in ``unit_moves.prone_limit``, a
 charged prone unit in ``charge.ChargeGo``."""
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import ActionTaken, Event, Note, StatusChanged
 from warband.kernel.steps import push
+from warband.rulesets.trenches_and_turbines.activation import spend
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import R, TTChoice, set_unit, side_of, ustate
 from warband.rulesets.trenches_and_turbines.prone import go_prone
@@ -108,7 +109,7 @@ def do_reaction(state: State, step: React, a: Action, events: list[Event]) -> No
         # a reaction Shoot is a Shoot action: it takes the penalty of the actions before it this turn, and it
         # counts for the next one (seed 002, Shooting Notes)
         state.vars["prior"] = prior_actions(state, uid)
-        set_unit(state, uid, acts_round=int(ustate(state, uid)["acts_round"]) + 1)
+        spend(state, uid, "shoot", 0)  # not the active unit: it counts for its later Shoots only
         shoot_now(state, uid, step.attacker, opt[len("shoot:") :], True, events)
         state.vars["prior"] = 0
 

@@ -33,7 +33,7 @@ class TrenchesAndTurbines(SteppedRuleset):
     """Trenches and Turbines behind the kernel protocol."""
 
     id: ClassVar[str] = "trenches-and-turbines"
-    version: ClassVar[str] = "0.6.0"
+    version: ClassVar[str] = "0.7.0"
     title: ClassVar[str] = "Trenches and Turbines (Actions chapter, seed 002; PROPOSED core rules)"
     params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
     rules: ClassVar[SteppedRules[Any]] = RULES

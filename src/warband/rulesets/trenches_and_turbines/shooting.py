@@ -58,45 +58,97 @@ def unit_fires_indirect(state: State, uid: str, wname: str) -> bool:
     return any(indirect(w) for m in members(state, uid) if (w := weapon_of(m, wname)) is not None)
 
 
-def _shots(state: State, uid: str, tuid: str, wname: str, reaction: bool) -> Iterator[tuple[Model, float, int]]:
-    """(model, distance, intervening Conceal) for each model of ``uid`` that may shoot ``wname`` and each target
-    model in its range and, where needed, in its sight, model by model in roster order (see :func:`shooters`)."""
+def _attackers(state: State, uid: str, wname: str) -> Iterator[tuple[Model, float]]:
+    """(model, its reach with ``wname``) for each model of ``uid`` that may make attacks with it: it carries the
+    weapon and is in coherency (seed 002, Unit Coherency: out-of-coherency models only Move)."""
     bad = set(out_of_coherency(state, uid))
-    key = positions_key(state)
-    targets = members(state, tuid)
     for m in members(state, uid):
         w = weapon_of(m, wname)
-        if w is None or m.id in bad:
-            continue
-        reach = float(w["range"]) + 1e-9
-        blind = reaction or indirect(w)
-        for t in targets:
-            d = gap(m, t)
-            if d > reach:
-                continue
-            c = 0 if blind else sight(state, m, t, key)
-            if c is not None:
-                yield m, d, c
+        if w is not None and m.id not in bad:
+            yield m, float(w["range"]) + 1e-9
+
+
+def _in_range(m: Model, reach: float, targets: list[Model]) -> float | None:
+    """The distance from the target unit to ``m`` (seed 002, Check range: "Measure from the target unit to each
+    model in the attacking unit"), its nearest model, if that is within ``reach``: the attacking model "has range
+    against at least 1 model in the target unit"."""
+    d = min((gap(m, t) for t in targets), default=None)
+    return d if d is not None and d <= reach else None
+
+
+def _best_sight(state: State, m: Model, targets: list[Model], key: tuple[Any, ...]) -> int | None:
+    """The least Conceal (X) over the target models that ``m`` has line of sight of, or None if it sees none (seed
+    002, Who Can Shoot?: "has LoS of at least one model in the target unit", any model: not necessarily one in
+    range)."""
+    best: int | None = None
+    for t in targets:
+        c = sight(state, m, t, key)
+        if c is not None and (best is None or c < best):
+            best = c
+            if c == 0:
+                break
+    return best
+
+
+def _sees_any(state: State, m: Model, targets: list[Model], key: tuple[Any, ...]) -> bool:
+    return any(sight(state, m, t, key) is not None for t in targets)
 
 
 def shooters(state: State, uid: str, tuid: str, wname: str, reaction: bool) -> list[tuple[Model, float, int]]:
-    """(model, distance to the nearest target model it may shoot at, intervening Conceal) for every model that
-    can shoot (seed 002, Who Can Shoot?: LoS to and range of at least one target model; out-of-coherency
-    models only Move). A reaction Shoot needs no line of sight (seed 002, How to perform a reaction), nor does an
-    Indirect weapon (digest §3.5; its Conceal is then 0: it ignores Conceal); range always counts. Each model's
-    target is the least Conceal, then the nearest (the first of equals)."""
-    best: dict[str, tuple[Model, float, int]] = {}
-    for m, d, c in _shots(state, uid, tuid, wname, reaction):
-        b = best.get(m.id)
-        if b is None or (c, d) < (b[2], b[1]):
-            best[m.id] = (m, d, c)
-    return list(best.values())
+    """(model, distance to the target unit, Conceal) for every model that can shoot (seed 002, Who Can Shoot?:
+    two conditions, "The attacking model has LoS of at least one model in the target unit" and "has range against
+    at least 1 model in the target unit", so sight of one model and range of another suffice; out-of-coherency
+    models only Move). Its range band is measured to the nearest target model (Check range), its Conceal is the
+    least over the target models it sees. A reaction Shoot needs no line of sight (seed 002, How to perform a
+    reaction), nor does an Indirect weapon (digest §3.5; its Conceal is then 0: it ignores Conceal); range always
+    counts."""
+    key = positions_key(state)
+    targets = members(state, tuid)
+    out: list[tuple[Model, float, int]] = []
+    for m, reach in _attackers(state, uid, wname):
+        d = _in_range(m, reach, targets)
+        if d is None:
+            continue
+        w = weapon_of(m, wname)
+        c = 0 if reaction or (w is not None and indirect(w)) else _best_sight(state, m, targets, key)
+        if c is not None:
+            out.append((m, d, c))
+    return out
 
 
 def can_shoot(state: State, uid: str, tuid: str, wname: str, reaction: bool) -> bool:
-    """Whether :func:`shooters` would name any model, stopping at the first model and target that qualify: the
-    menu's legality of every Shoot asks only this."""
-    return next(_shots(state, uid, tuid, wname, reaction), None) is not None
+    """Whether :func:`shooters` would name any model, stopping at the first that qualifies (a reaction's menu asks
+    this: a reaction Shoot needs range only)."""
+    key = positions_key(state)
+    targets = members(state, tuid)
+    for m, reach in _attackers(state, uid, wname):
+        w = weapon_of(m, wname)
+        if _in_range(m, reach, targets) is None:
+            continue
+        if reaction or (w is not None and indirect(w)) or _sees_any(state, m, targets, key):
+            return True
+    return False
+
+
+def pick_target_reasons(state: State, uid: str, tuid: str, wname: str, every: bool = True) -> list[Reason]:
+    """Pick Target (seed 002): "The target unit must be within range of at least one model in the attacking unit"
+    and "must be within LoS of at least one model in the attacking unit", two conditions that different models
+    may meet (an Indirect weapon needs no LoS, digest §3.5). The attacking models are those that may attack with
+    the weapon (:func:`_attackers`). A target so picked may leave no model able to shoot (Who Can Shoot?): the
+    Shoot is still made ("Any models that cannot make ranged attacks ... still count as having made the shoot
+    action"). With ``every`` False (the menu: is there any refusal?) line of sight is not traced once range
+    refused."""
+    key = positions_key(state)
+    targets = members(state, tuid)
+    attackers = list(_attackers(state, uid, wname))
+    out: list[Reason] = []
+    if not any(_in_range(m, reach, targets) is not None for m, reach in attackers):
+        out.append((f"{R}/shoot/range", f"{tuid} is not within {wname} range of any model of {uid}"))
+    if unit_fires_indirect(state, uid, wname) or (out and not every):
+        return out
+    if not any(_sees_any(state, m, targets, key) for m, _ in attackers):
+        out.append((f"{R}/shoot/los", f"no model of {uid} with a {wname} has line of sight to a model of {tuid}"))
+    return out
 
 
 def visible_count(state: State, uid: str, tuid: str, reaction: bool, no_sight: bool = False) -> int:
@@ -154,10 +206,10 @@ def shoot_groups(state: State, uid: str, tuid: str, wname: str, reaction: bool) 
     return list(groups.values())
 
 
-def shoot_reasons(state: State, uid: str, a: Action, eng: list[str]) -> list[Reason]:
-    """Why the active unit may not make the Shoot ``a`` now (seed 002, Shoot and Who Can Shoot?; digest §3.5 for
-    Semi-Automatic and Heavy): the weapon and target, once per activation, eligibility, not after a Charge, range
-    and line of sight."""
+def shoot_reasons(state: State, uid: str, a: Action, eng: list[str], every: bool = True) -> list[Reason]:
+    """Why the active unit may not make the Shoot ``a`` now (seed 002, Shoot and Pick Target; digest §3.5 for
+    Semi-Automatic and Heavy): the weapon and target, once per activation, eligibility, not after a Charge, the
+    target within range of a model and within line of sight of a model (:func:`pick_target_reasons`)."""
     p = state.ctx.params
     out: list[Reason] = []
     t = a.target or ""
@@ -177,8 +229,8 @@ def shoot_reasons(state: State, uid: str, a: Action, eng: list[str]) -> list[Rea
     heavy = any("Heavy" in (weapon_of(m, str(a.option)) or {"keywords": []})["keywords"] for m in members(state, uid))
     if heavy and any(k in ("move", "shift", "charge") for k in state.vars["acts"]):
         out.append((f"{R}/shoot/heavy", "Heavy: no Shoot after moving this activation (digest §3.5)"))
-    if not out and not can_shoot(state, uid, t, str(a.option), False):
-        out.append((f"{R}/shoot/range-los", f"no model of {uid} has range and line of sight to a model of {t}"))
+    if not out:
+        out.extend(pick_target_reasons(state, uid, t, str(a.option), every))
     return out
 
 

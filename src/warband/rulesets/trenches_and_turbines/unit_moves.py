@@ -28,12 +28,26 @@ from warband.rulesets.trenches_and_turbines.spots import Placement, spot_problem
 from warband.rulesets.trenches_and_turbines.units import leader_of, members
 
 
-def move_allow(state: State, uid: str, mult: float = 1.0) -> float:
-    """Inches per Move: the Move characteristic (seed 002, Move), 2" while prone (Go Prone)."""
+def prone_limit(state: State, uid: str, inches: float) -> float:
+    """Seed 002, Go Prone: "While prone, the unit may only move 2" per move action" (param ``prone_move``): the
+    inches of any movement action of a prone unit (a Move, a Charge, a Shift, a flee) at most that."""
     if ustate(state, uid)["prone"]:
-        return float(state.ctx.params["prone_move"])
+        return min(inches, float(state.ctx.params["prone_move"]))
+    return inches
+
+
+def move_allow(state: State, uid: str, mult: float = 1.0) -> float:
+    """Inches per Move: the Move characteristic (seed 002, Move) times ``mult`` (a charge), 2" while prone
+    (:func:`prone_limit`)."""
     ms = members(state, uid)
-    return min(float(m.data["move"]) for m in ms) * mult
+    return prone_limit(state, uid, min(float(m.data["move"]) for m in ms) * mult)
+
+
+def shift_allow(state: State, uid: str) -> float:
+    """Inches of a Shift (seed 002, Shift: "a 3" movement action that follows all of the normal rules for
+    movement", param ``shift_distance``), 2" while prone (Go Prone, :func:`prone_limit`): a Fight winner's free
+    Shift too."""
+    return prone_limit(state, uid, float(state.ctx.params["shift_distance"]))
 
 
 def place_unit(state: State, placed: Placement, events: list[Event]) -> None:
