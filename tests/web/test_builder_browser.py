@@ -133,9 +133,13 @@ def test_build_a_legal_heretic_legion_list_save_it_and_play_it(
     page.close()
 
 
-def test_a_short_simulation_of_the_built_warband(browser: Any, live: LiveServer) -> None:
+def test_a_short_simulation_of_the_built_warband_kept_across_a_reload(browser: Any, live: LiveServer) -> None:
     page = browser.new_page(viewport=VIEWPORTS["wide"])
     build_the_choir(page, live)
+    page.reload()  # the page keeps the draft in the browser
+    checked(page)
+    assert page.inner_text("[data-testid=entry-title-0]") == "Father Orobas (Heretic Priest)"
+    assert page.input_value("[data-testid=warband-name]") == "The Choir"
     page.check("[data-testid=allow-unmodelled]")
     page.fill("[data-testid=games]", "2")
     page.select_option("[data-testid=agent-a]", "random")

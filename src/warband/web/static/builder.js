@@ -167,7 +167,7 @@ class Builder {
 
   addModel(offer) {
     this.plan.picks.push({ model: offer.id, count: 1, name: null, items: [...offer.start.items], upgrades: [...offer.start.upgrades] });
-    this.focus = this.plan.picks.length - 1;
+    this.focus = this.reveal = this.plan.picks.length - 1;
     this.changed();
   }
 
@@ -231,6 +231,9 @@ class Builder {
     this.renderEntries();
     this.renderProblems();
     this.renderUse();
+    const added = this.reveal !== null && this.reveal !== undefined ? this.entries.querySelector(`[data-testid=entry-${this.reveal}]`) : null;
+    this.reveal = null;
+    if (added) added.scrollIntoView({ block: "start" }); // a phone shows the new model and its kit, not the list
   }
 
   renderOffers() {
