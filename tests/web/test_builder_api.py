@@ -163,6 +163,10 @@ def test_every_problem_names_its_list_rule_and_its_entry(client: TestClient) -> 
     over = [p for p in result["problems"] if p["place"] == "points_limit"]
     assert over[0]["where"] == "ducats" and over[0]["message"].startswith("expected a total of at most 300 ducats")
     assert result["notes"] == []  # named once the warband can be read as the engine's
+    r = client.post(f"{B}/save", json=plan)
+    assert r.status_code == 422
+    refused = [p["message"] for p in r.json()["problems"]]
+    assert "Heretic Legion may not field 'Lieutenant' (New Antioch list)" in refused
 
 
 def test_a_model_or_an_item_that_would_break_a_rule_says_which(client: TestClient) -> None:

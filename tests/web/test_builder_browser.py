@@ -6,6 +6,7 @@ Every wait is on the page's state (the plan's revision checked by the server, a 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,13 @@ def click(page: Any, testid: str) -> None:
 def no_sideways_scroll(page: Any) -> None:
     wide, view = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert wide <= view, f"the page scrolls sideways: {wide} px of content in a {view} px window"
+
+
+def names_not_ids(page: Any) -> None:
+    """The page speaks the lists' names: no ids (``heretic_priest``), no Python values (``None``, ``{'``)."""
+    text = page.inner_text("main")
+    ids = re.findall(r"\b[a-z]+_[a-z_]+\b", text)
+    assert not ids and "None" not in text and "{'" not in text and "undefined" not in text, ids
 
 
 def problems(page: Any) -> list[str]:
@@ -92,6 +100,7 @@ def test_build_a_legal_heretic_legion_list_save_it_and_play_it(
     assert page.is_disabled("[data-testid=take-greatsword_greataxe]")
     assert "melee weapons need at most 2 hands" in page.inner_text("[data-testid=why-greatsword_greataxe]")
     no_sideways_scroll(page)
+    names_not_ids(page)
     shot(page, f"builder-legal-{size}")
     # ... and after it: fewer ducats than it costs, a leader counted twice
     page.fill("[data-testid=points-limit]", "250")
@@ -108,6 +117,7 @@ def test_build_a_legal_heretic_legion_list_save_it_and_play_it(
     assert "the Heretic Legion list fields at most 1 Heretic Priest" in page.inner_text("[data-testid=entry-0]")
     shot(page, f"builder-problem-{size}")
     no_sideways_scroll(page)
+    names_not_ids(page)
     click(page, "less-0")
     assert page.locator("[data-testid=legal]").is_visible(), problems(page)
 
@@ -155,12 +165,20 @@ def test_a_short_simulation_of_the_built_warband_kept_across_a_reload(browser: A
     page.close()
 
 
-def test_the_start_page_links_to_the_builder(browser: Any, live: LiveServer) -> None:
-    page = browser.new_page(viewport=VIEWPORTS["phone"])
+def test_the_start_page_links_to_the_builder_which_fits_a_small_phone(browser: Any, live: LiveServer) -> None:
+    page = browser.new_page(viewport={"width": 360, "height": 740})
     page.goto(live.url + "/")
     page.click("[data-testid=builder-link]")
     page.wait_for_selector("[data-testid=faction]")
     checked(page)
-    assert page.locator("[data-testid^=add-]").count() > 0
+    page.select_option("[data-testid=faction]", "new_antioch")
+    page.select_option("[data-testid=variant]", "papal_states_intervention_force")
+    checked(page)
+    assert page.input_value("[data-testid=points-limit]") == "500"  # the variant's own starting ducats and glory
+    assert page.input_value("[data-testid=glory-limit]") == "11"
+    click(page, "add-yeoman")
+    assert page.locator("[data-testid=held-0-bolt_action_rifle]").count() == 1  # it joins with the rifle it may swap
+    assert page.locator("[data-testid=kit]").is_visible()
     no_sideways_scroll(page)
+    names_not_ids(page)
     page.close()
