@@ -1,7 +1,8 @@
 """The README's pictures of the web table: for each installed ruleset, a game played by the API to the middle of its
-first turn (seat A by random choices, seat B the random agent), then one model selected in headless Chromium.
+first turn (seat A by random choices, seat B the random agent), then one model selected in headless Chromium; and
+the warband builder holding a Heretic Legion list, one model's kit open (``web-builder.png``).
 
-    python scripts/web_screenshots.py --out docs/images
+    python scripts/web_screenshots.py --out docs/images [--only builder|tables]
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, default=Path("docs/images"))
     ap.add_argument("--ruleset", action="append", help="only this ruleset (repeatable; default: every installed one)")
+    ap.add_argument("--only", choices=("builder", "tables"), help="only the builder's picture, or only the tables'")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -56,8 +58,10 @@ def main() -> None:
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-                for ruleset_id in args.ruleset or registry.available():
+                for ruleset_id in (args.ruleset or registry.available()) if args.only != "builder" else ():
                     shoot(browser, live.url, ruleset_id, GAMES.get(ruleset_id, DEFAULT_CHOICES), args.out)
+                if args.only != "tables":
+                    shoot_builder(browser, live.url, args.out)
                 browser.close()
         finally:
             live.stop()
@@ -91,6 +95,57 @@ def shoot(browser: Any, url: str, ruleset_id: str, choices: int, out: Path) -> N
     page.screenshot(path=str(out / f"web-table-{ruleset_id}.png"))
     page.close()
     print(out / f"web-table-{ruleset_id}.png")
+
+
+#: The builder's picture: a draft as the page keeps it (its own localStorage), the Troopers' kit open.
+BUILDER_DRAFT = {
+    "ruleset": "trench-crusade",
+    "plan": {
+        "name": "The Choir of the Ninth Gate",
+        "list_id": "heretic_legion",
+        "points_limit": 700,
+        "glory_limit": 0,
+        "picks": [
+            {
+                "model": "heretic_priest",
+                "count": 1,
+                "name": "Father Orobas",
+                "items": ["pistol_revolver", "sword_axe", "standard_armour"],
+                "upgrades": [],
+            },
+            {
+                "model": "heretic_trooper",
+                "count": 3,
+                "name": None,
+                "items": ["bolt_action_rifle", "trench_club"],
+                "upgrades": [],
+            },
+            {"model": "heretic_chorister", "count": 1, "name": None, "items": ["sword_axe"], "upgrades": []},
+            {"model": "war_wolf_assault_beast", "count": 1, "name": None, "items": [], "upgrades": []},
+        ],
+    },
+}
+
+
+def shoot_builder(browser: Any, url: str, out: Path) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(url + "/builder")
+    page.evaluate("draft => localStorage.setItem('warband-builder-draft', JSON.stringify(draft))", BUILDER_DRAFT)
+    page.reload()
+    wait_checked(page)
+    page.click("[data-testid=kit-1]")
+    wait_checked(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(out / "web-builder.png"))
+    page.close()
+    print(out / "web-builder.png")
+
+
+def wait_checked(page: Any) -> None:
+    page.wait_for_function(
+        "() => { const m = document.querySelector('[data-testid=builder]');"
+        " return m.dataset.rev && m.dataset.rev === m.dataset.checked; }"
+    )
 
 
 if __name__ == "__main__":

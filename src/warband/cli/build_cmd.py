@@ -25,12 +25,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-import yaml
 from rich.console import Console
 from rich.table import Table
 
 from warband.kernel import ruleset as registry
-from warband.kernel.builder import BuildStatus, ListBuilder, Offer, Pick, Plan, find_offer
+from warband.kernel.builder import BuildStatus, ListBuilder, Offer, Pick, Plan, file_name, find_offer, warband_text
 from warband.kernel.errors import WarbandError
 
 HEADER_KEYS = ("faction", "variant", "name", "limit", "glory")
@@ -126,14 +125,6 @@ def show_status(console: Console, status: BuildStatus) -> None:
         console.print(f"  [red]problem[/red] {p.place}: {p.message}", highlight=False)
     for note in status.notes:
         console.print(f"  {note}", highlight=False)
-
-
-def warband_text(doc: dict[str, object]) -> str:
-    return "# Built with `warband build`.\n" + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
-
-
-def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "warband"
 
 
 def _offers_table(title: str, offers: list[Offer]) -> Table:
@@ -245,7 +236,7 @@ def _interactive(console: Console, builder: ListBuilder, out: Path | None) -> No
         show_status(console, status)
         if not typer.confirm("The warband breaks the rules above. Keep editing?", default=True):
             raise typer.Exit(2)
-    path = out or Path(typer.prompt("Save as", default=f"{_slug(name)}.yaml"))
+    path = out or Path(typer.prompt("Save as", default=file_name(name)))
     _save(console, builder, plan, path)
 
 

@@ -33,6 +33,7 @@ from warband.kernel.engine import Game
 from warband.kernel.errors import IllegalActionError, WarbandError
 from warband.kernel.params import parse_assignments
 from warband.web.answers import deciding_seat, legal_json, measure, reasons_json, role_or_403, snapshot
+from warband.web.builder import builder_router
 from warband.web.documents import get_ruleset, load_doc, refuse_unmodelled
 from warband.web.errors import ApiError
 from warband.web.replays import ReplayShelf
@@ -47,6 +48,7 @@ from warband.web.schemas import (
     ValidateBody,
     WhyBody,
 )
+from warband.web.simulation import simulation_router
 from warband.web.store import TableStore
 from warband.web.tables import HUMAN, Table, open_table, restore_table
 from warband.workers import worker_pool
@@ -166,6 +168,8 @@ def create_app(server: Server) -> FastAPI:
     _meta_routes(app, server)
     _game_routes(app, server)
     _replay_routes(app, server)
+    app.include_router(builder_router())
+    app.include_router(simulation_router())
     app.add_middleware(BodyLimit)
     return app
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from warband.kernel.builder import BuildStatus, ListBuilder, Offer, Plan
+from warband.kernel.builder import BuildStatus, ListBuilder, Offer, Pick, Plan, Tally
 from warband.kernel.errors import Problem
 from warband.rulesets.trench_crusade.book import UPGRADE_CHOICES, Entry, find_in_list
 from warband.rulesets.trench_crusade.catalogue import Catalogue, FactionList, Item, ListItem, ListModel, load_catalogue
@@ -123,6 +123,17 @@ class TCListBuilder(ListBuilder):
             out += [Offer(c, self.cat.name_of(c), "upgrade", cost, words) for c in choices]
         return out
 
+    def starting_pick(self, list_id: str, model: str) -> Pick:
+        """The model with the kit it may swap (a Yeoman's Bolt-Action Rifle) and its first kit where it chooses one
+        (a Mamluk Faris's Trench Polearm and Trench Shield): a model joins the list as the book draws it."""
+        profile = find_in_list(self.cat, self._list(list_id), model.removesuffix(LEADER_SUFFIX))
+        if profile is None:
+            return Pick(model)
+        kit = [swap.item for swap in profile.kit_swappable]
+        if profile.kit_choose_one:
+            kit += profile.kit_choose_one[0]
+        return Pick(model, items=tuple(kit))
+
     def default_limits(self, list_id: str) -> tuple[int, int]:
         faction = self._list(list_id)
         return faction.starting_ducats, faction.starting_glory
@@ -168,4 +179,9 @@ class TCListBuilder(ListBuilder):
         totals += f"{reading.models} model{'s' if reading.models != 1 else ''}"
         problems: list[Problem] = reading.problems
         notes = unmodelled(reading.roster) if reading.roster is not None else []
-        return BuildStatus(totals, tuple(problems), tuple(f"not modelled: {n}" for n in notes))
+        tallies = (
+            Tally("ducats", reading.ducats, plan.points_limit, "points_limit"),
+            Tally("glory", reading.glory, limit, "glory_limit"),
+            Tally("models", reading.models),
+        )
+        return BuildStatus(totals, tuple(problems), tuple(f"not modelled: {n}" for n in notes), tallies)

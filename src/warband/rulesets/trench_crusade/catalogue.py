@@ -9,7 +9,7 @@ records and answers look-ups by id or by the names players write: ``find_list("H
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -55,8 +55,10 @@ def an(name: str) -> str:
     return f"{'an' if name[:1].upper() in 'AEIOU' else 'a'} {name}"
 
 
+@lru_cache(maxsize=8192)
 def norm(text: str) -> str:
-    """A name as compared: lower case, a leading "the" dropped, only letters and digits kept."""
+    """A name as compared: lower case, a leading "the" dropped, only letters and digits kept (remembered: a
+    warband's reading compares every name it holds with the list's, and the web builder reads a plan often)."""
     low = text.strip().lower()
     low = low.removeprefix("the ")
     return re.sub(r"[^0-9a-zß]+", "", low)

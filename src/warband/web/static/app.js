@@ -95,6 +95,7 @@ async function newGamePage() {
   };
   main.replaceChildren(
     h("h2", {}, "New game"),
+    h("p", {}, h("a", { href: "/builder", "data-testid": "builder-link" }, "Build a warband from a faction's list"), ", then play it or simulate it."),
     h("form", { class: "newgame", onsubmit: create },
       h("label", {}, "Ruleset"), rulesetSel,
       h("label", {}, "Side A warband"), h("span", {}, a.sel, " or upload ", a.file),
