@@ -1,3 +1,5 @@
+"""``python -m warband``: the ``warband`` command."""
+
 from warband.cli.main import run
 
 run()

@@ -1,0 +1,1 @@
+"""The ``warband`` command line: one module per command group."""

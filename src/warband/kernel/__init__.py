@@ -1,0 +1,1 @@
+"""The game-agnostic engine: state, steps, dice, table geometry, set-up, turns and the protocol (names no game)."""

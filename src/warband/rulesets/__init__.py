@@ -1,0 +1,1 @@
+"""The games: one package per ruleset (rules, data, odds, faces), each a ``warband.rulesets`` entry point."""
