@@ -10,11 +10,12 @@ from __future__ import annotations
 import abc
 import contextlib
 import functools
+import importlib
 import inspect
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 from warband.kernel.actions import Action, Decision
 from warband.kernel.builder import ListBuilder
@@ -59,6 +60,19 @@ class Ruleset(abc.ABC):
     #: The words this ruleset gives meaning to in scenario actions (``actions:`` in a scenario file); None: it
     #: plays no scenario actions, and a scenario that declares some is refused when loaded.
     action_vocabulary: ClassVar[ActionVocabulary | None] = None
+    #: Where the ruleset's faces and helpers live, imported on first use so that playing a game never loads
+    #: them: hook name -> ``"module:name"``. Hooks: ``evaluate`` (a function of state and side), ``render``
+    #: (state), ``explain`` (state, action), ``view`` (state), ``odds`` (the tuple of odds commands). A hook
+    #: not named here keeps the default method (or the ruleset overrides the method itself).
+    faces: ClassVar[Mapping[str, str]] = {}
+
+    def face(self, hook: str) -> Any | None:
+        """What :attr:`faces` names for ``hook``, imported now; None if it names nothing."""
+        where = self.faces.get(hook)
+        if where is None:
+            return None
+        module, _, name = where.partition(":")
+        return getattr(importlib.import_module(module), name)
 
     # --- files and samples -------------------------------------------------------------------------
     def data_dir(self) -> Path:
@@ -172,8 +186,9 @@ class Ruleset(abc.ABC):
 
     def odds_commands(self) -> tuple[OddsCommand, ...]:
         """The exact-odds commands this ruleset offers (``warband odds RULESET NAME``), as data: the faces build
-        their commands from them. None by default."""
-        return ()
+        their commands from them. The ``odds`` face if there is one, else none."""
+        found = self.face("odds")
+        return () if found is None else cast("tuple[OddsCommand, ...]", found)
 
     def all_actions(self, state: GameState[Any]) -> list[Action]:
         """A superset of the legal actions: what a player might try now (``warband legal --explain`` lists the
@@ -182,24 +197,32 @@ class Ruleset(abc.ABC):
 
     def evaluate(self, state: GameState[Any], side: int) -> float:
         """A heuristic value of ``state`` for ``side`` (higher is better), for agents; public, so agents need
-        no ruleset internals. The default knows nothing."""
-        return 0.0
+        no ruleset internals. The ``evaluate`` face if there is one; else the default knows nothing."""
+        found = self.face("evaluate")
+        return 0.0 if found is None else float(found(state, side))
 
     # --- faces -------------------------------------------------------------------------------------
     def render(self, state: GameState[Any]) -> str:
-        """A text picture of the table for the terminal."""
-        return f"turn {state.turn}, {state.phase}"
+        """A text picture of the table for the terminal (the ``render`` face if there is one)."""
+        found = self.face("render")
+        return f"turn {state.turn}, {state.phase}" if found is None else str(found(state))
 
     def view(self, state: GameState[Any]) -> dict[str, Any]:
         """The drawable view of ``state`` (``docs/view.md``): shapes, labels, badges and tooltips that the web
-        table and the terminal map draw. The default is the kernel's generic view; a ruleset enriches it."""
+        table and the terminal map draw. The default is the kernel's generic view; a ruleset enriches it (its
+        ``view`` face)."""
+        found = self.face("view")
+        if found is not None:
+            return cast("dict[str, Any]", found(state))
         from warband.kernel.view import generic_view
 
         return generic_view(self.id, state)
 
     def explain(self, state: GameState[Any], action: Action) -> str:
-        """What choosing ``action`` risks: the odds of the rolls it starts (empty if none)."""
-        return ""
+        """What choosing ``action`` risks: the odds of the rolls it starts (empty if none; the ``explain`` face if
+        there is one)."""
+        found = self.face("explain")
+        return "" if found is None else str(found(state, action))
 
     def describe_action(self, state: GameState[Any], action: Action) -> str:
         """What a player reads about ``action`` beyond its notation (a scenario action's name and guideline);

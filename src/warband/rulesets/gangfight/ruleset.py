@@ -9,17 +9,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from warband.kernel.actions import Action
+from warband.kernel.context import Rosters
 from warband.kernel.mission import ActionVocabulary
-from warband.kernel.offers import OddsCommand, RosterLine, RosterSummary
+from warband.kernel.offers import RosterLine, RosterSummary
 from warband.kernel.params import ParamTable
 from warband.kernel.result import ModelFate
-from warband.kernel.rng import Rng
-from warband.kernel.ruleset import GameResult, SteppedRuleset
-from warband.kernel.state import GameState, Model, SideState
+from warband.kernel.ruleset import GameResult, SteppedRuleset, new_state
+from warband.kernel.state import GameState, Model
 from warband.kernel.steps import SteppedRules
 from warband.rulesets.gangfight import DATA_DIR, PARAMS_PATH
-from warband.rulesets.gangfight.core import Context, build_context, en, stat
+from warband.rulesets.gangfight.core import State, build_context, en, stat
 from warband.rulesets.gangfight.machine import RULES
 from warband.rulesets.gangfight.roster import (
     GFParty,
@@ -93,6 +92,12 @@ class Gangfight(SteppedRuleset):
     params: ClassVar[ParamTable] = ParamTable.load(PARAMS_PATH)
     rules: ClassVar[SteppedRules[Any]] = RULES
     action_vocabulary: ClassVar[ActionVocabulary | None] = VOCABULARY
+    faces: ClassVar[Mapping[str, str]] = {
+        "evaluate": "warband.rulesets.gangfight.evaluate:evaluate",
+        "render": "warband.rulesets.gangfight.render:render_table",
+        "explain": "warband.rulesets.gangfight.render:explain_action",
+        "odds": "warband.rulesets.gangfight.odds:ODDS_COMMANDS",
+    }
 
     def data_dir(self) -> Path:
         return DATA_DIR
@@ -126,33 +131,21 @@ class Gangfight(SteppedRuleset):
         models = sum(e.count for e in party.models)
         return RosterSummary(party.name, self.roster_points(roster), models, None, tuple(lines))
 
-    def odds_commands(self) -> tuple[OddsCommand, ...]:
-        from warband.rulesets.gangfight.odds import ODDS_COMMANDS
-
-        return ODDS_COMMANDS
-
-    def blank(
-        self,
-        params: Mapping[str, Any],
-        rosters: tuple[dict[str, Any], dict[str, Any]],
-        scenario: dict[str, Any],
-        seed: int,
-    ) -> GameState[Context]:
+    def blank(self, params: Mapping[str, Any], rosters: Rosters, scenario: dict[str, Any], seed: int) -> State:
         specs = (
             model_specs(GFParty.model_validate(rosters[0]), params),
             model_specs(GFParty.model_validate(rosters[1]), params),
         )
         ctx = build_context(params, rosters, scenario, seed, specs)
-        models: dict[str, Model] = {}
+        models: list[Model] = []
         for side in (0, 1):
             for mid in ctx.order[side]:
                 spec = ctx.profiles[mid]
                 key = str(spec["size"]).lower()
                 radius = float(params[f"volume_{key}_width"]) / 2
                 height = float(params[f"volume_{key}_height"])
-                models[mid] = Model(mid, side, spec["name"], spec["type"], radius, height, spec)
-        sides = [SideState(str(rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
-        return GameState(ctx, models, sides, Rng(seed))
+                models.append(Model(mid, side, spec["name"], spec["type"], radius, height, spec))
+        return new_state(ctx, models, rosters, seed)
 
     def result(self, state: GameState[Any]) -> GameResult | None:
         if state.phase != "over":
@@ -176,21 +169,6 @@ class Gangfight(SteppedRuleset):
         return GameResult(
             winner_of(state), str(state.vars.get("end_reason", "")), (int(vp[0]), int(vp[1])), state.turn, fates
         )
-
-    def evaluate(self, state: GameState[Any], side: int) -> float:
-        from warband.rulesets.gangfight.evaluate import evaluate
-
-        return evaluate(state, side)
-
-    def render(self, state: GameState[Any]) -> str:
-        from warband.rulesets.gangfight.render import render_table
-
-        return render_table(state)
-
-    def explain(self, state: GameState[Any], action: Action) -> str:
-        from warband.rulesets.gangfight.render import explain_action
-
-        return explain_action(state, action)
 
 
 __all__ = ["Gangfight"]

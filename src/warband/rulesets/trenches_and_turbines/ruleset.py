@@ -10,18 +10,18 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from warband.kernel.actions import Action
+from warband.kernel.context import Rosters
 from warband.kernel.geometry.distance import base_radius
 from warband.kernel.mission import ActionVocabulary
-from warband.kernel.offers import OddsCommand, RosterLine, RosterSummary
+from warband.kernel.offers import RosterLine, RosterSummary
 from warband.kernel.params import ParamTable
 from warband.kernel.result import Fate, GameResult, ModelFate
-from warband.kernel.rng import Rng
-from warband.kernel.ruleset import SteppedRuleset
-from warband.kernel.state import GameState, Model, SideState
+from warband.kernel.ruleset import SteppedRuleset, new_state
+from warband.kernel.state import GameState, Model
 from warband.kernel.steps import SteppedRules
 from warband.rulesets.trenches_and_turbines import missions
 from warband.rulesets.trenches_and_turbines.actions import ACTIONS
-from warband.rulesets.trenches_and_turbines.context import Context, State, build_context
+from warband.rulesets.trenches_and_turbines.context import State, build_context
 from warband.rulesets.trenches_and_turbines.machine import RULES
 from warband.rulesets.trenches_and_turbines.roster import load_roster, unit_specs
 from warband.rulesets.trenches_and_turbines.scoring import result_score
@@ -40,50 +40,46 @@ class TrenchesAndTurbines(SteppedRuleset):
     action_vocabulary: ClassVar[ActionVocabulary | None] = ActionVocabulary(
         kinds=frozenset(ACTIONS), statuses=frozenset(missions.STATUSES), ruleset="trenches-and-turbines"
     )
-
-    def data_dir(self) -> Path:
-        return _HERE / "data"
+    faces: ClassVar[Mapping[str, str]] = {
+        "evaluate": "warband.rulesets.trenches_and_turbines.evaluate:evaluate",
+        "view": "warband.rulesets.trenches_and_turbines.view:view",
+        "explain": "warband.rulesets.trenches_and_turbines.render:explain_action",
+        "odds": "warband.rulesets.trenches_and_turbines.odds:ODDS_COMMANDS",
+    }
 
     def load_roster(self, path: Path) -> dict[str, Any]:
         return load_roster(path).model_dump(mode="json", exclude_none=True)
 
-    def _context(
-        self, params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict[str, Any]], scenario: dict[str, Any]
-    ) -> Context:
+    def blank(self, params: Mapping[str, Any], rosters: Rosters, scenario: dict[str, Any], seed: int) -> State:
         act, cmd = int(params["default_act"]), float(params["default_command"])
-        specs = (unit_specs(rosters[0], act, cmd), unit_specs(rosters[1], act, cmd))
-        return build_context(params, rosters, scenario, specs)
-
-    def blank(
-        self,
-        params: Mapping[str, Any],
-        rosters: tuple[dict[str, Any], dict[str, Any]],
-        scenario: dict[str, Any],
-        seed: int,
-    ) -> State:
-        ctx = self._context(params, rosters, scenario)
+        ctx = build_context(
+            params, rosters, scenario, (unit_specs(rosters[0], act, cmd), unit_specs(rosters[1], act, cmd))
+        )
         p = ctx.params
-        models: dict[str, Model] = {}
+        models: list[Model] = []
         for uid in ctx.unit_order:
             spec = ctx.units[uid]
             for mid in spec["models"]:
                 data = ctx.profiles[mid]
                 height = float(p[f"size_height_{data['size']}"])
-                models[mid] = Model(
-                    mid, spec["side"], spec["name"], spec["name"], base_radius(data["base_mm"]), height, data, unit=uid
+                models.append(
+                    Model(
+                        mid,
+                        spec["side"],
+                        spec["name"],
+                        spec["name"],
+                        base_radius(data["base_mm"]),
+                        height,
+                        data,
+                        unit=uid,
+                    )
                 )
-        sides = [SideState(str(ctx.rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
-        return GameState(ctx, models, sides, Rng(seed))
+        return new_state(ctx, models, ctx.rosters, seed)
 
     def describe_roster(self, roster: dict[str, Any]) -> RosterSummary:
         """One line per unit (its name and models); no points in this game's force files yet."""
         lines = tuple(RosterLine(str(u["name"]), int(u["models"])) for u in roster["units"])
         return RosterSummary(str(roster["name"]), None, sum(x.count for x in lines), len(lines), lines)
-
-    def odds_commands(self) -> tuple[OddsCommand, ...]:
-        from warband.rulesets.trenches_and_turbines.odds import ODDS_COMMANDS
-
-        return ODDS_COMMANDS
 
     def result(self, state: GameState[Any]) -> GameResult | None:
         if state.phase != "over":
@@ -93,29 +89,14 @@ class TrenchesAndTurbines(SteppedRuleset):
         fates = tuple(model_fate(state, m) for m in state.models.values())
         return GameResult(winner, "victory points", score, state.turn, fates)
 
-    def evaluate(self, state: GameState[Any], side: int) -> float:
-        from warband.rulesets.trenches_and_turbines.evaluate import evaluate
-
-        return evaluate(state, side)
-
     def describe_action(self, state: GameState[Any], action: Action) -> str:
         return missions.describe(state, action)
-
-    def view(self, state: GameState[Any]) -> dict[str, Any]:
-        from warband.rulesets.trenches_and_turbines.view import view
-
-        return view(state)
 
     def render(self, state: GameState[Any]) -> str:
         from warband.kernel.view_text import render_view
         from warband.rulesets.trenches_and_turbines.render import render_table
 
         return render_view(self.view(state)) + "\n" + render_table(state)
-
-    def explain(self, state: GameState[Any], action: Action) -> str:
-        from warband.rulesets.trenches_and_turbines.render import explain_action
-
-        return explain_action(state, action)
 
 
 def model_fate(state: GameState[Any], m: Model) -> ModelFate:

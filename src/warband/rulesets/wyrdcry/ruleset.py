@@ -7,13 +7,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from warband.kernel.actions import Action
-from warband.kernel.offers import OddsCommand, RosterLine, RosterSummary
+from warband.kernel.context import Rosters
+from warband.kernel.offers import RosterLine, RosterSummary
 from warband.kernel.params import ParamTable
 from warband.kernel.result import ModelFate
-from warband.kernel.rng import Rng
-from warband.kernel.ruleset import GameResult, SteppedRuleset
-from warband.kernel.state import GameState, Model, SideState
+from warband.kernel.ruleset import GameResult, SteppedRuleset, new_state
+from warband.kernel.state import GameState, Model
 from warband.kernel.steps import SteppedRules
 from warband.rulesets.wyrdcry.round import RULES
 
@@ -27,11 +26,14 @@ class Wyrdcry(SteppedRuleset):
     version: ClassVar[str] = "0.3.0"
     title: ClassVar[str] = "Wyrdcry (seed 003 combat phase, Notion initiative and morale)"
     params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
-
     rules: ClassVar[SteppedRules[Any]] = RULES
-
-    def data_dir(self) -> Path:
-        return _HERE / "data"
+    faces: ClassVar[Mapping[str, str]] = {
+        "evaluate": "warband.rulesets.wyrdcry.evaluate:evaluate",
+        "view": "warband.rulesets.wyrdcry.view:view",
+        "render": "warband.rulesets.wyrdcry.render:render",
+        "explain": "warband.rulesets.wyrdcry.render:explain",
+        "odds": "warband.rulesets.wyrdcry.odds:ODDS_COMMANDS",
+    }
 
     def load_scenario(self, path: Path) -> dict[str, Any]:
         """The kernel's scenario format, then Wyrdcry's own ``rules`` options (``scenario.py``)."""
@@ -40,11 +42,6 @@ class Wyrdcry(SteppedRuleset):
         doc = super().load_scenario(path)
         check_options(path, doc)
         return doc
-
-    def view(self, state: GameState[Any]) -> dict[str, Any]:
-        from warband.rulesets.wyrdcry.view import view
-
-        return view(state)
 
     def load_roster(self, path: Path) -> dict[str, Any]:
         from warband.rulesets.wyrdcry.roster import load_warband
@@ -56,23 +53,17 @@ class Wyrdcry(SteppedRuleset):
 
         return warband_points(Warband.model_validate(roster))
 
-    def blank(
-        self,
-        params: Mapping[str, Any],
-        rosters: tuple[dict[str, Any], dict[str, Any]],
-        scenario: dict[str, Any],
-        seed: int,
-    ) -> GameState[Any]:
+    def blank(self, params: Mapping[str, Any], rosters: Rosters, scenario: dict[str, Any], seed: int) -> GameState[Any]:
         from warband.rulesets.wyrdcry.core import build_context
 
         ctx, cards = build_context(params, rosters, scenario, seed)
         radius, height = float(params["base_radius"]), float(params["model_height"])
-        models: dict[str, Model] = {}
-        for side in (0, 1):
-            for mid, card in zip(ctx.order[side], cards[side], strict=True):
-                models[mid] = Model(mid, side, card["name"], card["type"], radius, height, card)
-        sides = [SideState(str(rosters[s].get("name", f"side {'AB'[s]}"))) for s in (0, 1)]
-        return GameState(ctx, models, sides, Rng(seed))
+        models = [
+            Model(mid, side, card["name"], card["type"], radius, height, card)
+            for side in (0, 1)
+            for mid, card in zip(ctx.order[side], cards[side], strict=True)
+        ]
+        return new_state(ctx, models, rosters, seed)
 
     def result(self, state: GameState[Any]) -> GameResult | None:
         if state.phase != "over":
@@ -111,26 +102,6 @@ class Wyrdcry(SteppedRuleset):
         )
         total = self.roster_points(roster)
         return RosterSummary(w.name, total, sum(f.count for f in w.fighters), None, lines, points_limit=w.points_limit)
-
-    def odds_commands(self) -> tuple[OddsCommand, ...]:
-        from warband.rulesets.wyrdcry.odds import ODDS_COMMANDS
-
-        return ODDS_COMMANDS
-
-    def evaluate(self, state: GameState[Any], side: int) -> float:
-        from warband.rulesets.wyrdcry.evaluate import evaluate
-
-        return evaluate(state, side)
-
-    def render(self, state: GameState[Any]) -> str:
-        from warband.rulesets.wyrdcry.render import render
-
-        return render(state)
-
-    def explain(self, state: GameState[Any], action: Action) -> str:
-        from warband.rulesets.wyrdcry.render import explain
-
-        return explain(state, action)
 
 
 __all__ = ["Wyrdcry"]
