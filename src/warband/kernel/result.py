@@ -5,11 +5,14 @@ model, so the lab (simulate, report, compare, balance) reads every game the same
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
-__all__ = ["FATES", "Fate", "GameResult", "ModelFate"]
+if TYPE_CHECKING:
+    from warband.kernel.state import Model
+
+__all__ = ["FATES", "Fate", "GameResult", "ModelFate", "fate_by_order"]
 
 Fate = Literal["in play", "down", "out", "fled"]
 #: The fates a model can end a game with: still ``in play``; ``down`` (the ruleset's 'hurt but on the table'
@@ -139,3 +142,24 @@ class GameResult:
             int(data.get("turns", 0)),
             tuple(fates),
         )
+
+
+def fate_by_order(
+    m: Model, order: Sequence[Sequence[str]], points: Sequence[Sequence[float]], fate: Fate, damage: int
+) -> ModelFate:
+    """The fate of ``m`` in a game that keeps each side's model ids in roster order (``order``) and each model's
+    points side by side in the same order (``points``; 0 for a model past the end of its side's list). Its type
+    is the model's kind, its kills the ``kills`` flag the rules count; ``fate`` and ``damage`` are the game's
+    own reading of the model."""
+    i = order[m.side].index(m.id)
+    side = points[m.side]
+    return ModelFate(
+        id=m.id,
+        side=m.side,
+        name=m.name,
+        type=m.kind,
+        points=side[i] if i < len(side) else 0,
+        fate=fate,
+        kills=int(m.flags.get("kills", 0)),
+        damage=damage,
+    )

@@ -13,7 +13,7 @@ from warband.kernel.context import Rosters
 from warband.kernel.mission import ActionVocabulary
 from warband.kernel.offers import RosterLine, RosterSummary
 from warband.kernel.params import ParamTable
-from warband.kernel.result import ModelFate
+from warband.kernel.result import fate_by_order
 from warband.kernel.ruleset import GameResult, SteppedRuleset, new_state
 from warband.kernel.state import GameState, Model
 from warband.kernel.steps import SteppedRules
@@ -153,18 +153,14 @@ class Gangfight(SteppedRuleset):
         vp = state.vars["vp"]
         points = _model_points(state.ctx.rosters, state.ctx.params)
         fates = tuple(
-            ModelFate(
-                id=m.id,
-                side=m.side,
-                name=m.name,
-                type=m.kind,
-                points=points[m.side][i] if i < len(points[m.side]) else 0,
-                fate="out" if m.flags.get("out") else "down" if m.flags.get("knocked") else "in play",
-                kills=int(m.flags.get("kills", 0)),
-                damage=max(0, stat(m, "EN") - en(m)),
+            fate_by_order(
+                m,
+                state.ctx.order,
+                points,
+                "out" if m.flags.get("out") else "down" if m.flags.get("knocked") else "in play",
+                max(0, stat(m, "EN") - en(m)),
             )
             for m in state.models.values()
-            for i in [state.ctx.order[m.side].index(m.id)]
         )
         return GameResult(
             winner_of(state), str(state.vars.get("end_reason", "")), (int(vp[0]), int(vp[1])), state.turn, fates

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from warband.kernel.context import Rosters
 from warband.kernel.offers import RosterLine, RosterSummary
 from warband.kernel.params import ParamTable
-from warband.kernel.result import ModelFate
+from warband.kernel.result import fate_by_order
 from warband.kernel.ruleset import GameResult, SteppedRuleset, new_state
 from warband.kernel.state import GameState, Model
 from warband.kernel.steps import SteppedRules
@@ -72,18 +72,10 @@ class Wyrdcry(SteppedRuleset):
 
         points = _fighter_points(state.ctx.rosters)
         models = tuple(
-            ModelFate(
-                id=m.id,
-                side=m.side,
-                name=m.name,
-                type=m.kind,
-                points=points[m.side][i] if i < len(points[m.side]) else 0,
-                fate="out" if m.flags.get("status") == "out" else "in play",
-                kills=int(m.flags.get("kills", 0)),
-                damage=m.token("damage"),
+            fate_by_order(
+                m, state.ctx.order, points, "out" if m.flags.get("status") == "out" else "in play", m.token("damage")
             )
             for m in state.models.values()
-            for i in [state.ctx.order[m.side].index(m.id)]
         )
         return GameResult(state.vars.get("winner"), str(state.vars.get("reason", "")), score(state), state.turn, models)
 
