@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
-from warband.kernel.events import DiceRolled, Event
+from warband.kernel.events import DiceRolled, Event, Note
 from warband.kernel.geometry.distance import Vec, segment_point_distance
 from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.steps import Chance, Choice, push
@@ -78,10 +78,16 @@ class RollOff(Chance[S]):
 # ------------------------------------------------------------------------------------------- zones
 class ChooseZone(Choice[S]):
     """The roll-off winner ``by`` picks one of the two deployment zones; the other side takes the other one
-    (``state.vars["zone_of"]``). Subclasses (dataclasses with a ``by`` field) say what follows (:meth:`chosen`)."""
+    (``state.vars["zone_of"]``). Subclasses (dataclasses with a ``by`` field) say who deploys first
+    (:meth:`first`, the other side by default), how the game calls a zone and the rule id of the note
+    (:attr:`zone_word`, :attr:`zone_rule`), or override :meth:`chosen` for anything else that follows."""
 
     __slots__ = ()
     kind = "zone"
+    #: What the game calls a zone ("deployment zone", "edge") in the note of the choice.
+    zone_word: ClassVar[str] = "deployment zone"
+    #: The rule id of that note, after the ruleset's prefix.
+    zone_rule: ClassVar[str] = "setup/zone"
     by: int
 
     def options(self, state: S) -> list[Action]:
@@ -92,9 +98,15 @@ class ChooseZone(Choice[S]):
         state.vars["zone_of"] = [zone, 1 - zone] if self.by == 0 else [1 - zone, zone]
         self.chosen(state, zone, events)
 
-    @abc.abstractmethod
     def chosen(self, state: S, zone: int, events: list[Event]) -> None:
         """After the choice: say so, and name the side that deploys first (``state.vars["deployer"]``)."""
+        note = f"side {side_name(self.by)} takes {self.zone_word} {zone}"
+        events.append(Note(note, f"{self.rules}/{self.zone_rule}"))
+        state.vars["deployer"] = self.first(state)
+
+    def first(self, state: S) -> int:
+        """The side that deploys first: by default the side that did not choose."""
+        return 1 - self.by
 
 
 class ChooseSide(Choice[S]):

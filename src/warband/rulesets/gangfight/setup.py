@@ -123,11 +123,15 @@ class ChooseEdge(kernel_setup.ChooseZone[State]):
     """The Defender picks its table edge (digest B1 Stages (1)); the Attacker deploys first."""
 
     rules = R
+    zone_word = "edge"
+    zone_rule = "setup/edge"
     by: int
 
+    def first(self, state: State) -> int:
+        return int(state.vars["attacker"])
+
     def chosen(self, state: State, zone: int, events: list[Event]) -> None:
-        events.append(Note(f"side {side_name(self.by)} takes edge {zone}", f"{R}/setup/edge"))
-        state.vars["deployer"] = int(state.vars["attacker"])
+        kernel_setup.ChooseZone.chosen(self, state, zone, events)
         state.phase = "deploy"
 
 

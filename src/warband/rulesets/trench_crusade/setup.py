@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 from warband.kernel import setup as kernel_setup
 from warband.kernel.errors import Reason
-from warband.kernel.events import Event, Note
+from warband.kernel.events import Event
 from warband.kernel.space import overlapping
 from warband.kernel.state import Model
-from warband.rulesets.trench_crusade.core import TURN_OVER, R, State, Vec, place, side_name
+from warband.rulesets.trench_crusade.core import TURN_OVER, R, State, Vec, place
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,11 +21,11 @@ class ChooseZone(kernel_setup.ChooseZone[State]):
     """The roll-off winner picks a deployment zone (digest §1)."""
 
     rules = R
+    zone_rule = "deploy/zone"
     by: int
 
-    def chosen(self, state: State, zone: int, events: list[Event]) -> None:
-        events.append(Note(f"side {side_name(self.by)} takes deployment zone {zone}", f"{R}/deploy/zone"))
-        state.vars["deployer"] = first_deployer(state)
+    def first(self, state: State) -> int:
+        return first_deployer(state)
 
 
 @dataclass(frozen=True, slots=True)

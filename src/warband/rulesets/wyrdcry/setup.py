@@ -16,7 +16,7 @@ from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
 from warband.kernel.space import overlapping
-from warband.rulesets.wyrdcry.core import R, State, Vec, fighters, is_out, side_name
+from warband.rulesets.wyrdcry.core import R, State, Vec, fighters, is_out
 
 #: The phase between the last fighter placed and the first battle round (``round.py`` starts the round from it).
 DEPLOYED = "deployed"
@@ -28,10 +28,6 @@ class ChooseZone(kernel_setup.ChooseZone[State]):
 
     rules = R
     by: int
-
-    def chosen(self, state: State, zone: int, events: list[Event]) -> None:
-        events.append(Note(f"side {side_name(self.by)} takes deployment zone {zone}", f"{R}/setup/zone"))
-        state.vars["deployer"] = 1 - self.by
 
 
 @dataclass(frozen=True, slots=True)
