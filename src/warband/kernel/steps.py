@@ -27,14 +27,15 @@ reads it back, checking every field.
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from warband.kernel.actions import CHANCE, CHOICE, OVER, Action, Decision, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event
 from warband.kernel.records import Step, StepError, decode_record
-from warband.kernel.state import GameState
+from warband.kernel.state import GameState, Model
 
 S = TypeVar("S", bound="GameState[Any]")
 
@@ -126,6 +127,39 @@ class ActionMenu(Choice[S]):
 
     def apply(self, state: S, action: Action, events: list[Event]) -> None:
         self.act(state, action, events)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelActions(Generic[S]):
+    """What a model may do in its activation, as the ruleset's three functions of the state and the model: its
+    menu (``only_legal``: the legal actions, else every one a player might try), the rules an action breaks (empty
+    when legal), and doing it. A :class:`ModelMenu` asks them for the active model."""
+
+    menu: Callable[[S, Model, bool], list[Action]]
+    reasons: Callable[[S, Model, Action], list[Reason]]
+    act: Callable[[S, Model, Action, list[Event]], None]
+
+
+class ModelMenu(ActionMenu[S]):
+    """An :class:`ActionMenu` of a game that activates models: the record's ``model`` field names the active
+    model, and the ruleset's :class:`ModelActions` (:meth:`actions`) answer for it."""
+
+    __slots__ = ()
+    about = "model"
+    model: str
+
+    @abc.abstractmethod
+    def actions(self) -> ModelActions[S]:
+        """The ruleset's functions (a method, so that the module may define them below the step)."""
+
+    def menu(self, state: S, only_legal: bool) -> list[Action]:
+        return self.actions().menu(state, state.models[self.model], only_legal)
+
+    def check(self, state: S, action: Action) -> list[Reason]:
+        return self.actions().reasons(state, state.models[self.model], action)
+
+    def act(self, state: S, action: Action, events: list[Event]) -> None:
+        self.actions().act(state, state.models[self.model], action, events)
 
 
 class Chance(Step, Generic[S]):

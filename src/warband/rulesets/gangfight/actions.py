@@ -175,26 +175,16 @@ CHECKS = {
 
 
 @dataclass(frozen=True, slots=True)
-class ChooseAction(steps.ActionMenu[State]):
+class ChooseAction(steps.ModelMenu[State]):
     """The active model's next action (seed 004, Standard and Special Actions), or the end of its activation."""
 
     rules = R
-    about = "model"
     wait_rule = "turn/active-model"
     wait_text = "{actor} is the active model"
     model: str
 
-    def player(self, state: State) -> int:
-        return state.models[self.model].side
-
-    def menu(self, state: State, only_legal: bool) -> list[Action]:
-        return menu(state, state.models[self.model], only_legal=only_legal)
-
-    def check(self, state: State, action: Action) -> list[Reason]:
-        return action_reasons(state, state.models[self.model], action)
-
-    def act(self, state: State, action: Action, events: list[Event]) -> None:
-        do_action(state, state.models[self.model], action, events)
+    def actions(self) -> steps.ModelActions[State]:
+        return MODEL_ACTIONS
 
 
 def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
@@ -248,3 +238,7 @@ def declare_fire(state: State, m: Model, t: Model, weapon: str) -> None:
                 open_window(state, m, x, "area")
     else:
         open_window(state, m, t, "fire")
+
+
+#: The active model's menu, the rules of each action and doing it (:class:`ChooseAction`).
+MODEL_ACTIONS: steps.ModelActions[State] = steps.ModelActions(menu, action_reasons, do_action)

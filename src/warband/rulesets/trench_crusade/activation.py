@@ -88,24 +88,14 @@ def begin_activation(state: State, m: Model, events: list[Event]) -> None:
 
 # ------------------------------------------------------------------------------------------- the action menu
 @dataclass(frozen=True, slots=True)
-class ActionMenu(steps.ActionMenu[State]):
+class ActionMenu(steps.ModelMenu[State]):
     """Standing decision of an activated model: its next action (seed 000 §Actions)."""
 
     rules = R
-    about = "model"
     model: str
 
-    def player(self, state: State) -> int:
-        return state.models[self.model].side
-
-    def menu(self, state: State, only_legal: bool) -> list[Action]:
-        return menu(state, state.models[self.model], only_legal=only_legal)
-
-    def check(self, state: State, action: Action) -> list[Reason]:
-        return action_reasons(state, state.models[self.model], action)
-
-    def act(self, state: State, action: Action, events: list[Event]) -> None:
-        do_action(state, state.models[self.model], action, events)
+    def actions(self) -> steps.ModelActions[State]:
+        return MODEL_ACTIONS
 
 
 def _tries(state: State, m: Model, eng: list[Model], only_legal: bool) -> Iterator[Action]:
@@ -207,3 +197,7 @@ def _heavy_then_move(state: State, m: Model) -> list[Reason]:
         if w is not None and heavy_applies(m, w):
             return [(f"{R}/keyword/heavy", f"{name} is HEAVY and was fired this activation: no move after it")]
     return []
+
+
+#: The activated model's menu, the rules of each action and doing it (:class:`ActionMenu`).
+MODEL_ACTIONS: steps.ModelActions[State] = steps.ModelActions(menu, action_reasons, do_action)

@@ -55,25 +55,18 @@ from warband.rulesets.wyrdcry.scenario import carrying, token_action, token_reas
 
 
 @dataclass(frozen=True, slots=True)
-class ActivationStep(steps.ActionMenu[State]):
+class ActivationStep(steps.ModelMenu[State]):
     """The active fighter's choices: an action (S 4-6), an ability (S 7-13), a bonus action (S 6 aside), or
     ending the activation once both actions are taken."""
 
     rules = R
-    about = "model"
     wait_rule = "activation/who"
     wait_text = "{actor} is the active fighter: name it in the action"
     by: int
     model: str
 
-    def menu(self, state: State, only_legal: bool) -> list[Action]:
-        return menu(state, state.models[self.model], only_legal=only_legal)
-
-    def check(self, state: State, action: Action) -> list[Reason]:
-        return action_reasons(state, state.models[self.model], action)
-
-    def act(self, state: State, action: Action, events: list[Event]) -> None:
-        do_action(state, state.models[self.model], action, events)
+    def actions(self) -> steps.ModelActions[State]:
+        return MODEL_ACTIONS
 
 
 def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
@@ -273,3 +266,7 @@ class ChannelBacklash(FighterD6):
             deal_damage(state, m, int(p["channel_backlash_damage"]), "channel backlash", events)
         else:
             events.append(DiceRolled("channel backlash", values, "safe", m.id))
+
+
+#: The active fighter's menu, the rules of each action and doing it (:class:`ActivationStep`).
+MODEL_ACTIONS: steps.ModelActions[State] = steps.ModelActions(menu, action_reasons, do_action)
