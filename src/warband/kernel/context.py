@@ -21,6 +21,8 @@ from warband.kernel.geometry.terrain import TerrainPiece
 T = TypeVar("T")
 #: The two validated warband documents of a game, side A's first.
 Rosters = tuple[dict[str, Any], dict[str, Any]]
+#: Each side's model profiles (or specs) in roster order, side A's first: what :func:`number_models` numbers.
+SideSpecs = tuple[list[dict[str, Any]], list[dict[str, Any]]]
 #: The letter that starts the model ids of each side.
 SIDE_PREFIX = ("a", "b")
 

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from warband.kernel.actions import Action
-from warband.kernel.battlefield import battlefield
-from warband.kernel.context import GameContext
+from warband.kernel.context import GameContext, Rosters, SideSpecs, context_fields, number_models
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Moved
 from warband.kernel.geometry.distance import Vec
@@ -75,38 +74,19 @@ class GFAuto(Auto[State]):
 
 
 def build_context(
-    params: Mapping[str, Any],
-    rosters: tuple[dict[str, Any], dict[str, Any]],
-    scenario: dict[str, Any],
-    seed: int,
-    specs: tuple[list[dict[str, Any]], list[dict[str, Any]]],
+    params: Mapping[str, Any], rosters: Rosters, scenario: dict[str, Any], seed: int, specs: SideSpecs
 ) -> Context:
-    bf = battlefield(scenario)
-    profiles: dict[str, dict[str, Any]] = {}
-    order: list[tuple[str, ...]] = []
-    for side in (0, 1):
-        ids = []
-        for i, spec in enumerate(specs[side], start=1):
-            mid = f"{SIDE_PREFIX[side]}{i}"
-            ids.append(mid)
-            profiles[mid] = spec
-        order.append(tuple(ids))
+    """The context of a game of these documents; ``specs`` are each side's model profiles in party order."""
+    profiles, order = number_models(specs)
     opts = dict(scenario.get("rules") or {})
     density = {k.removeprefix("density."): str(v) for k, v in opts.items() if k.startswith("density.")}
     ladders = frozenset(str(t["id"]) for t in scenario.get("terrain", []) if t.get("ladder") is True)
     rounds = int(params["max_rounds"])
     return Context(
-        params=dict(params),
-        table=bf.table,
-        cover_ids=bf.cover_ids,
-        zones=bf.zones,
-        objectives=bf.objectives,
-        rosters=rosters,
-        scenario=scenario,
-        profiles=profiles,
+        **context_fields(params, rosters, scenario, profiles),
         rounds=rounds,
         seed=seed,
-        order=(order[0], order[1]),
+        order=order,
         density=density,
         ladders=ladders,
     )

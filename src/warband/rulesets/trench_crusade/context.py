@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from warband.kernel.battlefield import ObjectivePoint, battlefield
-from warband.kernel.context import GameContext
+from warband.kernel.battlefield import ObjectivePoint
+from warband.kernel.context import GameContext, Rosters, SideSpecs, context_fields, number_models
 from warband.kernel.geometry.distance import base_radius
 from warband.kernel.geometry.terrain import TerrainPiece
 
@@ -44,39 +44,17 @@ class Context(GameContext):
 
 
 def build_context(
-    params: Mapping[str, Any],
-    rosters: tuple[dict[str, Any], dict[str, Any]],
-    scenario: dict[str, Any],
-    seed: int,
-    specs: tuple[list[dict[str, Any]], list[dict[str, Any]]],
+    params: Mapping[str, Any], rosters: Rosters, scenario: dict[str, Any], seed: int, specs: SideSpecs
 ) -> Context:
     """Turn validated documents into a context; model ids are ``a1..aN`` and ``b1..bN`` in roster order."""
-    bf = battlefield(scenario)
-    table, cover, zones, objectives = bf.table, bf.cover_ids, bf.zones, bf.objectives
-    profiles: dict[str, dict[str, Any]] = {}
-    spec_by_id: dict[str, dict[str, Any]] = {}
-    order: list[tuple[str, ...]] = []
-    for side in (0, 1):
-        ids = []
-        for i, spec in enumerate(specs[side], start=1):
-            mid = f"{SIDE_PREFIX[side]}{i}"
-            ids.append(mid)
-            profiles[mid] = spec["data"]
-            spec_by_id[mid] = spec
-        order.append(tuple(ids))
+    spec_by_id, order = number_models(specs)
+    profiles = {mid: spec["data"] for mid, spec in spec_by_id.items()}
     return Context(
-        params=dict(params),
-        table=table,
-        cover_ids=cover,
-        zones=(zones[0], zones[1]),
-        objectives=objectives,
+        **context_fields(params, rosters, scenario, profiles),
         turns=int(scenario.get("turns", 4)),
-        rosters=rosters,
-        scenario=scenario,
         seed=seed,
-        profiles=profiles,
         specs=spec_by_id,
-        order=(order[0], order[1]),
+        order=order,
     )
 
 

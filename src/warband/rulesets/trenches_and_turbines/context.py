@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from warband.kernel.battlefield import ObjectivePoint, battlefield
-from warband.kernel.context import GameContext
+from warband.kernel.battlefield import ObjectivePoint
+from warband.kernel.context import GameContext, Rosters, SideSpecs, context_fields
 from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.mission import MissionAction
 from warband.kernel.state import GameState
@@ -70,15 +70,8 @@ def mission_specs(scenario: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def build_context(
-    params: Mapping[str, Any],
-    rosters: tuple[dict[str, Any], dict[str, Any]],
-    scenario: dict[str, Any],
-    specs: tuple[list[dict[str, Any]], list[dict[str, Any]]],
-) -> Context:
+def build_context(params: Mapping[str, Any], rosters: Rosters, scenario: dict[str, Any], specs: SideSpecs) -> Context:
     """Unit ids are ``a1, a2, ...`` / ``b1, ...`` in roster order; model ids ``a1.1`` (the leader), ``a1.2``..."""
-    bf = battlefield(scenario)
-    terrain, table, zones, objectives = bf.table.terrain, bf.table, bf.zones, bf.objectives
     units: dict[str, dict[str, Any]] = {}
     profiles: dict[str, dict[str, Any]] = {}
     for side in (0, 1):
@@ -88,20 +81,15 @@ def build_context(
             for mid, data in zip(mids, spec["models"], strict=True):
                 profiles[mid] = data
             units[uid] = {**{k: v for k, v in spec.items() if k != "models"}, "side": side, "models": mids}
+    fields = context_fields(params, rosters, scenario, profiles)
+    terrain = fields["table"].terrain
     scalable = _scenario_ids(scenario, "scalable") | frozenset(p.id for p in terrain if p.kind == "platform")
     rounds = int(params.get("rounds", 0)) or int(scenario.get("turns", 5))
     return Context(
-        params=dict(params),
-        table=table,
-        cover_ids=bf.cover_ids,
+        **fields,
         woods_ids=_scenario_ids(scenario, "woods"),
         scalable_ids=scalable,
-        zones=(zones[0], zones[1]),
-        objectives=objectives,
         rounds=rounds,
-        rosters=rosters,
-        scenario=scenario,
         units=units,
-        profiles=profiles,
         missions=mission_specs(scenario),
     )

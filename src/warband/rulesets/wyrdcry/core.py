@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
 from warband.kernel.actions import DiceSpec
-from warband.kernel.battlefield import battlefield
-from warband.kernel.context import GameContext
+from warband.kernel.context import GameContext, Rosters, context_fields, number_models
 from warband.kernel.events import Event, Moved, Note, Removed, TokensChanged
 from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.space import gap, memo_sight
@@ -113,25 +112,15 @@ def fighter_cards(roster: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def build_context(
-    params: Mapping[str, Any], rosters: tuple[dict[str, Any], dict[str, Any]], scenario: dict[str, Any], seed: int
+    params: Mapping[str, Any], rosters: Rosters, scenario: dict[str, Any], seed: int
 ) -> tuple[Context, list[list[dict[str, Any]]]]:
     from warband.rulesets.wyrdcry.roster import load_data
 
-    bf = battlefield(scenario)
-    profiles: dict[str, dict[str, Any]] = {}
-    order: list[tuple[str, ...]] = []
-    cards: list[list[dict[str, Any]]] = []
+    cards = [fighter_cards(rosters[0]), fighter_cards(rosters[1])]
+    profiles, order = number_models((cards[0], cards[1]))
     dice_counts: list[int] = []
     factions = load_data().factions
     for side in (0, 1):
-        side_cards = fighter_cards(rosters[side])
-        cards.append(side_cards)
-        ids = []
-        for i, card in enumerate(side_cards, start=1):
-            mid = f"{SIDE_PREFIX[side]}{i}"
-            ids.append(mid)
-            profiles[mid] = card
-        order.append(tuple(ids))
         n = int(params["initiative_dice"])
         faction = factions.get(str(rosters[side].get("faction")))
         chosen = set(rosters[side].get("options", []))
@@ -140,16 +129,9 @@ def build_context(
                 n = o.initiative_dice
         dice_counts.append(n)
     ctx = Context(
-        params=dict(params),
-        table=bf.table,
-        cover_ids=bf.cover_ids,
-        zones=bf.zones,
-        objectives=bf.objectives,
-        rosters=rosters,
-        scenario=scenario,
-        profiles=profiles,
+        **context_fields(params, rosters, scenario, profiles),
         seed=seed,
-        order=(order[0], order[1]),
+        order=order,
         factions=(str(rosters[0].get("faction")), str(rosters[1].get("faction"))),
         options=(tuple(rosters[0].get("options", [])), tuple(rosters[1].get("options", []))),
         initiative_dice=(dice_counts[0], dice_counts[1]),
