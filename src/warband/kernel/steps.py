@@ -29,7 +29,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from warband.kernel.actions import CHANCE, CHOICE, OVER, Action, Decision, DiceSpec
 from warband.kernel.errors import Reason
@@ -224,8 +224,20 @@ def replace_top(state: GameState[Any], step: Step) -> None:
 
 
 # ------------------------------------------------------------------------------------------- the machine
+class StepFor(Protocol):
+    """A step kind made from a side alone (``Deploy(by)``), as :attr:`SteppedRules.deploy_step` names it."""
+
+    def __call__(self, by: int, /) -> Choice[Any]: ...
+
+
 class SteppedRules(Generic[S]):
     """The kernel protocol over a stack of typed steps; a ruleset gives its step kinds and its hooks."""
+
+    #: The standing decision of the deployment (a :class:`~warband.kernel.setup.Deploy` step kind), faced in
+    #: :attr:`deploy_phase` by the side in ``state.vars["deployer"]`` (the set-up's convention); None for a game
+    #: that deploys some other way.
+    deploy_step: ClassVar[StepFor | None] = None
+    deploy_phase: ClassVar[str] = "deploy"
 
     def __init__(self, kinds: Iterable[type[Step]]) -> None:
         table: dict[str, type[Step]] = {}
@@ -242,7 +254,10 @@ class SteppedRules(Generic[S]):
 
     def standing(self, state: S) -> Choice[S] | None:
         """The decision a player faces when nothing is pending and :meth:`idle` has nothing to advance (deploy
-        a model, activate one, pick an action), as a step that is not stored on the stack."""
+        a model, activate one, pick an action), as a step that is not stored on the stack. By default the
+        deployment's (:attr:`deploy_step`), else none: a ruleset adds its other phases' and calls this for the rest."""
+        if self.deploy_step is not None and state.phase == self.deploy_phase:
+            return self.deploy_step(int(state.vars.get("deployer", 0)))
         return None
 
     @abc.abstractmethod

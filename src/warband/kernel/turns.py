@@ -222,7 +222,7 @@ class Alternating(SteppedRules[S]):
 
     def standing(self, state: S) -> Choice[S] | None:
         if state.phase != self.phase:
-            return None
+            return super().standing(state)
         piece = self.activation.piece(state)
         return self.activate(self.activation.side(state)) if piece is None else self.menu(state, piece)
 

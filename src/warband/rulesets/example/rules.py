@@ -377,14 +377,10 @@ class ExampleRules(turns.Alternating[State]):
     the hooks of :class:`~warband.kernel.turns.Alternating`."""
 
     activation = ACTIVATION
+    deploy_step = Deploy
 
     def start_game(self, state: State, events: list[Event]) -> None:
         start_game(state, events)
-
-    def standing(self, state: State) -> steps.Choice[State] | None:
-        if state.phase == "deploy":
-            return Deploy(int(state.vars["deployer"]))
-        return super().standing(state)
 
     def activate(self, side: int) -> Activate:
         return Activate(side)

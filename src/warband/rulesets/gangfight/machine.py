@@ -37,16 +37,16 @@ from warband.rulesets.gangfight.turn import Activate, active_model, can_activate
 class GangfightRules(SteppedRules[State]):
     """Gangfight on the kernel's step machine."""
 
+    deploy_step = Deploy
+
     def start_game(self, state: State, events: list[Event]) -> None:
         start_game(state, events)
 
     def standing(self, state: State) -> Choice[State] | None:
-        if state.phase == "deploy":
-            return Deploy(int(state.vars["deployer"]))
         if state.phase == "turn":
             m = active_model(state)
             return Activate(int(state.vars["active"])) if m is None else ChooseAction(m.id)
-        return None
+        return super().standing(state)
 
     def idle(self, state: State, events: list[Event]) -> bool:
         if state.phase != "turn":

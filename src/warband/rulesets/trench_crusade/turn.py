@@ -126,16 +126,16 @@ def end_activation(state: State, events: list[Event]) -> None:
 class TCRules(SteppedRules[State]):
     """Trench Crusade on the kernel's step machine."""
 
+    deploy_step = Deploy
+
     def start_game(self, state: State, events: list[Event]) -> None:
         start_game(state, events)
 
     def standing(self, state: State) -> Choice[State] | None:
-        if state.phase == "deploy":
-            return Deploy(int(state.vars["deployer"]))
         if state.phase == "activation":
             m = active_model(state)
             return Activate(int(state.vars["next_side"])) if m is None else ActionMenu(m.id)
-        return None
+        return super().standing(state)
 
     def idle(self, state: State, events: list[Event]) -> bool:
         """Nothing is pending: end the activation when it is over, take the Morale phase's next check, or

@@ -27,15 +27,17 @@ from warband.rulesets.trenches_and_turbines.units import active
 class TTRules(SteppedRules[State]):
     """The kernel's step machine with this game's set-up, standing decisions and activation deck."""
 
+    deploy_step = Deploy
+
     def start_game(self, state: State, events: list[Event]) -> None:
         start_game(state, events)
 
     def standing(self, state: State) -> Choice[State] | None:
         """Nothing pending and nothing to advance: a side deploys a unit, or the active unit picks an action."""
-        if state.phase == "deploy":
-            return Deploy(int(state.vars["deployer"]))
         uid = active(state)
-        return ActionMenu(uid) if state.phase == "activation" and uid is not None else None
+        if state.phase == "activation" and uid is not None:
+            return ActionMenu(uid)
+        return super().standing(state)
 
     def idle(self, state: State, events: list[Event]) -> bool:
         """The active unit's activation is over (:func:`activation.activation_done`): end it and draw the next

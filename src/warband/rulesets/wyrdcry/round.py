@@ -65,15 +65,15 @@ class WyrdcryRules(SteppedRules[State]):
     one, pick the active fighter's action) and what happens when nothing is pending (the first round starts, an
     activation ends, a side passes, the morale phase starts, a side with nobody left loses)."""
 
+    deploy_step = Deploy
+    deploy_phase = "setup"
+
     def start_game(self, state: State, events: list[Event]) -> None:
         start_game(state, events)
 
     def standing(self, state: State) -> Choice[State] | None:
-        if state.phase == "setup":
-            deployer = int(state.vars.get("deployer", 0))
-            return Deploy(deployer)
         if state.phase != "combat":
-            return None
+            return super().standing(state)
         m = active_model(state)
         if m is not None:
             return ActivationStep(m.side, m.id)
