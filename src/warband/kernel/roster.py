@@ -153,6 +153,24 @@ def read_document(path: str | Path, error_cls: type[FileProblemsError] = FilePro
     return _parse_yaml(text, file, error_cls)
 
 
+def read_mapping(path: str | Path, error_cls: type[FileProblemsError] = FileProblemsError) -> dict[str, Any]:
+    """:func:`read_document` for a file whose top level must be a mapping (a warband, a scenario): anything else
+    is refused with what was found there."""
+    raw = read_document(path, error_cls)
+    if not isinstance(raw, dict):
+        raise error_cls([Problem(str(path), "", f"expected a mapping at the top level, found {describe_value(raw)}")])
+    return raw
+
+
+def require_unique(names: Iterable[str], what: str = "item names") -> None:
+    """Refuse a list (of a data file's items) that names something twice, naming every name that repeats: a
+    ``ValueError`` that a pydantic validator reports at the list's place."""
+    seen = list(names)
+    dupes = sorted({n for n in seen if seen.count(n) > 1})
+    if dupes:
+        raise ValueError(f"expected unique {what}, found duplicates {dupes}")
+
+
 def _clean_loc(loc: Sequence[str | int]) -> list[str | int]:
     """Drop pydantic's internal markers (union member tags like ``function-after[...]``) from a loc."""
     return [p for p in loc if isinstance(p, int) or not any(c in p for c in "[]()")]

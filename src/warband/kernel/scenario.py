@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from warband.kernel.errors import Problem, ScenarioError
 from warband.kernel.mission import ActionVocabulary, MissionAction, action_problems, clean_place
-from warband.kernel.roster import describe_value, problems_from_validation, read_document
+from warband.kernel.roster import describe_value, problems_from_validation, read_mapping
 
 __all__ = [
     "LADDER_KINDS",
@@ -364,9 +364,7 @@ def load_scenario(path: str | Path, vocabulary: ActionVocabulary | None = None) 
     (``supported=False``: it has none, so a scenario with ``actions`` is refused); None checks no names.
     """
     file = str(path)
-    raw = read_document(path, ScenarioError)
-    if not isinstance(raw, dict):
-        raise ScenarioError([Problem(file, "", f"expected a mapping at the top level, found {describe_value(raw)}")])
+    raw = read_mapping(path, ScenarioError)
     try:
         scn = Scenario.model_validate(raw)
     except pydantic.ValidationError as exc:

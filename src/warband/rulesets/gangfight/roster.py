@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from warband.kernel.errors import Problem, RosterError
 from warband.kernel.params import ParamTable, Scalar
-from warband.kernel.roster import describe_value, problems_from_validation, read_document
+from warband.kernel.roster import describe_value, problems_from_validation, read_document, read_mapping, require_unique
 from warband.rulesets.gangfight import DATA_DIR, PARAMS_PATH
 from warband.rulesets.gangfight.terms import Rank, Size
 
@@ -157,10 +157,7 @@ class Armoury(_Model):
 
     @model_validator(mode="after")
     def _unique(self) -> Armoury:
-        names = [w.name for w in self.melee] + [w.name for w in self.ranged] + [e.name for e in self.equipment]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        if dupes:
-            raise ValueError(f"expected unique item names, found duplicates {dupes}")
+        require_unique([w.name for w in self.melee] + [w.name for w in self.ranged] + [e.name for e in self.equipment])
         return self
 
     def weapon(self, name: str) -> MeleeWeapon | RangedWeapon | None:
@@ -578,9 +575,7 @@ def load_party(
     """Read and check a party file; raise :class:`RosterError` listing every problem with its place."""
     file = str(path)
     arm, prof = armoury or load_armoury(), profiles or load_profiles()
-    raw = read_document(path, RosterError)
-    if not isinstance(raw, dict):
-        raise RosterError([Problem(file, "", f"expected a mapping at the top level, found {describe_value(raw)}")])
+    raw = read_mapping(path, RosterError)
     try:
         party = GFParty.model_validate(raw)
     except pydantic.ValidationError as exc:

@@ -16,7 +16,7 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from warband.kernel.errors import RosterError
-from warband.kernel.roster import problems_from_validation, read_document
+from warband.kernel.roster import problems_from_validation, read_document, require_unique
 
 __all__ = [
     "ARMOURY_PATH",
@@ -203,10 +203,7 @@ class Armoury(_Model):
 
     @model_validator(mode="after")
     def _unique_names(self) -> Armoury:
-        names = [w.name for w in self.weapons] + [a.name for a in self.armour] + [s.name for s in self.shields]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        if dupes:
-            raise ValueError(f"expected unique item names, found duplicates {dupes}")
+        require_unique([w.name for w in self.weapons] + [a.name for a in self.armour] + [s.name for s in self.shields])
         return self
 
     def weapon(self, name: str) -> WeaponItem | None:

@@ -18,7 +18,7 @@ import pydantic
 
 from warband.kernel.errors import Problem, RosterError
 from warband.kernel.offers import RosterLine, RosterSummary
-from warband.kernel.roster import describe_value, problems_from_validation, read_document
+from warband.kernel.roster import describe_value, problems_from_validation, read_mapping
 from warband.rulesets.trench_crusade.armoury import (
     ARMOURY_PATH,
     MODEL_KEYWORDS,
@@ -323,9 +323,7 @@ def _document(cat: Catalogue, faction: FactionList | None, r: _Read, header: War
 def load_roster(path: str | Path, armoury: Armoury | None = None) -> TCRoster:
     """Read and check a warband file; raise :class:`RosterError` listing every problem."""
     file = str(path)
-    raw = read_document(path, RosterError)
-    if not isinstance(raw, dict):
-        raise RosterError([Problem(file, "", f"expected a mapping at the top level, found {describe_value(raw)}")])
+    raw = read_mapping(path, RosterError)
     reading = read_warband(file, raw, armoury)
     if reading.roster is None:
         raise RosterError(reading.problems)

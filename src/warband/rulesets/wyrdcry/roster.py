@@ -21,7 +21,7 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
 from warband.kernel.errors import Problem, RosterError
-from warband.kernel.roster import describe_value, problems_from_validation, read_document
+from warband.kernel.roster import describe_value, problems_from_validation, read_document, read_mapping
 
 __all__ = [
     "DATA_DIR",
@@ -617,9 +617,7 @@ def load_warband(path: str | Path, data: GameData | None = None) -> Warband:
     """Read and check a warband file; raise :class:`RosterError` listing every problem."""
     file = str(path)
     d = data or load_data()
-    raw = read_document(path, RosterError)
-    if not isinstance(raw, dict):
-        raise RosterError([Problem(file, "", f"expected a mapping at the top level, found {describe_value(raw)}")])
+    raw = read_mapping(path, RosterError)
     try:
         w = Warband.model_validate(raw)
     except pydantic.ValidationError as exc:
