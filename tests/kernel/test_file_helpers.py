@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from warband.kernel.errors import RosterError, ScenarioError
-from warband.kernel.roster import read_mapping, require_unique
+from warband.kernel.roster import read_mapping, require_unique, unknown_entries
 from warband.kernel.scenario import load_scenario
 from warband.rulesets.gangfight.roster import load_party
 from warband.rulesets.trench_crusade.roster import load_roster
@@ -49,3 +49,12 @@ def test_repeated_names_are_all_named() -> None:
     require_unique(["sword", "pistol"])
     with pytest.raises(ValueError, match=r"expected unique item names, found duplicates \['axe', 'sword'\]"):
         require_unique(["sword", "axe", "sword", "pistol", "axe"])
+
+
+def test_each_unknown_entry_is_placed_at_its_index() -> None:
+    got = unknown_entries("f.yaml", "units[1].keywords", ["FAST", "SLOW", "TALL"], {"FAST"}, "one of ['FAST']")
+    assert [(p.place, p.message) for p in got] == [
+        ("units[1].keywords[1]", "expected one of ['FAST'], found 'SLOW'"),
+        ("units[1].keywords[2]", "expected one of ['FAST'], found 'TALL'"),
+    ]
+    assert unknown_entries("f.yaml", "options", ["a"], {"a"}, "an option") == []

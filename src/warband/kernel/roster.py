@@ -14,7 +14,7 @@ Two jobs live here:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -169,6 +169,18 @@ def require_unique(names: Iterable[str], what: str = "item names") -> None:
     dupes = sorted({n for n in seen if seen.count(n) > 1})
     if dupes:
         raise ValueError(f"expected unique {what}, found duplicates {dupes}")
+
+
+def unknown_entries(
+    file: str, place: str, values: Sequence[Any], known: Collection[Any], expected: str
+) -> list[Problem]:
+    """A problem for each entry of the list at ``place`` (``units[0].keywords``) that is not ``known``, placed at
+    its index (``units[0].keywords[2]``): ``expected <expected>, found <the value>``."""
+    return [
+        Problem(file, f"{place}[{j}]", f"expected {expected}, found {describe_value(v)}")
+        for j, v in enumerate(values)
+        if v not in known
+    ]
 
 
 def _clean_loc(loc: Sequence[str | int]) -> list[str | int]:

@@ -14,6 +14,7 @@ import pydantic
 from pydantic import Field
 
 from warband.kernel.errors import Problem
+from warband.kernel.roster import unknown_entries
 from warband.rulesets.trench_crusade.armoury import MODEL_KEYWORDS, Armoury, WeaponItem
 from warband.rulesets.trench_crusade.document import MAX_BASE_MM, MAX_HANDS, MIN_BASE_MM, HandTyped, TCModel
 
@@ -35,15 +36,9 @@ def check_custom(file: str, i: int, m: TCModel, arm: Armoury, skip_weapons: bool
     """The carrying rules and keywords of custom entry ``models[i]``."""
     out: list[Problem] = []
     here = f"models[{i}]"
-    for k, kw in enumerate(m.keywords):
-        if kw not in MODEL_KEYWORDS:
-            out.append(
-                Problem(
-                    file,
-                    f"{here}.keywords[{k}]",
-                    f"expected a model keyword ({_known(list(MODEL_KEYWORDS))}), found {kw!r}",
-                )
-            )
+    out += unknown_entries(
+        file, f"{here}.keywords", m.keywords, MODEL_KEYWORDS, f"a model keyword ({_known(list(MODEL_KEYWORDS))})"
+    )
     strong = "STRONG" in m.keywords
     if not m.weapons and not skip_weapons:
         out.append(Problem(file, f"{here}.weapons", "expected at least one weapon, found none"))

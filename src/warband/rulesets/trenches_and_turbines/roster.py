@@ -14,7 +14,7 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
 from warband.kernel.errors import Problem, RosterError
-from warband.kernel.roster import describe_value, problems_from_validation, read_document
+from warband.kernel.roster import describe_value, problems_from_validation, read_document, unknown_entries
 
 SIZES: tuple[str, ...] = ("S", "M", "L", "XL")
 WEAPON_KEYWORDS = frozenset({"Semi-Automatic", "Heavy", "OPTICS", "Blast", "Suppressive", "Indirect"})
@@ -98,25 +98,17 @@ class TTRoster(_Strict):
 def _problems(file: str, roster: TTRoster) -> list[Problem]:
     out: list[Problem] = []
     for i, u in enumerate(roster.units):
-        for j, kw in enumerate(u.keywords):
-            if kw not in UNIT_KEYWORDS:
-                out.append(
-                    Problem(
-                        file,
-                        f"units[{i}].keywords[{j}]",
-                        f"expected one of {sorted(UNIT_KEYWORDS)}, found {describe_value(kw)}",
-                    )
-                )
+        out += unknown_entries(
+            file, f"units[{i}].keywords", u.keywords, UNIT_KEYWORDS, f"one of {sorted(UNIT_KEYWORDS)}"
+        )
         for j, w in enumerate(u.weapons):
-            for k, kw in enumerate(w.keywords):
-                if kw not in WEAPON_KEYWORDS:
-                    out.append(
-                        Problem(
-                            file,
-                            f"units[{i}].weapons[{j}].keywords[{k}]",
-                            f"expected one of {sorted(WEAPON_KEYWORDS)}, found {describe_value(kw)}",
-                        )
-                    )
+            out += unknown_entries(
+                file,
+                f"units[{i}].weapons[{j}].keywords",
+                w.keywords,
+                WEAPON_KEYWORDS,
+                f"one of {sorted(WEAPON_KEYWORDS)}",
+            )
         for j, r in enumerate(u.charge_reactions):
             if r not in CHARGE_REACTIONS:
                 out.append(

@@ -21,7 +21,7 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
 from warband.kernel.errors import Problem, RosterError
-from warband.kernel.roster import describe_value, problems_from_validation, read_document, read_mapping
+from warband.kernel.roster import describe_value, problems_from_validation, read_document, read_mapping, unknown_entries
 
 __all__ = [
     "DATA_DIR",
@@ -529,15 +529,9 @@ def _fighter_problems(ctx: _Ctx, i: int, f: Fighter) -> list[Problem]:
 def _option_problems(file: str, w: Warband, faction: FactionData) -> list[Problem]:
     out: list[Problem] = []
     known = {o.id for o in faction.options.choices}
-    for j, o in enumerate(w.options):
-        if o not in known:
-            out.append(
-                Problem(
-                    file,
-                    f"options[{j}]",
-                    f"expected a {faction.name} option ({', '.join(sorted(known)) or 'none'}), found {o!r}",
-                )
-            )
+    out += unknown_entries(
+        file, "options", w.options, known, f"a {faction.name} option ({', '.join(sorted(known)) or 'none'})"
+    )
     if len(set(w.options)) != faction.options.pick:
         out.append(
             Problem(file, "options", f"expected {faction.options.pick} distinct option(s), found {len(set(w.options))}")
