@@ -19,7 +19,7 @@ from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, Note, Removed, StatusChanged
 from warband.kernel.space import gap
 from warband.kernel.state import Model
-from warband.kernel.steps import pop, push, replace_top, top
+from warband.kernel.steps import OneDie, pop, push, replace_top, top
 from warband.rulesets.trench_crusade import rolls as tcr
 from warband.rulesets.trench_crusade.core import (
     AfterSuccess,
@@ -197,15 +197,14 @@ class Attack(TCAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class Deflect(TCChance):
+class Deflect(OneDie[State]):
     """Shooting into melee (digest §4): on 1-3 the shot must target the friend (lost if it cannot be)."""
 
+    rules = R
     kind = "deflect"
+    label = "shooting into melee"
     model: str
     friend: str
-
-    def dice(self, state: State) -> DiceSpec:
-        return DiceSpec(1, 6, "shooting into melee", self.model)
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
         if values[0] > state.ctx.params["into_melee_redirect_max"]:

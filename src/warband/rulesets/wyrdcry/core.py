@@ -15,15 +15,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, cast
+from typing import Any, cast
 
-from warband.kernel.actions import DiceSpec
 from warband.kernel.context import GameContext, Rosters, context_fields, number_models
 from warband.kernel.events import Event, Moved, Note, Removed, TokensChanged
 from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.space import gap, memo_sight
 from warband.kernel.state import GameState, Model
-from warband.kernel.steps import Auto, Chance, Choice
+from warband.kernel.steps import Auto, Chance, Choice, OneDie
 from warband.rulesets.wyrdcry import dice as wd
 from warband.rulesets.wyrdcry import rolls
 
@@ -57,17 +56,14 @@ class WChance(Chance[State]):
     rules = R
 
 
-class FighterD6(WChance):
-    """A chance step that rolls one D6 for one fighter (``model``), logged as :attr:`label`; the subclass (a
-    dataclass with a ``model`` field) says what the face does in ``roll``."""
+class FighterD6(OneDie[State]):
+    """A chance step that rolls one D6 for one fighter (``model``), logged as its ``label`` (the kernel's
+    :class:`~warband.kernel.steps.OneDie`); the subclass (a dataclass with a ``model`` field) says what the face
+    does in ``roll``."""
 
     __slots__ = ()
-    #: What the die is for, in the log and on the dice prompt.
-    label: ClassVar[str]
+    rules = R
     model: str
-
-    def dice(self, state: State) -> DiceSpec:
-        return DiceSpec(1, 6, self.label, self.model)
 
 
 class WAuto(Auto[State]):
