@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 
 from warband.kernel.actions import Action, DiceSpec
+from warband.kernel.climbing import platform_under
 from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event, Note
 from warband.kernel.geometry.distance import Vec
@@ -86,12 +87,8 @@ class Destination(GFChoice):
 
 # ------------------------------------------------------------------------------------------- Jump/Climb
 def _platform_at(state: State, p: Vec) -> TerrainPiece | None:
-    """The highest platform under ``p``, if any."""
-    best: TerrainPiece | None = None
-    for piece in state.ctx.table.platforms:
-        if piece.contains(p) and (best is None or piece.height > best.height):
-            best = piece
-    return best
+    """The highest platform under ``p``, if any (the kernel's :func:`~warband.kernel.climbing.platform_under`)."""
+    return platform_under(state.ctx.table.platforms, p)
 
 
 def jump_plan(state: State, m: Model, p: Vec) -> tuple[float, str] | list[Reason]:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from warband.kernel.climbing import platform_under
 from warband.kernel.errors import Reason
 from warband.kernel.geometry.distance import Vec
 from warband.kernel.geometry.table import Table
@@ -66,12 +67,9 @@ class MovePlan:
 
 
 def _own_platform(table: Table, p: Vec) -> TerrainPiece | None:
-    """The highest platform whose footprint holds ``p`` (the surface a model there stands on), if any."""
-    best: TerrainPiece | None = None
-    for piece in table.platforms:
-        if (best is None or piece.height > best.height) and piece.contains(p):
-            best = piece
-    return best
+    """The highest platform whose footprint holds ``p`` (the surface a model there stands on), if any: the
+    kernel's climbing geometry (:func:`warband.kernel.climbing.platform_under`)."""
+    return platform_under(table.platforms, p)
 
 
 def _walk_solids(ctx: Context, start_platform: TerrainPiece | None) -> list[TerrainPiece]:
