@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from warband.kernel import steps
+from warband.kernel import steps, turns
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import Activated, Event, Note, StatusChanged
@@ -20,14 +20,12 @@ from warband.rulesets.trench_crusade.actions import CHECKS, MOVES, do_action
 from warband.rulesets.trench_crusade.core import (
     R,
     State,
-    TCChoice,
     activatable,
     acts,
     is_down,
     model_dice,
     push_success,
     set_flag,
-    side_name,
     weapon_named,
     weapons,
 )
@@ -38,33 +36,27 @@ from warband.rulesets.trench_crusade.sight import engaged_with, standing_enemies
 
 # ------------------------------------------------------------------------------------------- activating a model
 @dataclass(frozen=True, slots=True)
-class Activate(TCChoice):
-    """Standing decision of the Activation Phase: ``side`` activates one of its models (seed 000)."""
+class Activate(turns.Activate[State]):
+    """Standing decision of the Activation Phase: ``side`` activates one of its models (seed 000). The kernel's
+    activation decision refuses another side's model (``activation/alternate``) or anything but ``activate
+    MODEL`` (``activation/choose``); :meth:`unready` says why one of the side's own models cannot."""
 
-    kind = "activate"
+    rules = R
     by: int
 
-    def options(self, state: State) -> list[Action]:
-        return [Action("activate", x.id) for x in activatable(state, self.by)]
+    def ready(self, state: State) -> list[str]:
+        return [x.id for x in activatable(state, self.by)]
 
-    def tries(self, state: State) -> list[Action]:
-        return [Action("activate", x.id) for x in state.models.values()]
+    def unready(self, state: State, piece: str) -> list[Reason]:
+        return activate_reasons(state.models[piece])
 
-    def reasons(self, state: State, action: Action) -> list[Reason]:
-        return activate_reasons(state, action, self.by)
-
-    def apply(self, state: State, action: Action, events: list[Event]) -> None:
-        begin_activation(state, state.models[action.model or ""], events)
+    def begin(self, state: State, piece: str, events: list[Event]) -> None:
+        begin_activation(state, state.models[piece], events)
 
 
-def activate_reasons(state: State, a: Action, side: int) -> list[Reason]:
-    m = state.models.get(a.model or "")
-    if a.kind != "activate" or m is None:
-        return [
-            (f"{R}/activation/choose", f"side {side_name(side)} must activate one of its models ('activate MODEL')")
-        ]
-    if m.side != side:
-        return [(f"{R}/activation/alternate", f"it is side {side_name(side)}'s turn to activate a model")]
+def activate_reasons(m: Model) -> list[Reason]:
+    """Why a model of the side to act cannot activate: it is off the table, or it has activated this Turn (seed
+    000: at most once per Turn)."""
     if not m.on_table:
         return [(f"{R}/activation/not-on-table", f"{m.id} is not on the table")]
     if m.flags.get("activated"):
