@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
+from warband.kernel import turns
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, Moved, Note, TokensChanged
 from warband.kernel.records import Step
@@ -105,8 +106,13 @@ def activatable(state: State, side: int) -> list[Model]:
     return [m for m in state.models.values() if m.side == side and can_activate(m)]
 
 
+#: The alternating activation's bookkeeping (the kernel's): the active model in ``vars["active"]``, the side to
+#: activate next in ``vars["next_side"]``.
+ACTIVATION = turns.Activation(active="active", to_act="next_side")
+
+
 def active_model(state: State) -> Model | None:
-    mid = state.vars.get("active")
+    mid = ACTIVATION.piece(state)
     return state.models[mid] if mid else None
 
 

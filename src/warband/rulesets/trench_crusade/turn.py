@@ -3,8 +3,9 @@
 The side with fewer models holds the Initiative (a tie is a roll-off, :class:`RollOff`, the same step that
 settles the deployment zones at the start); it activates first, then the sides alternate until one runs out of
 models to Activate, the other activates the rest one after the other, and the Morale phase follows (seed 000
-§Ending the Activation Phase: :func:`choose_next_side`, :func:`end_activation`). :class:`TCRules` gives the
-standing decisions (deploy, activate, pick an action) and moves the game on when nothing is pending.
+§Ending the Activation Phase: the kernel's :class:`~warband.kernel.turns.Alternating` and :func:`end_activation`).
+:class:`TCRules` gives the standing decisions (deploy, activate, pick an action) and moves the game on when
+nothing is pending.
 
 Rule ids are ``trench-crusade/<area>/<rule>``; the clause matrix ``docs/rules/trench-crusade.md`` maps every
 seed sentence to the functions that implement it.
@@ -15,13 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from warband.kernel import setup as kernel_setup
+from warband.kernel import turns
 from warband.kernel.events import Event, Note, PhaseStarted
-from warband.kernel.steps import Choice, SteppedRules, push
+from warband.kernel.steps import push
 from warband.rulesets.trench_crusade import morale
 from warband.rulesets.trench_crusade.actions import EndAfter
 from warband.rulesets.trench_crusade.activation import ActionMenu, Activate, has_action
 from warband.rulesets.trench_crusade.attacks import ATTACK_STEPS
 from warband.rulesets.trench_crusade.core import (
+    ACTIVATION,
     TURN_OVER,
     R,
     SpendHit,
@@ -90,19 +93,9 @@ def begin_activation_phase(state: State, holder: int, events: list[Event]) -> No
     state.phase = "activation"
     events.append(Note(f"side {side_name(holder)} has the Initiative", f"{R}/turn/initiative"))
     events.append(PhaseStarted(state.turn, "Activation"))
-    choose_next_side(state, holder, events)
 
 
 # ------------------------------------------------------------------------------------------- alternating activations
-def choose_next_side(state: State, preferred: int, events: list[Event]) -> None:
-    """Alternate; when one side has no model left to activate the other activates all its remaining models
-    one after the other; when neither has, the Morale phase follows (seed 000 §Ending the Activation Phase)."""
-    if activatable(state, preferred):
-        state.vars["next_side"] = preferred
-    elif activatable(state, 1 - preferred):
-        state.vars["next_side"] = 1 - preferred
-    else:
-        morale.begin_morale_phase(state, events)
 
 
 def end_activation(state: State, events: list[Event]) -> None:
@@ -118,42 +111,49 @@ def end_activation(state: State, events: list[Event]) -> None:
     else:
         side = state.vars["next_side"]
     state.vars.update({"active": None, "acts": [], "shot_with": [], "end_now": False, "charged": None})
-    if not over(state):
-        choose_next_side(state, 1 - side, events)
+    if not over(state) and (activatable(state, 1 - side) or activatable(state, side)):
+        ACTIVATION.set_side(state, 1 - side)  # the opponent's turn; with nothing ready it passes back (the kernel)
 
 
 # ------------------------------------------------------------------------------------------- the turn loop
-class TCRules(SteppedRules[State]):
-    """Trench Crusade on the kernel's step machine."""
+class TCRules(turns.Alternating[State]):
+    """Trench Crusade on the kernel's alternating activation (seed 000 §Ending the Activation Phase: the sides
+    alternate; when one has no model left to Activate the other activates the rest one after the other; then the
+    Morale phase), with its own deployment, Morale phase and turn loop."""
 
+    activation = ACTIVATION
     deploy_step = Deploy
 
     def start_game(self, state: State, events: list[Event]) -> None:
         start_game(state, events)
 
-    def standing(self, state: State) -> Choice[State] | None:
-        if state.phase == "activation":
-            m = active_model(state)
-            return Activate(int(state.vars["next_side"])) if m is None else ActionMenu(m.id)
-        return super().standing(state)
+    def activate(self, side: int) -> Activate:
+        return Activate(side)
+
+    def menu(self, state: State, piece: str) -> ActionMenu:
+        return ActionMenu(piece)
+
+    def done(self, state: State, piece: str) -> bool:
+        """The model said so, left the table, went Down or has no action left."""
+        m = state.models[piece]
+        return bool(state.vars.get("end_now")) or not m.on_table or is_down(m) or not has_action(state, m)
+
+    def end_activation(self, state: State, piece: str, events: list[Event]) -> None:
+        end_activation(state, events)
+
+    def end_round(self, state: State, events: list[Event]) -> None:
+        """Neither side has a model left to Activate: the Morale phase follows."""
+        morale.begin_morale_phase(state, events)
 
     def idle(self, state: State, events: list[Event]) -> bool:
-        """Nothing is pending: end the activation when it is over, take the Morale phase's next check, or
-        start the next turn. True if something changed."""
-        if state.phase == "activation":
-            m = active_model(state)
-            if m is None:
-                return False
-            if state.vars.get("end_now") or not m.on_table or is_down(m) or not has_action(state, m):
-                end_activation(state, events)
-                return True
-            return False
+        """Nothing is pending: the alternating activation (the kernel's), the Morale phase's next check, or the
+        next turn. True if something changed."""
         if state.phase == "morale":
             return morale.morale_idle(state, events)
         if state.phase == TURN_OVER:
             start_turn(state, events)
             return True
-        return False
+        return super().idle(state, events)
 
 
 #: Every kind of step of the game, as the state stores them.
