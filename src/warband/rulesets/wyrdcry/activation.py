@@ -15,14 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Literal, cast
 
+from warband.kernel import turns
 from warband.kernel.actions import Action
-from warband.kernel.events import Activated, Event, Note
+from warband.kernel.events import Event, Note
 from warband.kernel.state import Model
 from warband.kernel.steps import push
 from warband.rulesets.wyrdcry import dice as wd
 from warband.rulesets.wyrdcry import factions as fx
 from warband.rulesets.wyrdcry.climbing import climb_end_fall
 from warband.rulesets.wyrdcry.core import (
+    ACTIVATION,
     R,
     State,
     WChoice,
@@ -132,17 +134,19 @@ def add_taken(m: Model, action: str, bonus: bool) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Activate(WChoice):
-    """S 1: the players take turns activating fighters (a waiting fighter activates again, S 15)."""
+class Activate(turns.Activate[State]):
+    """S 1: the players take turns activating fighters (a waiting fighter activates again, S 15); the refusals
+    are the kernel's activation decision's (``activation/choose``, ``/alternate``, ``/not-ready``)."""
 
-    kind = "activate"
+    rules = R
+    noun = "fighter"
     by: int
 
-    def options(self, state: State) -> list[Action]:
-        return [Action("activate", m.id) for m in to_activate(state, self.by)]
+    def ready(self, state: State) -> list[str]:
+        return [m.id for m in to_activate(state, self.by)]
 
-    def apply(self, state: State, action: Action, events: list[Event]) -> None:
-        begin_activation(state, state.models[action.model or ""], events)
+    def begin(self, state: State, piece: str, events: list[Event]) -> None:
+        begin_activation(state, state.models[piece], events)
 
 
 def begin_activation(state: State, m: Model, events: list[Event]) -> None:
@@ -152,9 +156,7 @@ def begin_activation(state: State, m: Model, events: list[Event]) -> None:
         m.flags["taken"] = []
     m.flags.update({"status": "active", "abilities_used": 0, "move_bonus": 0, "melee_bonus": 0, "bonus_attacks": 0})
     m.flags.update({"took_out": False, "token_actions": []})
-    state.vars["active"] = m.id
-    state.vars["to_act"] = m.side
-    events.append(Activated(m.id, m.side))
+    ACTIVATION.begin(state, m.id, m.side, events)
     if fx.has_trait(m.data, "indomitable") and damage(m) > 0:
         push(state, IndomitableRoll(m.id))
 
@@ -164,7 +166,7 @@ def end_activation(state: State, events: list[Event]) -> None:
     (D §A4 W), a first-action Wait leaves it waiting (S 14-15) and the activation's bonuses end; then the fighter
     Command picked may activate (S 23), else the other side activates (S 1)."""
     m = active_model(state)
-    state.vars["active"] = None
+    ACTIVATION.end(state)
     if m is None:
         return
     side = m.side
@@ -201,7 +203,7 @@ def end_activation(state: State, events: list[Event]) -> None:
     if nxt and status(state.models[nxt]) == "ready" and state.models[nxt].on_table:
         push(state, CommandActivation(side, nxt))
         return
-    state.vars["to_act"] = 1 - side
+    ACTIVATION.set_side(state, 1 - side)
 
 
 @dataclass(frozen=True, slots=True)

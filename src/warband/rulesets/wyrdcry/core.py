@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+from warband.kernel import turns
 from warband.kernel.context import GameContext, Rosters, context_fields, number_models
 from warband.kernel.events import Event, Moved, Note, Removed, TokensChanged
 from warband.kernel.geometry.terrain import TerrainPiece
@@ -221,8 +222,13 @@ def to_activate(state: State, side: int) -> list[Model]:
     return [m for m in standing(state, side) if status(m) in ("ready", "waiting")]
 
 
+#: The alternating activation's bookkeeping (the kernel's): the active fighter in ``vars["active"]``, the side to
+#: activate next in ``vars["to_act"]``.
+ACTIVATION = turns.Activation(active="active", to_act="to_act")
+
+
 def active_model(state: State) -> Model | None:
-    mid = state.vars.get("active")
+    mid = ACTIVATION.piece(state)
     return state.models[mid] if mid else None
 
 

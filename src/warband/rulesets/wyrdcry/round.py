@@ -10,15 +10,16 @@ the morale phase with the round's end (``morale.py``), until the battle ends (``
 
 from __future__ import annotations
 
+from warband.kernel import turns
 from warband.kernel.actions import Action
 from warband.kernel.events import Event, Note
-from warband.kernel.steps import Choice, SteppedRules, push
+from warband.kernel.steps import push
 from warband.rulesets.wyrdcry.abilities import DenounceRoll, LeadChoice, MagicEffect
 from warband.rulesets.wyrdcry.actions import ActivationStep, ChannelBacklash, menu
 from warband.rulesets.wyrdcry.activation import Activate, CommandActivation, complete, end_activation
 from warband.rulesets.wyrdcry.attacks import BlessHit, FreeAttack, HitRolls, LandHits, TakeCoverRoll
 from warband.rulesets.wyrdcry.climbing import EdgeRoll, FallLanding, FallRoll, JumpRoll
-from warband.rulesets.wyrdcry.core import R, State, active_model, is_out, side_name, standing, to_activate
+from warband.rulesets.wyrdcry.core import ACTIVATION, R, State, is_out, side_name, standing
 from warband.rulesets.wyrdcry.factions import Accuse, BankRoll, IndomitableRoll, PlaceCommandToken
 from warband.rulesets.wyrdcry.initiative import (
     ChannelChoice,
@@ -60,50 +61,52 @@ def start_game(state: State, events: list[Event]) -> None:
     push(state, RollOff("deployment"))
 
 
-class WyrdcryRules(SteppedRules[State]):
-    """Wyrdcry on the kernel's step machine: the first steps, the standing decisions (deploy a fighter, activate
-    one, pick the active fighter's action) and what happens when nothing is pending (the first round starts, an
-    activation ends, a side passes, the morale phase starts, a side with nobody left loses)."""
+class WyrdcryRules(turns.Alternating[State]):
+    """Wyrdcry on the kernel's step machine: the first steps, the deployment, and the combat phase on the kernel's
+    alternating activation (S 1: the players take turns activating fighters; a side with nobody left to activate
+    passes, :meth:`passes`; when both have activated everything the morale phase starts, :meth:`end_round`; a side
+    with nobody left loses, :meth:`settle`). When deployment is done the first round starts."""
 
+    phase = "combat"
+    activation = ACTIVATION
     deploy_step = Deploy
     deploy_phase = "setup"
 
     def start_game(self, state: State, events: list[Event]) -> None:
         start_game(state, events)
 
-    def standing(self, state: State) -> Choice[State] | None:
-        if state.phase != "combat":
-            return super().standing(state)
-        m = active_model(state)
-        if m is not None:
-            return ActivationStep(m.side, m.id)
-        return Activate(int(state.vars["to_act"]))
+    def activate(self, side: int) -> Activate:
+        return Activate(side)
+
+    def menu(self, state: State, piece: str) -> ActivationStep:
+        return ActivationStep(state.models[piece].side, piece)
+
+    def done(self, state: State, piece: str) -> bool:
+        """The fighter is out, or has taken its actions and has nothing left but to end its activation."""
+        m = state.models[piece]
+        return is_out(m) or (complete(state, m) and menu(state, m) == [Action("end", m.id)])
+
+    def end_activation(self, state: State, piece: str, events: list[Event]) -> None:
+        end_activation(state, events)
+
+    def passes(self, state: State, side: int, events: list[Event]) -> None:
+        events.append(Note(f"side {side_name(side)} has activated all its fighters: it passes", f"{R}/combat/pass"))
+
+    def settle(self, state: State, events: list[Event]) -> bool:
+        for s in (0, 1):
+            if not standing(state, s):
+                finish(state, 1 - s, f"side {side_name(s)} has no fighter left", events)
+                return True
+        return False
+
+    def end_round(self, state: State, events: list[Event]) -> None:
+        start_morale(state, events)
 
     def idle(self, state: State, events: list[Event]) -> bool:
         if state.phase == DEPLOYED:
             start_round(state, events)
             return True
-        if state.phase != "combat":
-            return False
-        for s in (0, 1):
-            if not standing(state, s):
-                finish(state, 1 - s, f"side {side_name(s)} has no fighter left", events)
-                return True
-        m = active_model(state)
-        if m is not None:
-            if is_out(m) or (complete(state, m) and menu(state, m) == [Action("end", m.id)]):
-                end_activation(state, events)
-                return True
-            return False
-        side = int(state.vars["to_act"])
-        if to_activate(state, side):
-            return False
-        if to_activate(state, 1 - side):
-            events.append(Note(f"side {side_name(side)} has activated all its fighters: it passes", f"{R}/combat/pass"))
-            state.vars["to_act"] = 1 - side
-            return True
-        start_morale(state, events)
-        return True
+        return super().idle(state, events)
 
 
 ALL_STEP_KINDS = (
