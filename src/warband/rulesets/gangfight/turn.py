@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from warband.kernel.actions import Action
+from warband.kernel import turns
 from warband.kernel.errors import Reason
-from warband.kernel.events import Activated, Event, Note, PhaseStarted
+from warband.kernel.events import Event, Note, PhaseStarted
 from warband.kernel.state import Model
 from warband.rulesets.gangfight import dice as gd
-from warband.rulesets.gangfight.core import GFChoice, P, R, State, ap, set_ap, side_name, standing, stat
+from warband.rulesets.gangfight.core import P, R, State, ap, set_ap, side_name, standing, stat
 from warband.rulesets.gangfight.morale import bravery_tests
 from warband.rulesets.gangfight.scenario import game_over
 
@@ -56,9 +56,14 @@ def end_turn(state: State, events: list[Event]) -> None:
     begin_turn(state, 1 - side, events)
 
 
+#: The bookkeeping of the player's turn (the kernel's): the activated model in ``vars["active_model"]``, the side
+#: whose turn it is in ``vars["active"]``.
+ACTIVATION = turns.Activation(active="active_model", to_act="active")
+
+
 def active_model(state: State) -> Model | None:
     """The model now activated, if any."""
-    mid = state.vars.get("active_model")
+    mid = ACTIVATION.piece(state)
     return state.models[mid] if mid else None
 
 
@@ -70,33 +75,28 @@ def can_activate(state: State, m: Model) -> bool:
 def end_activation(state: State, m: Model, events: list[Event]) -> None:
     """The model's activation ends; its AP left are held for interrupts in the opponent's turn (seed 004)."""
     m.flags["finished"] = True
-    state.vars["active_model"] = None
+    ACTIVATION.end(state)
     if standing(m):
         events.append(Note(f"{m.id}'s activation ends, {ap(m)} AP held", f"{R}/turn/hold"))
 
 
 @dataclass(frozen=True, slots=True)
-class Activate(GFChoice):
-    """The active player picks the next model to activate (``activation_order = one-at-a-time``) or ends the turn."""
+class Activate(turns.Activate[State]):
+    """The active player picks the next model to activate (``activation_order = one-at-a-time``) or ends the turn:
+    the kernel's activation decision with a voluntary pass (``end-turn``); refusals ``turn/choose``,
+    ``turn/whose`` and, for a model of its own, :meth:`unready`."""
 
-    kind = "activate"
+    rules = R
+    pass_kind = "end-turn"
+    choose_rule = "turn/choose"
+    whose_rule = "turn/whose"
     by: int
 
-    def options(self, state: State) -> list[Action]:
-        out = [Action("activate", m.id) for m in state.side_models(self.by) if can_activate(state, m)]
-        return [*out, Action("end-turn")]
+    def ready(self, state: State) -> list[str]:
+        return [m.id for m in state.side_models(self.by) if can_activate(state, m)]
 
-    def tries(self, state: State) -> list[Action]:
-        return [*(Action("activate", m.id) for m in state.models.values()), Action("end-turn")]
-
-    def reasons(self, state: State, action: Action) -> list[Reason]:
-        if action.kind == "end-turn" and action.model is None:
-            return []
-        m = state.models.get(action.model or "")
-        if action.kind != "activate" or m is None:
-            return [(f"{R}/turn/choose", "activate a model ('activate MODEL') or 'end-turn'")]
-        if m.side != self.by:
-            return [(f"{R}/turn/whose", f"it is side {side_name(self.by)}'s turn")]
+    def unready(self, state: State, piece: str) -> list[Reason]:
+        m = state.models[piece]
         if not standing(m):
             return [(f"{R}/turn/not-on-table", f"{m.id} is not on the table")]
         if m.flags.get("finished"):
@@ -105,11 +105,9 @@ class Activate(GFChoice):
             return [(f"{R}/ap/none", f"{m.id} has no Action Points")]
         return []
 
-    def apply(self, state: State, action: Action, events: list[Event]) -> None:
-        if action.kind == "end-turn":
-            end_turn(state, events)
-            return
-        m = state.models[action.model or ""]
-        state.vars["active_model"] = m.id
-        m.flags["activated"] = True
-        events.append(Activated(m.id, m.side))
+    def pass_turn(self, state: State, events: list[Event]) -> None:
+        end_turn(state, events)
+
+    def begin(self, state: State, piece: str, events: list[Event]) -> None:
+        state.models[piece].flags["activated"] = True
+        ACTIVATION.begin(state, piece, self.by, events)
