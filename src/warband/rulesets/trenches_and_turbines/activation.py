@@ -5,13 +5,13 @@ Shaken VEHICLE's lost actions), spending an action, and when the activation is o
 
 from __future__ import annotations
 
-from warband.kernel.events import Activated, Event
+from warband.kernel.events import Event
 from warband.kernel.steps import push
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import set_unit, side_of, ustate
 from warband.rulesets.trenches_and_turbines.morale import Rally, leadership_target
 from warband.rulesets.trenches_and_turbines.pins import PinTest, sheds_owed
-from warband.rulesets.trenches_and_turbines.units import members
+from warband.rulesets.trenches_and_turbines.units import ACTIVATION, members
 
 
 def activation_actions(state: State, uid: str) -> int:
@@ -44,7 +44,7 @@ def begin_activation(state: State, uid: str, events: list[Event]) -> None:
         }
     )
     set_unit(state, uid, shaken=0)
-    events.append(Activated(uid, side_of(state, uid)))
+    ACTIVATION.begin(state, uid, side_of(state, uid), events)
     if u["routed"]:
         push(state, Rally(uid, leadership_target(state, uid, 0)))
     elif u["pins"] > 0 and p["pinned_test"]:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from warband.kernel.actions import Action, DiceSpec
+from warband.kernel import turns
 from warband.kernel.events import DiceRolled, Event, Note, PhaseStarted
-from warband.kernel.steps import push
+from warband.kernel.steps import OneDie, push
 from warband.rulesets.trenches_and_turbines.activation import begin_activation
 from warband.rulesets.trenches_and_turbines.context import State
-from warband.rulesets.trenches_and_turbines.core import R, TTChance, TTChoice, set_unit, side_name, side_of, ustate
+from warband.rulesets.trenches_and_turbines.core import R, set_unit, side_name, side_of, ustate
 from warband.rulesets.trenches_and_turbines.reactions import discard_overwatch
 from warband.rulesets.trenches_and_turbines.scoring import finish, score_objectives
 from warband.rulesets.trenches_and_turbines.units import active, members, units_of
@@ -43,13 +43,15 @@ def next_card(state: State, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw(TTChance):
+class Draw(OneDie[State]):
     """Draw an activation card from the deck (one die with as many faces as cards)."""
 
+    rules = R
     kind = "draw"
+    label = "activation card"
 
-    def dice(self, state: State) -> DiceSpec:
-        return DiceSpec(1, len(state.vars["deck"]), "activation card")
+    def faces(self, state: State) -> int:
+        return len(state.vars["deck"])
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
         card_drawn(state, values[0] - 1, events)
@@ -72,24 +74,31 @@ def card_drawn(state: State, index: int, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Pick(TTChoice):
-    """A card of side ``by`` was drawn (param ``deck = "player"``): that side picks which of its units activates."""
+class Pick(turns.Activate[State]):
+    """A card of side ``by`` was drawn (param ``deck = "player"``): that side picks which of its units activates
+    (the kernel's activation decision: ``activate UNIT``; refusals ``activation/choose``, ``/alternate``,
+    ``/not-ready``)."""
 
+    rules = R
     kind = "pick"
+    noun = "unit"
     by: int
 
-    def options(self, state: State) -> list[Action]:
-        seen = []
-        for u in state.vars["deck"]:
-            if state.ctx.units[u]["side"] == self.by and u not in seen:
-                seen.append(u)
-        return [Action("activate", u) for u in sorted(seen)]
+    def ready(self, state: State) -> list[str]:
+        return sorted({u for u in state.vars["deck"] if state.ctx.units[u]["side"] == self.by})
 
-    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+    def side_of(self, state: State, piece: str) -> int | None:
+        unit = state.ctx.units.get(piece)
+        return None if unit is None else int(unit["side"])
+
+    def pieces(self, state: State) -> list[str]:
+        return list(state.ctx.unit_order)
+
+    def begin(self, state: State, piece: str, events: list[Event]) -> None:
         deck = list(state.vars["deck"])
-        deck.remove(str(action.model))
+        deck.remove(piece)
         state.vars["deck"] = deck
-        begin_activation(state, str(action.model), events)
+        begin_activation(state, piece, events)
 
 
 def end_activation(state: State, events: list[Event]) -> None:

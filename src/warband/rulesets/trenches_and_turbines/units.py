@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from warband.kernel import turns
 from warband.kernel.space import gap
 from warband.kernel.state import Model
 from warband.rulesets.trenches_and_turbines.context import SIZE_RANK, State
@@ -38,9 +39,13 @@ def units_of(state: State, side: int) -> list[str]:
     return [u for u in state.ctx.unit_order if state.ctx.units[u]["side"] == side and members(state, u)]
 
 
+#: The activation's bookkeeping (the kernel's): the active unit in ``vars["active"]``; no side to act (the cards
+#: say who activates).
+ACTIVATION = turns.Activation(active="active", to_act=None)
+
+
 def active(state: State) -> str | None:
-    a = state.vars.get("active")
-    return str(a) if a else None
+    return ACTIVATION.piece(state)
 
 
 def unit_gap(state: State, uid: str, other: str) -> float:

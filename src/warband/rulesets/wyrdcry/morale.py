@@ -19,11 +19,12 @@ from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, PhaseStarted, StatusChanged
 from warband.kernel.space import gap
 from warband.kernel.state import Model
-from warband.kernel.steps import push
+from warband.kernel.steps import OneDie, push
 from warband.rulesets.wyrdcry import dice as wd
 from warband.rulesets.wyrdcry import rolls
 from warband.rulesets.wyrdcry.core import (
     FighterD6,
+    R,
     State,
     WAuto,
     WChance,
@@ -239,13 +240,12 @@ class RoundEnd(WAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class ExtraRound(WChance):
+class ExtraRound(OneDie[State]):
     """D §A1 (W): after the last round a D6; on ``extra_round_from``+ one more round is played."""
 
+    rules = R
     kind = "extra-round"
-
-    def dice(self, state: State) -> DiceSpec:
-        return DiceSpec(1, 6, "extra round")
+    label = "extra round"
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
         more = values[0] >= int(state.ctx.params["extra_round_from"])
