@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
@@ -166,6 +166,18 @@ class Activate(Choice[S]):
 
 
 # ------------------------------------------------------------------------------------------- alternation
+class SideStep(Protocol):
+    """An :class:`Activate` step kind, made with the side to act (``Activate(side)``)."""
+
+    def __call__(self, by: int, /) -> Activate[Any]: ...
+
+
+class PieceStep(Protocol):
+    """A step kind made with the active piece's id alone (``ActionMenu(model)``)."""
+
+    def __call__(self, piece: str, /) -> Choice[Any]: ...
+
+
 class Alternating(SteppedRules[S]):
     """Alternating activation with a pass, as a step machine: in the phase :attr:`phase`, the sides take turns
     activating one piece each; a side with nothing ready lets the other act (:meth:`passes`); when neither side
@@ -182,15 +194,25 @@ class Alternating(SteppedRules[S]):
     phase: ClassVar[str] = "activation"
     #: Where the bookkeeping lives in ``state.vars``.
     activation: ClassVar[Activation] = Activation()
+    #: The ruleset's :class:`Activate` step kind (made with the side to act), for the default :meth:`activate`.
+    activate_step: ClassVar[SideStep | None] = None
+    #: The ruleset's action menu step kind (made with the active piece's id), for the default :meth:`menu`.
+    menu_step: ClassVar[PieceStep | None] = None
 
     # --- hooks ------------------------------------------------------------------------------------
-    @abc.abstractmethod
     def activate(self, side: int) -> Activate[S]:
-        """The standing decision of ``side`` when no piece is active (the ruleset's :class:`Activate` step)."""
+        """The standing decision of ``side`` when no piece is active (the ruleset's :class:`Activate` step): by
+        default :attr:`activate_step` made with the side."""
+        if self.activate_step is None:
+            raise NotImplementedError(f"{type(self).__name__} names no activate_step and does not override activate")
+        return self.activate_step(side)
 
-    @abc.abstractmethod
     def menu(self, state: S, piece: str) -> Choice[S]:
-        """The standing decision of the active piece (its next action; a :class:`~steps.ActionMenu` usually)."""
+        """The standing decision of the active piece (its next action; a :class:`~steps.ActionMenu` usually): by
+        default :attr:`menu_step` made with the piece's id."""
+        if self.menu_step is None:
+            raise NotImplementedError(f"{type(self).__name__} names no menu_step and does not override menu")
+        return self.menu_step(piece)
 
     @abc.abstractmethod
     def done(self, state: S, piece: str) -> bool:

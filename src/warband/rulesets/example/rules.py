@@ -373,20 +373,16 @@ def game_over(state: State, winner: int | None, reason: str, events: list[Event]
 
 
 class ExampleRules(turns.Alternating[State]):
-    """The example game on the kernel's alternating turn: deployment is its own standing decision; the rest is
-    the hooks of :class:`~warband.kernel.turns.Alternating`."""
+    """The example game on the kernel's alternating turn: its steps for deploying, activating and the action menu
+    are named (the kernel makes them), and the rest is the hooks of :class:`~warband.kernel.turns.Alternating`."""
 
     activation = ACTIVATION
     deploy_step = Deploy
+    activate_step = Activate
+    menu_step = ActionMenu
 
     def start_game(self, state: State, events: list[Event]) -> None:
         start_game(state, events)
-
-    def activate(self, side: int) -> Activate:
-        return Activate(side)
-
-    def menu(self, state: State, piece: str) -> ActionMenu:
-        return ActionMenu(piece)
 
     def done(self, state: State, piece: str) -> bool:
         return done(state, state.models[piece])

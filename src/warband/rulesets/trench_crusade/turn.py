@@ -123,15 +123,11 @@ class TCRules(turns.Alternating[State]):
 
     activation = ACTIVATION
     deploy_step = Deploy
+    activate_step = Activate
+    menu_step = ActionMenu
 
     def start_game(self, state: State, events: list[Event]) -> None:
         start_game(state, events)
-
-    def activate(self, side: int) -> Activate:
-        return Activate(side)
-
-    def menu(self, state: State, piece: str) -> ActionMenu:
-        return ActionMenu(piece)
 
     def done(self, state: State, piece: str) -> bool:
         """The model said so, left the table, went Down or has no action left."""

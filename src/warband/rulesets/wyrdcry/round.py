@@ -71,12 +71,10 @@ class WyrdcryRules(turns.Alternating[State]):
     activation = ACTIVATION
     deploy_step = Deploy
     deploy_phase = "setup"
+    activate_step = Activate
 
     def start_game(self, state: State, events: list[Event]) -> None:
         start_game(state, events)
-
-    def activate(self, side: int) -> Activate:
-        return Activate(side)
 
     def menu(self, state: State, piece: str) -> ActivationStep:
         return ActivationStep(state.models[piece].side, piece)
