@@ -1,0 +1,40 @@
+"""Kernel helpers every ruleset class shares: the faces named by ``Ruleset.faces`` (imported when first asked) and
+a model's fate read in roster order (``fate_by_order``)."""
+
+from __future__ import annotations
+
+from warband.kernel.result import fate_by_order
+from warband.kernel.state import Model
+from warband.rulesets.gangfight import evaluate as gf_evaluate
+from warband.rulesets.gangfight import odds as gf_odds
+from warband.rulesets.gangfight.ruleset import Gangfight
+from warband.rulesets.wyrdcry import render as w_render
+from warband.rulesets.wyrdcry.ruleset import Wyrdcry
+
+
+def test_a_face_is_the_function_its_entry_names() -> None:
+    assert Gangfight().face("evaluate") is gf_evaluate.evaluate
+    assert Wyrdcry().face("explain") is w_render.explain
+    assert Gangfight().face("view") is None  # not named: the kernel's default view
+
+
+def test_the_odds_face_is_the_ruleset_s_table_of_commands() -> None:
+    assert Gangfight().odds_commands() == gf_odds.ODDS_COMMANDS
+    assert Gangfight().odds_commands()[0].name == "attack"
+
+
+def test_fate_by_order_reads_points_by_roster_place_and_the_kills_flag() -> None:
+    m = Model("b2", 1, "Thug 2", "Thug", 0.5, 1.0, {})
+    m.flags["kills"] = 3
+    order = (("a1",), ("b1", "b2"))
+    fate = fate_by_order(m, order, [[10], [5, 7]], "down", 2)
+    assert (fate.id, fate.side, fate.type, fate.points, fate.fate, fate.kills, fate.damage) == (
+        "b2",
+        1,
+        "Thug",
+        7,
+        "down",
+        3,
+        2,
+    )
+    assert fate_by_order(m, order, [[10], [5]], "out", 0).points == 0  # past the end of the side's points
