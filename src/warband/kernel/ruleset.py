@@ -62,7 +62,7 @@ class Ruleset(abc.ABC):
     action_vocabulary: ClassVar[ActionVocabulary | None] = None
     #: Where the ruleset's faces and helpers live, imported on first use so that playing a game never loads
     #: them: hook name -> ``"module:name"``. Hooks: ``evaluate`` (a function of state and side), ``render``
-    #: (state), ``explain`` (state, action), ``view`` (state), ``odds`` (the tuple of odds commands). A hook
+    #: (state), ``explain`` (state, action), ``odds`` (the tuple of odds commands). A hook
     #: not named here keeps the default method (or the ruleset overrides the method itself).
     faces: ClassVar[Mapping[str, str]] = {}
 
@@ -209,11 +209,7 @@ class Ruleset(abc.ABC):
 
     def view(self, state: GameState[Any]) -> dict[str, Any]:
         """The drawable view of ``state`` (``docs/view.md``): shapes, labels, badges and tooltips that the web
-        table and the terminal map draw. The default is the kernel's generic view; a ruleset enriches it (its
-        ``view`` face)."""
-        found = self.face("view")
-        if found is not None:
-            return cast("dict[str, Any]", found(state))
+        table and the terminal map draw. The default is the kernel's generic view; a ruleset enriches it."""
         from warband.kernel.view import generic_view
 
         return generic_view(self.id, state)

@@ -42,10 +42,14 @@ class TrenchesAndTurbines(SteppedRuleset):
     )
     faces: ClassVar[Mapping[str, str]] = {
         "evaluate": "warband.rulesets.trenches_and_turbines.evaluate:evaluate",
-        "view": "warband.rulesets.trenches_and_turbines.view:view",
         "explain": "warband.rulesets.trenches_and_turbines.render:explain_action",
         "odds": "warband.rulesets.trenches_and_turbines.odds:ODDS_COMMANDS",
     }
+
+    def view(self, state: GameState[Any]) -> dict[str, Any]:
+        from warband.rulesets.trenches_and_turbines.view import view
+
+        return view(state)
 
     def load_roster(self, path: Path) -> dict[str, Any]:
         return load_roster(path).model_dump(mode="json", exclude_none=True)

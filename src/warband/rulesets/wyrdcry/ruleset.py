@@ -29,11 +29,15 @@ class Wyrdcry(SteppedRuleset):
     rules: ClassVar[SteppedRules[Any]] = RULES
     faces: ClassVar[Mapping[str, str]] = {
         "evaluate": "warband.rulesets.wyrdcry.evaluate:evaluate",
-        "view": "warband.rulesets.wyrdcry.view:view",
         "render": "warband.rulesets.wyrdcry.render:render",
         "explain": "warband.rulesets.wyrdcry.render:explain",
         "odds": "warband.rulesets.wyrdcry.odds:ODDS_COMMANDS",
     }
+
+    def view(self, state: GameState[Any]) -> dict[str, Any]:
+        from warband.rulesets.wyrdcry.view import view
+
+        return view(state)
 
     def load_scenario(self, path: Path) -> dict[str, Any]:
         """The kernel's scenario format, then Wyrdcry's own ``rules`` options (``scenario.py``)."""
