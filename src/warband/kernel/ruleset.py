@@ -62,7 +62,8 @@ class Ruleset(abc.ABC):
     action_vocabulary: ClassVar[ActionVocabulary | None] = None
     #: Where the ruleset's faces and helpers live, imported on first use so that playing a game never loads
     #: them: hook name -> ``"module:name"``. Hooks: ``evaluate`` (a function of state and side), ``render``
-    #: (state), ``explain`` (state, action), ``odds`` (the tuple of odds commands). A hook
+    #: (state), ``explain`` (state, action), ``odds`` (the tuple of odds commands), and for a
+    #: :class:`SteppedRuleset` ``view`` (state). A hook
     #: not named here keeps the default method (or the ruleset overrides the method itself).
     faces: ClassVar[Mapping[str, str]] = {}
 
@@ -293,6 +294,11 @@ class SteppedRuleset(Ruleset):
 
     def all_actions(self, state: GameState[Any]) -> list[Action]:
         return self.rules.all_actions(state)
+
+    def view(self, state: GameState[Any]) -> dict[str, Any]:
+        """The ruleset's ``view`` face if it names one, else the kernel's generic view (:meth:`Ruleset.view`)."""
+        found = self.face("view")
+        return super().view(state) if found is None else cast("dict[str, Any]", found(state))
 
 
 def check_modelled(rs: Ruleset, warbands: Sequence[tuple[str, dict[str, Any]]], allow: bool = False) -> None:

@@ -42,12 +42,8 @@ class TrenchCrusade(SteppedRuleset):
         "render": "warband.rulesets.trench_crusade.render:render_table",
         "explain": "warband.rulesets.trench_crusade.render:explain_action",
         "odds": "warband.rulesets.trench_crusade.odds:ODDS_COMMANDS",
+        "view": "warband.rulesets.trench_crusade.view:view",
     }
-
-    def view(self, state: GameState[Any]) -> dict[str, Any]:
-        from warband.rulesets.trench_crusade.view import view
-
-        return view(state)
 
     def load_roster(self, path: Path) -> dict[str, Any]:
         return load_roster(path).model_dump(mode="json", exclude_none=True)

@@ -44,12 +44,8 @@ class TrenchesAndTurbines(SteppedRuleset):
         "evaluate": "warband.rulesets.trenches_and_turbines.evaluate:evaluate",
         "explain": "warband.rulesets.trenches_and_turbines.render:explain_action",
         "odds": "warband.rulesets.trenches_and_turbines.odds:ODDS_COMMANDS",
+        "view": "warband.rulesets.trenches_and_turbines.view:view",
     }
-
-    def view(self, state: GameState[Any]) -> dict[str, Any]:
-        from warband.rulesets.trenches_and_turbines.view import view
-
-        return view(state)
 
     def load_roster(self, path: Path) -> dict[str, Any]:
         return load_roster(path).model_dump(mode="json", exclude_none=True)

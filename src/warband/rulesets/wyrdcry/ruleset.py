@@ -32,12 +32,8 @@ class Wyrdcry(SteppedRuleset):
         "render": "warband.rulesets.wyrdcry.render:render",
         "explain": "warband.rulesets.wyrdcry.render:explain",
         "odds": "warband.rulesets.wyrdcry.odds:ODDS_COMMANDS",
+        "view": "warband.rulesets.wyrdcry.view:view",
     }
-
-    def view(self, state: GameState[Any]) -> dict[str, Any]:
-        from warband.rulesets.wyrdcry.view import view
-
-        return view(state)
 
     def load_scenario(self, path: Path) -> dict[str, Any]:
         """The kernel's scenario format, then Wyrdcry's own ``rules`` options (``scenario.py``)."""
