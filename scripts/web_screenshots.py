@@ -1,5 +1,6 @@
 """The README's pictures of the web table: for each installed ruleset, a game played by the API to the middle of its
-first turn (seat A by random choices, seat B the random agent), then one model selected in headless Chromium; and
+first turn (seat A by random choices, seat B the random agent), then one model selected in headless Chromium, at a
+desktop's 1280x800 (``web-table-RULESET.png``) and a phone's 390x844 (``web-table-RULESET-phone.png``); and
 the warband builder holding a Heretic Legion list, one model's kit open (``web-builder.png``).
 
     python scripts/web_screenshots.py --out docs/images [--only builder|tables]
@@ -25,6 +26,8 @@ from conftest import CHROMIUM_ARGS, LiveServer, chromium_path
 #: seat A's decisions before the picture, per ruleset (any ruleset not named: DEFAULT_CHOICES)
 GAMES: dict[str, int] = {"trench-crusade": 40, "trenches-and-turbines": 40}
 DEFAULT_CHOICES = 40
+#: the sizes of each table's pictures: a desktop's, and a phone's (``web-table-RULESET-phone.png``)
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
 
 def advance(url: str, game: dict[str, Any], choices: int, rng: random.Random) -> None:
@@ -79,22 +82,28 @@ def shoot(browser: Any, url: str, ruleset_id: str, choices: int, out: Path) -> N
     }
     game = httpx.post(f"{url}/api/games", json=body).json()
     advance(url, game, choices, random.Random(5))
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
-    page.goto(url + game["links"]["A"])
-    page.wait_for_selector("[data-testid=your-turn]")
-    with_model = page.locator("[data-testid^=action-][data-model]:not([data-model=''])")
-    if with_model.count():
-        model = with_model.first.get_attribute("data-model")
-        base = page.locator(f"[data-testid='model-{model}'], [data-testid^=model-][data-unit='{model}']")
-        base.first.locator("circle.base").click(force=True)
-        page.wait_for_selector("[data-testid=show-all]")
-        pick = page.locator("[data-testid^=action-]", has_text="pick a spot")
-        if pick.count():
-            pick.first.click()
-    page.mouse.move(0, 0)
-    page.screenshot(path=str(out / f"web-table-{ruleset_id}.png"))
-    page.close()
-    print(out / f"web-table-{ruleset_id}.png")
+    for size, (width, height) in SIZES.items():
+        name = f"web-table-{ruleset_id}{'' if size == 'desktop' else '-' + size}.png"
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(url + game["links"]["A"])
+        page.wait_for_selector("[data-testid=your-turn]")
+        with_model = page.locator("[data-testid^=action-][data-model]:not([data-model=''])")
+        if with_model.count():
+            model = with_model.first.get_attribute("data-model")
+            base = page.locator(f"[data-testid='model-{model}'], [data-testid^=model-][data-unit='{model}']")
+            base.first.locator("circle.base").click(force=True)
+            page.wait_for_selector("[data-testid=show-all]")
+            roster = page.locator("details.rmodel.chosen summary")
+            if size == "desktop" and roster.count():
+                roster.first.click()  # the model's sheet: profile, weapons with range and keywords
+            pick = page.locator("[data-testid^=action-]", has_text="pick a spot")
+            if pick.count():
+                pick.first.click()
+        page.mouse.move(0, 0)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(out / name))
+        page.close()
+        print(out / name)
 
 
 #: The builder's picture: a draft as the page keeps it (its own localStorage), the Troopers' kit open.

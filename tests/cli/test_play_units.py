@@ -37,7 +37,9 @@ def test_human_plays_units_and_answers_reactions_to_the_end() -> None:
     out = result.output
     assert "Side A (Iron Legion Company): react" in out  # a reaction prompt put to the person
     # the person's answer (the first choice: Go Prone) is carried out on the unit it names
-    chosen = re.search(r"^  react (a\d+) b\d+ \[prone\]$", out, re.M)
+    # (each id is followed by the model's name: "a1 (Rifle Section)")
+    named = r"(?: \([^)]*\))?"
+    chosen = re.search(rf"^  react (a\d+){named} b\d+{named} \[prone\]$", out, re.M)
     assert chosen is not None, out[-2000:]
-    assert f"{chosen.group(1)} is now prone" in out
+    assert re.search(rf"{chosen.group(1)}{named} is now prone", out)
     assert "Result: " in out

@@ -154,3 +154,17 @@ def test_headless_chromium_screenshot(report_dir: Path, tmp_path: Path) -> None:
     assert pixels.shape[0] >= 1000 and pixels.shape[1] >= 1000
     flat = pixels.reshape(-1, pixels.shape[-1])
     assert (flat != flat[0]).any(axis=1).mean() > 0.05  # a page with content, not one colour
+
+
+def test_web_table_links_follow_the_given_address(db: Path, tmp_path: Path) -> None:
+    """The "open in the web table" links start with ``--web-base``: another host, or '' for links relative to the
+    server that serves the report (issue 25: they were fixed to 127.0.0.1:8000)."""
+    for base, expected in (
+        ("https://table.example:9000/", "'https://table.example:9000/replay/lab-"),
+        ("", "'/replay/lab-"),
+    ):
+        out = tmp_path / f"r{len(base)}"
+        done = CliRunner().invoke(app, ["report", str(db), "--out", str(out), "--web-base", base])
+        assert done.exit_code == 0, done.output
+        page = (out / "index.html").read_text(encoding="utf-8")
+        assert expected in page and WEB_TABLE not in page

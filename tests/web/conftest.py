@@ -43,8 +43,10 @@ def free_port() -> int:
 class LiveServer:
     """A uvicorn server on a free localhost port, in a thread; ``stop()`` shuts it down."""
 
-    def __init__(self, store: Path, ai_delay: float = 0.05, shelf: ReplayShelf | None = None) -> None:
-        self.port = free_port()
+    def __init__(
+        self, store: Path, ai_delay: float = 0.05, shelf: ReplayShelf | None = None, port: int | None = None
+    ) -> None:
+        self.port = port or free_port()  # a given port: a restarted server at the address the pages know
         self.server = Server(TableStore(store), shelf or ReplayShelf(), ai_delay)
         config = uvicorn.Config(
             create_app(self.server), host="127.0.0.1", port=self.port, log_level="warning", timeout_graceful_shutdown=1

@@ -293,6 +293,8 @@ def test_replay_steps_forward_and_back(browser: Any, live: LiveServer, tmp_path:
     page.wait_for_function("document.querySelector('[data-testid=replay-step]').textContent.startsWith('40 /')")
     assert page.locator("[data-testid^=model-]").count() > 0
     assert "current" in (page.get_attribute("[data-testid=replay-line-40]", "class") or "")
+    # the line highlighted at step 40 is the step that led there, numbered as the slider counts
+    assert page.inner_text("[data-testid=replay-line-40]").startswith("40. ")
     page.click("[data-testid=replay-play]")
     page.wait_for_function("!document.querySelector('[data-testid=replay-step]').textContent.startsWith('40 /')")
     page.click("[data-testid=replay-play]")

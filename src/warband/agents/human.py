@@ -27,6 +27,8 @@ from warband.kernel.actions import Action, Decision
 from warband.kernel.engine import Game
 from warband.kernel.errors import IllegalActionError
 from warband.kernel.events import Event
+from warband.kernel.menu import full_menu
+from warband.kernel.names import action_label, name_of, with_names
 
 Reader = Callable[[str], str | None]
 
@@ -60,35 +62,41 @@ class HumanConsole:
         """Print plain text (never interpreted as rich markup: rules text has brackets)."""
         self.console.print(text, style=style, markup=False, highlight=False, soft_wrap=True)
 
-    def show_events(self, events: list[Event]) -> None:
+    def show_events(self, events: list[Event], game: Game | None = None) -> None:
         for event in events:
-            self.say(f"  {event.describe()}", style="dim")
+            text = event.describe() if game is None else with_names(game.state, event.describe())
+            self.say(f"  {text}", style="dim")
 
     def show_map(self, game: Game) -> None:
         self.say(game.ruleset.render(game.state))
 
     def describe_decision(self, game: Game, d: Decision) -> str:
+        """The decision in the ruleset's words (:meth:`Ruleset.describe_decision`): who, for which model, what
+        is at stake."""
+        said = game.ruleset.describe_decision(game.state, d)
         if d.kind == "chance":
-            return f"Dice: {d.dice}" if d.dice is not None else "Dice"
-        who = side_label(game, d.player)
-        model = ""
-        if d.model is not None and d.model in game.state.models:
-            model = f" for {d.model} ({game.state.models[d.model].name})"
-        text = f" - {d.text}" if d.text else ""
-        return f"{who}: {d.prompt}{model}{text}"
+            return f"Dice: {d.dice} - {said}" if d.dice is not None else f"Dice - {said}"
+        model = f" for {name_of(game.state, d.model)}" if d.model is not None else ""
+        return f"{side_label(game, d.player)}: {d.prompt}{model} - {said}"
 
     def show_choices(self, game: Game) -> None:
         for i, action in enumerate(game.legal_actions(), start=1):
             about = game.ruleset.describe_action(game.state, action)
             odds = game.ruleset.explain(game.state, action)
             notes = "   — ".join(x for x in (about, odds) if x)
-            self.say(f"  {i:>2}. {action}" + (f"   — {notes}" if notes else ""))
+            self.say(f"  {i:>2}. {action_label(game.state, action)}" + (f"   — {notes}" if notes else ""))
 
     def show_all(self, game: Game) -> None:
-        for i, action in enumerate(game.ruleset.all_actions(game.state), start=1):
-            about = game.ruleset.describe_action(game.state, action)
-            mark = "" if game.is_legal(action) else f"   (not allowed: why {i})"
-            self.say(f"  {i:>2}. {action}{mark}" + (f"   — {about}" if about else ""))
+        """Every action one might try now (:func:`~warband.kernel.menu.full_menu`, as the web table's greyed
+        buttons): the ones not allowed carry their first rule and reason; ``why N`` gives them all."""
+        for i, item in enumerate(full_menu(game), start=1):
+            about = f"   — {item.note}" if item.note else ""
+            if item.legal:
+                self.say(f"  {i:>2}. {item.label}{about}")
+            else:
+                rule, text = item.reasons[0]
+                more = f" (+{len(item.reasons) - 1} more: why {i})" if len(item.reasons) > 1 else ""
+                self.say(f"  {i:>2}. {item.label}   (not allowed: [{rule}] {text}{more}){about}")
 
     def show_why(self, game: Game, action: Action) -> None:
         reasons = game.why_illegal(action)
@@ -176,7 +184,8 @@ class HumanConsole:
     def roll(self, game: Game) -> list[Event]:
         """Read physical dice for the pending roll and apply them (``auto`` rolls from the seeded stream)."""
         d = game.decision
-        self.say(f"Roll {d.dice}: type the values (e.g. '3 5'), or 'auto'", style="bold")
+        said = game.ruleset.describe_decision(game.state, d)
+        self.say(f"Roll {d.dice} - {said}: type the values (e.g. '3 5'), or 'auto'", style="bold")
         while True:
             text = self.read("dice> ")
             low = text.lower()

@@ -26,6 +26,7 @@ from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.files import check_output_file
 from warband.kernel.log import write_log
+from warband.kernel.names import action_label
 from warband.kernel.params import parse_assignments
 from warband.kernel.rng import MAX_SEED
 from warband.kernel.ruleset import GameResult, Ruleset
@@ -111,7 +112,7 @@ class Table:
                 self.players,
                 self.io.roll if self.manual_dice else stream_dice,
                 on_choice=self._narrate,
-                on_events=lambda game, events: self.io.show_events(events),
+                on_events=lambda game, events: self.io.show_events(events, game),
             )
         except Quit:
             self.io.say("stopped before the end of the game")
@@ -120,7 +121,8 @@ class Table:
 
     def _narrate(self, game: Game, player: Player, action: Action) -> None:
         if isinstance(player, Agent):
-            self.io.say(f"{self.io.describe_decision(game, game.decision)} -> {player.describe()} chooses: {action}")
+            chosen = action_label(game.state, action)
+            self.io.say(f"{self.io.describe_decision(game, game.decision)} -> {player.describe()} chooses: {chosen}")
 
 
 def play(

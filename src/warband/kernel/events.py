@@ -78,6 +78,22 @@ class Moved(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Placed(Event):
+    """A model set up on the table (deployment): it came from nowhere, so no distance nor start is told."""
+
+    model: str
+    at: tuple[float, float]
+
+    def describe(self) -> str:
+        return f"{self.model} is deployed at ({self.at[0]:.1f}, {self.at[1]:.1f})"
+
+
+def placements(moved: list[Event]) -> list[Event]:
+    """The moves of a deployment as placements (the models' positions are set; only the telling differs)."""
+    return [Placed(e.model, e.end) if isinstance(e, Moved) else e for e in moved]
+
+
+@dataclass(frozen=True, slots=True)
 class StatusChanged(Event):
     model: str
     status: str

@@ -62,7 +62,8 @@ class Ruleset(abc.ABC):
     action_vocabulary: ClassVar[ActionVocabulary | None] = None
     #: Where the ruleset's faces and helpers live, imported on first use so that playing a game never loads
     #: them: hook name -> ``"module:name"``. Hooks: ``evaluate`` (a function of state and side), ``render``
-    #: (state), ``explain`` (state, action), ``odds`` (the tuple of odds commands), and for a
+    #: (state), ``explain`` (state, action), ``odds`` (the tuple of odds commands), ``prompts`` (the prompt book
+    #: of :meth:`describe_decision`), ``holder`` (state, at, radius: :meth:`objective_holder`), and for a
     #: :class:`SteppedRuleset` ``view`` (state). A hook
     #: not named here keeps the default method (or the ruleset overrides the method itself).
     faces: ClassVar[Mapping[str, str]] = {}
@@ -226,6 +227,34 @@ class Ruleset(abc.ABC):
         empty if nothing."""
         return ""
 
+    def prompt_book(self) -> Mapping[str, Any]:
+        """The ruleset's sentences for its decisions by step kind: its ``prompts`` face (a ``prompts.py`` beside
+        the rules; see :mod:`warband.kernel.prompts`), else none."""
+        found = self.face("prompts")
+        return {} if found is None else cast("Mapping[str, Any]", found)
+
+    def pending_step(self, state: GameState[Any]) -> Any:
+        """The step the pending decision belongs to (None for a ruleset that is not a step machine)."""
+        return None
+
+    def describe_decision(self, state: GameState[Any], decision: Decision) -> str:
+        """The pending decision in a player's words: the situation, what each answer costs and its odds (the
+        ruleset's prompt book, else the kernel's sentence naming who decides for which model)."""
+        from warband.kernel.prompts import describe
+
+        return describe(self, state, self.pending_step(state), decision)
+
+    def objective_holder(self, state: GameState[Any], at: tuple[float, float], radius: float) -> int | None:
+        """Who holds an objective at ``at`` now, as the faces show it: the ``holder`` face (state, at, radius) if
+        the ruleset names one (what its scoring counts), else the side with more models on the table within
+        ``radius`` that are not out of action."""
+        from warband.kernel.battlefield import controller
+
+        found = self.face("holder")
+        if found is not None:
+            return cast("int | None", found(state, at, radius))
+        return controller(state.models.values(), at, radius, lambda m: 0 if m.flags.get("out") else 1)
+
     def fingerprint(self, state: GameState[Any]) -> str:
         """A short digest of the state, logged at the end of a game and compared on replay."""
         import hashlib
@@ -299,6 +328,9 @@ class SteppedRuleset(Ruleset):
         """The ruleset's ``view`` face if it names one, else the kernel's generic view (:meth:`Ruleset.view`)."""
         found = self.face("view")
         return super().view(state) if found is None else cast("dict[str, Any]", found(state))
+
+    def pending_step(self, state: GameState[Any]) -> Any:
+        return None if self.rules.over(state) else self.rules.current(state)
 
 
 def check_modelled(rs: Ruleset, warbands: Sequence[tuple[str, dict[str, Any]]], allow: bool = False) -> None:

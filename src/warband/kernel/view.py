@@ -66,14 +66,16 @@ def _objectives(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def profile_lines(data: Mapping[str, Any]) -> list[list[str]]:
-    """A model's profile as ``[name, value]`` rows: scalars as they are, lists by their items' names."""
+    """A model's profile as ``[name, value]`` rows in words (yes/no, ranges, items by their names; never a
+    Python repr); false flags and empty lists are left out."""
+    from warband.kernel.sheet import words
+
     rows: list[list[str]] = []
     for key, value in data.items():
-        if isinstance(value, _SCALARS):
-            rows.append([str(key), str(value)])
-        elif isinstance(value, list) and value:
-            names = [str(v.get("name", v)) if isinstance(v, Mapping) else str(v) for v in value]
-            rows.append([str(key), ", ".join(names)])
+        if key == "name" or value is False or value is None or value == [] or value == {}:
+            continue
+        if isinstance(value, (*_SCALARS, list, Mapping)):
+            rows.append([str(key), words(value)])
     return rows
 
 

@@ -457,7 +457,7 @@ def _types_section(a: Analysis, chart: Chart) -> str:
     )
 
 
-def _lopsided_section(a: Analysis, games: Sequence[Lopsided]) -> str:
+def _lopsided_section(a: Analysis, games: Sequence[Lopsided], web_base: str = WEB_TABLE) -> str:
     rows = []
     for item in games:
         g = item.row
@@ -471,7 +471,7 @@ def _lopsided_section(a: Analysis, games: Sequence[Lopsided]) -> str:
             )
         )
         log += (
-            f"<br><a href='{WEB_TABLE}/replay/lab-{a.run.id}-{g.index}'>open in the web table</a> "
+            f"<br><a href='{_e(web_base.rstrip('/'))}/replay/lab-{a.run.id}-{g.index}'>open in the web table</a> "
             "(with <code>warband serve --db</code> this database running)"
         )
         rows.append(
@@ -488,7 +488,7 @@ def _lopsided_section(a: Analysis, games: Sequence[Lopsided]) -> str:
     )
 
 
-def render(a: Analysis, charts: dict[str, Chart], worst: Sequence[Lopsided]) -> str:
+def render(a: Analysis, charts: dict[str, Chart], worst: Sequence[Lopsided], web_base: str = WEB_TABLE) -> str:
     first_rate, known = a.first_player()
     first = (
         f"<h2>Does going first help? Win rate of the side holding the first Initiative</h2>"
@@ -508,7 +508,7 @@ def render(a: Analysis, charts: dict[str, Chart], worst: Sequence[Lopsided]) -> 
         f"<p class='takeaway'>{_e(takeaway_length(a))}</p>" + _figure(charts["length"], "game length"),
         first,
         _types_section(a, charts["types"]),
-        _lopsided_section(a, worst),
+        _lopsided_section(a, worst, web_base),
         f"<p class='note'>Written by <code>warband report</code> from run {a.run.id} (key {a.run.key[:12]}…). "
         "Intervals are 95% Wilson score intervals.</p>",
     ]
@@ -530,8 +530,12 @@ class Report:
     takeaways: list[str]
 
 
-def write_report(db: str | Path, out: Path = Path("report"), run_id: int | None = None) -> Report:
-    """Write the report of run ``run_id`` (default: the latest) of the database ``db`` into ``out``."""
+def write_report(
+    db: str | Path, out: Path = Path("report"), run_id: int | None = None, web_base: str = WEB_TABLE
+) -> Report:
+    """Write the report of run ``run_id`` (default: the latest) of the database ``db`` into ``out``; its
+    "open in the web table" links start with ``web_base`` (the address ``warband serve`` answers at; "" for
+    links relative to the server that serves the report)."""
     if str(db) != ":memory:" and not Path(db).is_file():
         raise StoreError(f"{db}: no such results database (create one with `warband simulate ... --db {db}`)")
     with Store(db, readonly=True) as store:
@@ -555,7 +559,7 @@ def write_report(db: str | Path, out: Path = Path("report"), run_id: int | None 
         (out / chart.name).parent.mkdir(parents=True, exist_ok=True)
         (out / chart.name).write_bytes(chart.png)
     index = out / "index.html"
-    write_text_atomic(index, render(analysis, charts, worst))
+    write_text_atomic(index, render(analysis, charts, worst, web_base))
     for path in (index, *(w.log for w in worst if w.log)):
         os.chmod(path, 0o644)  # a report is for reading (and serving); temporary files are created 0600
     takeaways = [takeaway_wins(analysis), takeaway_length(analysis), takeaway_first(analysis), takeaway_types(analysis)]

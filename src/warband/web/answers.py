@@ -9,6 +9,8 @@ from warband.kernel.actions import Decision
 from warband.kernel.battlefield import Battlefield
 from warband.kernel.engine import Game
 from warband.kernel.geometry.distance import distance, edge_distance
+from warband.kernel.menu import full_menu
+from warband.kernel.names import action_label, name_of, with_names
 from warband.web.errors import ApiError
 from warband.web.schemas import MeasureBody, Spot
 from warband.web.tables import Role, Table, step_text
@@ -16,14 +18,28 @@ from warband.web.tables import Role, Table, step_text
 EYE_HEIGHT = 1.0
 
 
-def decision_json(game: Game, d: Decision) -> dict[str, Any]:
+def decision_json(game: Game, d: Decision, said: str = "") -> dict[str, Any]:
+    """The pending decision; ``said`` is the ruleset's sentence for it (situation, cost, odds), and every
+    model it names comes with its name."""
+    state = game.state
+    dice = None
+    if d.dice is not None:
+        dice = {
+            "n": d.dice.n,
+            "sides": d.dice.sides,
+            "label": with_names(state, d.dice.label),
+            "model": d.dice.model,
+            "model_name": name_of(state, d.dice.model),
+        }
     return {
         "kind": d.kind,
         "prompt": d.prompt,
         "player": d.player,
         "model": d.model,
+        "model_name": name_of(state, d.model),
         "text": d.text,
-        "dice": None if d.dice is None else {"n": d.dice.n, "sides": d.dice.sides, "label": d.dice.label},
+        "said": said,
+        "dice": dice,
     }
 
 
@@ -31,7 +47,8 @@ def log_lines(table: Table, since: int) -> list[str]:
     out = []
     for step in table.steps[since:]:
         said = "; ".join(step["ev"])
-        out.append(step_text(table.game, step["e"]) + (f" — {said}" if said else ""))
+        line = step_text(table.game, step["e"]) + (f" — {said}" if said else "")
+        out.append(with_names(table.game.state, line))
     return out
 
 
@@ -47,7 +64,7 @@ def snapshot(table: Table, role: Role, since: int) -> dict[str, Any]:
         "role": role,
         "seats": table.seats,
         "dice": table.dice,
-        "decision": decision_json(game, game.decision),
+        "decision": decision_json(game, game.decision, table.said()),
         "decider": decider,
         "your_turn": decider is not None and decider == role and not table.is_agent(decider),
         "view": table.view(),
@@ -64,7 +81,13 @@ def legal_json(table: Table, model: str | None) -> list[dict[str, Any]]:
     if table.legal_cache is None or table.legal_cache[0] != table.version:
         game = table.game
         items = [
-            {"i": i, "text": str(a), **a.to_json(), "note": game.ruleset.describe_action(game.state, a)}
+            {
+                "i": i,
+                "text": str(a),
+                "label": action_label(game.state, a),
+                **a.to_json(),
+                "note": game.ruleset.describe_action(game.state, a),
+            }
             for i, a in enumerate(game.legal_actions())
         ]
         table.legal_cache = (table.version, items)
@@ -78,6 +101,25 @@ def legal_json(table: Table, model: str | None) -> list[dict[str, Any]]:
         kept = {k: v for k, v in table.odds_cache.items() if k[0] == table.version}  # older versions go
         mine = [it for it in items if it.get("model") == model]
         kept[key] = [{**it, "odds": game.ruleset.explain(game.state, actions[it["i"]])} for it in mine]
+        table.odds_cache = kept
+    return table.odds_cache[key]
+
+
+def menu_json(table: Table, model: str | None) -> list[dict[str, Any]]:
+    """A model's full menu (:func:`~warband.kernel.menu.full_menu`): every action it might try at the pending
+    choice, the ones it cannot take with every rule that forbids them; the legal ones carry their index in
+    the legal list (``i``) to be sent as they are. Kept per state version and model."""
+    key = (table.version, f"menu:{model or ''}")
+    if key not in table.odds_cache:
+        legal = {it["text"]: it["i"] for it in legal_json(table, None)}
+        items = []
+        for item in full_menu(table.game, model):
+            entry = item.to_json()
+            if item.legal and entry["text"] in legal:
+                entry["i"] = legal[entry["text"]]
+            items.append(entry)
+        kept = {k: v for k, v in table.odds_cache.items() if k[0] == table.version}
+        kept[key] = items
         table.odds_cache = kept
     return table.odds_cache[key]
 

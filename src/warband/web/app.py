@@ -32,7 +32,8 @@ from warband.kernel.battlefield import Battlefield, battlefield
 from warband.kernel.engine import Game
 from warband.kernel.errors import IllegalActionError, WarbandError
 from warband.kernel.params import parse_assignments
-from warband.web.answers import deciding_seat, legal_json, measure, reasons_json, role_or_403, snapshot
+from warband.kernel.sheet import table_view
+from warband.web.answers import deciding_seat, legal_json, measure, menu_json, reasons_json, role_or_403, snapshot
 from warband.web.builder import builder_router
 from warband.web.documents import get_ruleset, load_doc, refuse_unmodelled
 from warband.web.errors import ApiError
@@ -287,6 +288,13 @@ def _game_routes(app: FastAPI, server: Server) -> None:
         response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
         return response
 
+    @app.get("/api/games/{table_id}/menu")
+    async def menu(table_id: str, token: str = "", model: str | None = None) -> JSONResponse:
+        """Every action of the pending choice (or of one model) with why the illegal ones are refused."""
+        table = server.table(table_id)
+        role_or_403(table, token)
+        return fast_json({"version": table.version, "actions": menu_json(table, model)})
+
     @app.post("/api/games/{table_id}/act")
     async def act(table_id: str, body: ActBody, x_token: str | None = Header(default=None)) -> dict[str, Any]:
         table = server.table(table_id)
@@ -392,7 +400,7 @@ def _replay_routes(app: FastAPI, server: Server) -> None:
     async def replay_view(replay_id: str, step: int = 0) -> dict[str, Any]:
         rep = _replay(server, replay_id)
         k = max(0, min(step, len(rep.states) - 1))
-        return {"step": k, "steps": len(rep.states) - 1, "view": rep.game.ruleset.view(rep.states[k])}
+        return {"step": k, "steps": len(rep.states) - 1, "view": table_view(rep.game.ruleset, rep.states[k])}
 
 
 def _replay(server: Server, replay_id: str) -> Any:

@@ -12,6 +12,7 @@ from typing import Any
 from warband.kernel.engine import Game
 from warband.kernel.events import Event
 from warband.kernel.log import LogFile, parse_log, read_log, replay
+from warband.kernel.names import with_names
 from warband.kernel.state import GameState
 
 
@@ -39,7 +40,10 @@ def build_replay(replay_id: str, title: str, log: LogFile) -> Replay:
     def keep(no: int, game: Game, events: list[Event]) -> None:
         out.states.append(game.state.clone())
         said = "; ".join(e.describe() for e in events)
-        out.lines.append(step_text(game, entries[no]) + (f" — {said}" if said else ""))
+        # numbered by the step it leads to (state k follows line k), as the slider counts
+        text = step_text(game, entries[no]).split(". ", 1)[-1]
+        line = f"{len(out.states) - 1}. {text}" + (f" — {said}" if said else "")
+        out.lines.append(with_names(game.state, line))
 
     final = replay(log, on_step=keep)
     out.game = final

@@ -23,6 +23,7 @@ from warband.agents.base import Agent, make_agent
 from warband.kernel.actions import Action, Decision
 from warband.kernel.engine import Game
 from warband.kernel.events import Event
+from warband.kernel.sheet import table_view
 from warband.web.store import StoredTable, TableStore
 
 HUMAN = "human"
@@ -69,6 +70,8 @@ class Table:
     view_cache: tuple[int, dict[str, Any]] | None = None
     odds_cache: dict[tuple[int, str], list[dict[str, Any]]] = field(default_factory=dict)
     json_cache: tuple[int, dict[str, Any]] | None = None
+    #: per state version: the pending decision in the ruleset's words (``Ruleset.describe_decision``)
+    said_cache: tuple[int, str] | None = None
     saved: int = 0
     #: the store's answer to the last save queued (its writer thread commits it)
     saving: Future[int] | None = None
@@ -153,8 +156,15 @@ class Table:
     def view(self) -> dict[str, Any]:
         """The ruleset's drawable view of the state, built once per state version for every browser."""
         if self.view_cache is None or self.view_cache[0] != self.version:
-            self.view_cache = (self.version, self.game.ruleset.view(self.game.state))
+            self.view_cache = (self.version, table_view(self.game.ruleset, self.game.state))
         return self.view_cache[1]
+
+    def said(self) -> str:
+        """The pending decision in the ruleset's words, built once per state version."""
+        if self.said_cache is None or self.said_cache[0] != self.version:
+            game = self.game
+            self.said_cache = (self.version, game.ruleset.describe_decision(game.state, game.decision))
+        return self.said_cache[1]
 
     def notify(self) -> None:
         for q in list(self.listeners):

@@ -93,6 +93,7 @@ class Gangfight(SteppedRuleset):
     rules: ClassVar[SteppedRules[Any]] = RULES
     action_vocabulary: ClassVar[ActionVocabulary | None] = VOCABULARY
     faces: ClassVar[Mapping[str, str]] = {
+        "prompts": "warband.rulesets.gangfight.prompts:PROMPTS",
         "evaluate": "warband.rulesets.gangfight.evaluate:evaluate",
         "render": "warband.rulesets.gangfight.render:render_table",
         "explain": "warband.rulesets.gangfight.render:explain_action",

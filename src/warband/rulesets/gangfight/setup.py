@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from warband.kernel import setup as kernel_setup
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
-from warband.kernel.events import DiceRolled, Event, Note
+from warband.kernel.events import DiceRolled, Event, Note, placements
 from warband.kernel.geometry.distance import Vec
 from warband.kernel.setup import deploy_spots, wholly_inside, zone_grid
 from warband.kernel.state import Model
@@ -178,7 +178,9 @@ class Deploy(kernel_setup.Deploy[State]):
     def put(self, state: State, piece: str, at: Vec, events: list[Event]) -> None:
         m = state.models[piece]
         m.on_table = True
-        place(state, m, at, events)
+        moved: list[Event] = []
+        place(state, m, at, moved)
+        events.extend(placements(moved))
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
         assert action.model is not None and action.point is not None

@@ -170,7 +170,9 @@ def _armed_at_enemy(
     w = weapon_named(m, a.option, mode)
     if w is None:
         names = [x["name"] for x in weapons(m, mode)]
-        return [(f"{R}/{action}/weapon", f"{m.id} has no {mode} weapon {a.option!r} (has {names or 'none'})")]
+        return [
+            (f"{R}/{action}/weapon", f"{m.id} has no {mode} weapon {a.option!r} (it has {', '.join(names) or 'none'})")
+        ]
     t = _enemy(state, m, a)
     return _not_an_enemy(a, action) if t is None else (w, t)
 

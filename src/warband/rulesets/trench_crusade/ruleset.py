@@ -38,6 +38,8 @@ class TrenchCrusade(SteppedRuleset):
     params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
     rules: ClassVar[SteppedRules[Any]] = turn.RULES
     faces: ClassVar[Mapping[str, str]] = {
+        "prompts": "warband.rulesets.trench_crusade.prompts:PROMPTS",
+        "holder": "warband.rulesets.trench_crusade.scenario:controller",
         "evaluate": "warband.rulesets.trench_crusade.evaluate:evaluate",
         "render": "warband.rulesets.trench_crusade.render:render_table",
         "explain": "warband.rulesets.trench_crusade.render:explain_action",

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from warband.kernel import setup as kernel_setup
 from warband.kernel.errors import Reason
-from warband.kernel.events import Event
+from warband.kernel.events import Event, placements
 from warband.kernel.space import overlapping
 from warband.kernel.state import Model
 from warband.rulesets.trench_crusade.core import TURN_OVER, R, State, Vec, place
@@ -61,7 +61,9 @@ class Deploy(kernel_setup.Deploy[State]):
     def put(self, state: State, piece: str, at: Vec, events: list[Event]) -> None:
         m = state.models[piece]
         m.on_table = True
-        place(state, m, at, state.ctx.table.surface_height(at), events)
+        moved: list[Event] = []
+        place(state, m, at, state.ctx.table.surface_height(at), moved)
+        events.extend(placements(moved))
 
     def all_deployed(self, state: State, events: list[Event]) -> None:
         """Both warbands are on the table: the first turn is due (the turn loop starts it)."""

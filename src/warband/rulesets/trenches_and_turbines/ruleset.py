@@ -41,6 +41,7 @@ class TrenchesAndTurbines(SteppedRuleset):
         kinds=frozenset(ACTIONS), statuses=frozenset(missions.STATUSES), ruleset="trenches-and-turbines"
     )
     faces: ClassVar[Mapping[str, str]] = {
+        "prompts": "warband.rulesets.trenches_and_turbines.prompts:PROMPTS",
         "evaluate": "warband.rulesets.trenches_and_turbines.evaluate:evaluate",
         "explain": "warband.rulesets.trenches_and_turbines.render:explain_action",
         "odds": "warband.rulesets.trenches_and_turbines.odds:ODDS_COMMANDS",

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from warband.kernel import setup
 from warband.kernel.errors import Reason
-from warband.kernel.events import Event, Note
+from warband.kernel.events import Event, Note, placements
 from warband.kernel.geometry.distance import Vec
 from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.steps import push
@@ -144,7 +144,9 @@ class Deploy(setup.Deploy[State]):
             m.on_table = True
             if is_vehicle(state, piece):
                 m.flags = {**m.flags, "facing": 90.0 if plan[mid][1] < cy else 270.0}
-        place_unit(state, plan, events)
+        moved: list[Event] = []
+        place_unit(state, plan, moved)
+        events.extend(placements(moved))
 
     def all_deployed(self, state: State, events: list[Event]) -> None:
         start_round(state, events)

@@ -28,6 +28,7 @@ class Wyrdcry(SteppedRuleset):
     params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
     rules: ClassVar[SteppedRules[Any]] = RULES
     faces: ClassVar[Mapping[str, str]] = {
+        "prompts": "warband.rulesets.wyrdcry.prompts:PROMPTS",
         "evaluate": "warband.rulesets.wyrdcry.evaluate:evaluate",
         "render": "warband.rulesets.wyrdcry.render:render",
         "explain": "warband.rulesets.wyrdcry.render:explain",

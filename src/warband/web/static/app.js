@@ -117,6 +117,7 @@ class TablePage {
   constructor(id, token) {
     this.id = id; this.token = token; this.snap = null; this.log = []; this.legal = [];
     this.selected = null; this.pick = null; this.measuring = null; this.line = null; this.sending = null;
+    this.menu = null; // the selected (or acting) model's full menu: every action with why the others are refused
     this.svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     this.board = new Board(this.svg, tipNode());
     this.board.onModel = (mid) => this.modelClicked(mid);
@@ -124,18 +125,23 @@ class TablePage {
     this.who = h("div", { "data-testid": "who" });
     this.status = h("div", { class: "status", "data-testid": "status" });
     this.turn = h("div", { "data-testid": "turn" });
+    this.objectives = h("div", { class: "objectives", "data-testid": "objectives" });
     this.error = h("div", { class: "error", "data-testid": "error" });
     this.info = h("div", { class: "info", "data-testid": "info" });
     this.actions = h("div", { class: "actions", "data-testid": "actions" });
     this.dice = h("div", { "data-testid": "dice-entry" });
     this.logBox = h("div", { class: "log", "data-testid": "log" });
+    this.roster = h("div", { class: "roster", "data-testid": "roster" });
     this.measureBtn = h("button", { "data-testid": "ruler", onclick: () => this.toggleMeasure() }, "Ruler / line of sight");
     this.measureOut = h("div", { "data-testid": "measure" });
-    main.replaceChildren(h("div", { class: "layout" }, h("div", { class: "board" }, this.svg),
-      h("div", { class: "panel" }, this.who, this.status, this.turn, this.error, this.info,
+    main.replaceChildren(h("div", { class: "layout" }, h("div", { class: "boardcol" }, this.board.element),
+      h("div", { class: "panel" }, this.who, this.status, this.objectives, this.turn, this.error, this.info,
         h("h3", {}, "Actions"), this.actions, this.dice,
+        h("h3", {}, "Warbands"), this.roster,
         h("h3", {}, "Tools"), h("div", { class: "tools" }, this.measureBtn), this.measureOut,
         h("h3", {}, "Log"), this.logBox)));
+    let resizing = null;
+    window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(() => this.snap && this.draw(), 150); });
   }
 
   async start() {
@@ -147,7 +153,13 @@ class TablePage {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/api/games/${this.id}/ws?token=${encodeURIComponent(this.token)}`);
     ws.onmessage = (ev) => { const v = JSON.parse(ev.data).version; if (!this.snap || v !== this.snap.version) this.refresh(); };
-    ws.onclose = () => setTimeout(() => { this.refresh(); this.listen(); }, 1000);
+    ws.onopen = () => { this.retry = 1000; };
+    // the server went away (a restart): try again, less often while it stays away; the next answer clears the
+    // connection's error
+    ws.onclose = () => {
+      this.retry = Math.min(10000, (this.retry || 1000) * 1.5);
+      setTimeout(() => { this.refresh(); this.listen(); }, this.retry);
+    };
   }
 
   async refresh() {
@@ -163,12 +175,27 @@ class TablePage {
         const legal = await api("GET", `/api/games/${this.id}/legal?token=${encodeURIComponent(this.token)}`);
         if (legal.version === snap.version) this.legal = legal.actions;
       }
+      if (changed && snap.your_turn && snap.decision.kind === "choice") await this.loadMenu(this.selected || snap.decision.model, snap.version);
+      if (this.offline) { this.offline = false; if (this.error.dataset.offline) { this.error.textContent = ""; delete this.error.dataset.offline; } }
       this.render();
-    } catch (err) { this.error.textContent = errorText(err); }
+    } catch (err) {
+      this.error.textContent = err.status ? errorText(err) : `The server cannot be reached (${err.message}); trying again…`;
+      if (!err.status) { this.offline = true; this.error.dataset.offline = "1"; }
+    }
     finally {
       this.loading = false;
       if (this.again) { this.again = false; this.refresh(); }
     }
+  }
+
+  async loadMenu(model, version) {
+    // every action of the model (legal or not) with the rules that refuse the others, for the greyed buttons
+    this.menu = null;
+    if (!model) return;
+    try {
+      const res = await api("GET", `/api/games/${this.id}/menu?token=${encodeURIComponent(this.token)}&model=${encodeURIComponent(model)}`);
+      if (res.version === version) this.menu = { model, actions: res.actions };
+    } catch (err) { this.menu = null; }
   }
 
   render() {
@@ -179,11 +206,14 @@ class TablePage {
     this.who.replaceChildren(h("b", {}, `You are ${seat}.`), ` Seats: A ${s.seats[0]}, B ${s.seats[1]}; dice ${s.dice}.`);
     this.status.replaceChildren(...v.status.map((x) => h("span", {}, x)),
       ...v.sides.filter((x) => x.badges.length).map((x) => h("span", { class: "turn wait" }, `${"AB"[x.index]}: ${x.badges.map((b) => b.text).join(" ")}`)));
+    this.objectives.replaceChildren(...v.objectives.map((o) => h("span", { class: "obj", "data-testid": `holder-${o.id}`, "data-holder": o.holder || "", style: o.owner === null || o.owner === undefined ? "" : `color:${v.sides[o.owner].colour}` },
+      `${o.id} (${o.vp} VP): ${o.holder && o.holder !== "nobody" ? "held by " + o.holder : "held by nobody"}`)));
     this.turn.replaceChildren(this.turnLine());
     if (s.fault) this.error.textContent = s.fault;
     this.turn.dataset.version = String(s.version);
     this.renderActions();
     this.renderDice();
+    this.renderRoster();
     this.logBox.replaceChildren(...this.log.map((line) => h("div", {}, line)));
     this.logBox.scrollTop = this.logBox.scrollHeight;
     this.draw();
@@ -195,7 +225,7 @@ class TablePage {
       const who = s.result.winner === null ? "a draw" : `side ${"AB"[s.result.winner]} wins`;
       return h("span", { class: "turn wait", "data-testid": "result" }, `Game over: ${who} (${s.result.reason}; ${s.result.score.join("-")})`);
     }
-    const what = d.kind === "chance" ? `roll ${d.dice.n}d${d.dice.sides} (${d.dice.label})` : `${d.prompt}${d.model ? " for " + d.model : ""}${d.text ? " — " + d.text : ""}`;
+    const what = d.kind === "chance" ? `roll ${d.dice.n}d${d.dice.sides}: ${d.said}` : (d.said || `${d.prompt}${d.model ? " for " + d.model_name : ""}`);
     if (s.your_turn) return h("span", { class: "turn yours", "data-testid": "your-turn", "data-prompt": d.prompt || d.kind }, `Your decision: ${what}`);
     const who = s.decider === null ? "the server" : `side ${"AB"[s.decider]} (${s.seats[s.decider]})`;
     return h("span", { class: "turn wait", "data-testid": "waiting" }, `Waiting for ${who}: ${what}`);
@@ -216,15 +246,53 @@ class TablePage {
 
   renderActions() {
     const rows = [];
-    if (this.selected) rows.push(h("button", { onclick: () => this.select(null), "data-testid": "show-all" }, `showing ${this.selected}; show every action`));
+    if (this.selected) rows.push(h("button", { onclick: () => this.select(null), "data-testid": "show-all" }, `showing ${this.nameOf(this.selected)}; show every action`));
     for (const g of this.groups()) {
       const a = g.first;
-      const label = a.point ? `${a.kind} ${a.model || ""} ${a.target || ""} ${a.option ? "[" + a.option + "]" : ""} — pick a spot (${g.members.length}) or click the table` : a.text;
+      const label = a.point ? `${(a.label || a.text).replace(/ @.*$/, "")} — pick a spot (${g.members.length}) or click the table` : (a.label || a.text);
       const odds = [a.note, a.odds].filter(Boolean).join(" · ");
       rows.push(h("button", { "data-testid": `action-${a.i}`, "data-model": a.model || "", onclick: () => (a.point ? this.startPick(g) : this.act(a)) }, label, odds ? h("span", { class: "odds" }, odds) : ""));
     }
     if (!rows.length && this.snap.your_turn && this.snap.decision.kind === "choice") rows.push(h("span", {}, "Loading the legal actions…"));
+    const refused = this.refused();
+    if (refused.length) {
+      rows.push(h("details", { class: "refused", open: true, "data-testid": "refused" },
+        h("summary", {}, `Not allowed now (${refused.length}) — each with the rule that forbids it`),
+        ...refused.map((a, k) => h("button", { disabled: true, class: "illegal", "data-testid": `illegal-${k}`, "data-model": a.model || "", "data-rule": a.reasons[0].rule },
+          a.label, h("span", { class: "why" }, a.reasons.map((r) => `[${r.rule}] ${r.text}`).join("; "))))));
+    }
     this.actions.replaceChildren(...rows);
+  }
+
+  refused() {
+    // the menu's illegal actions of the model shown (one line per action and reason), once the choice is ours
+    if (!this.menu || !this.snap.your_turn) return [];
+    const who = this.selected || this.snap.decision.model;
+    if (who && this.menu.model !== who) return [];
+    const seen = new Set();
+    return this.menu.actions.filter((a) => !a.legal).filter((a) => {
+      const key = `${a.label.replace(/ @.*$/, "")}|${a.reasons.map((r) => r.rule).join(",")}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+
+  renderRoster() {
+    const v = this.snap.view;
+    if (!v.roster) { this.roster.replaceChildren(); return; }
+    const open = new Set([...this.roster.querySelectorAll("details[open]")].map((d) => d.dataset.model));
+    const sides = v.roster.map((models, side) => h("div", { class: "rside", "data-testid": `roster-side-${"AB"[side]}` },
+      h("div", { class: "rhead", style: `color:${v.sides[side].colour}` }, `Side ${"AB"[side]}: ${v.sides[side].name}`),
+      ...models.map((m) => h("details", { class: "rmodel" + (m.deployed ? "" : " off") + (this.selected && (this.selected === m.id || this.selected === m.unit) ? " chosen" : ""), "data-model": m.id, "data-testid": `roster-${m.id}`, open: open.has(m.id) },
+        h("summary", {}, h("b", {}, m.name), ` ${m.id}`, m.type && m.type !== m.name ? ` · ${m.type}` : "",
+          h("span", { class: "rstatus" }, ` · ${m.deployed ? (m.status.join(", ") || "on the table") : m.where}`)),
+        h("div", { class: "rbody" },
+          h("div", { class: "rprofile" }, m.profile.map(([k, val]) => `${k} ${val}`).join(" · ")),
+          m.weapons.length ? h("ul", { class: "rweapons" }, m.weapons.map((w) => h("li", {}, h("b", {}, w.name), ` ${w.range}`,
+            w.keywords ? ` — ${w.keywords}` : "", w.stats ? ` (${w.stats})` : ""))) : "",
+          m.deployed ? h("button", { type: "button", onclick: () => this.modelClicked(m.id) }, "select on the table") : "")))));
+    this.roster.replaceChildren(...sides);
   }
 
   renderDice() {
@@ -233,12 +301,18 @@ class TablePage {
     // a refresh that brings the same version keeps the form, so faces typed so far are not wiped
     if (this.diceFor === s.version && this.dice.firstChild) return;
     this.diceFor = s.version;
-    const inputs = Array.from({ length: d.dice.n }, (_, k) => h("input", { type: "number", min: 1, max: d.dice.sides, style: "width:3.5em", "data-testid": `die-${k}` }));
+    // faces typed so far survive a reload of the page (kept per game and state version in this browser)
+    const key = `warband-dice:${this.id}:${s.version}`;
+    let kept = [];
+    try { kept = JSON.parse(localStorage.getItem(key) || "[]"); } catch (err) { kept = []; }
+    const keep = () => { try { localStorage.setItem(key, JSON.stringify(inputs.map((x) => x.value))); } catch (err) { /* private mode */ } };
+    const inputs = Array.from({ length: d.dice.n }, (_, k) => h("input", { type: "number", min: 1, max: d.dice.sides, style: "width:3.5em", "data-testid": `die-${k}`, value: kept[k] || null, oninput: () => keep() }));
     const send = async (ev) => {
       ev.preventDefault();
       await this.send("roll", { version: s.version, values: inputs.map((x) => Number(x.value)) });
+      if (this.snap.version !== s.version) try { localStorage.removeItem(key); } catch (err) { /* private mode */ }
     };
-    this.dice.replaceChildren(h("form", { onsubmit: send }, h("b", {}, `Roll ${d.dice.n}d${d.dice.sides} for ${d.dice.label} and type the faces: `), ...inputs,
+    this.dice.replaceChildren(h("form", { onsubmit: send }, h("div", { "data-testid": "dice-said" }, h("b", {}, `Roll ${d.dice.n}d${d.dice.sides}: `), d.said, ". Type the faces: "), ...inputs,
       h("button", { type: "submit", "data-testid": "roll-submit" }, "Enter dice")));
   }
 
@@ -247,6 +321,11 @@ class TablePage {
     if (this.pick) extras.spots = this.pick.members, extras.onSpot = (a) => this.act(a);
     this.board.selected = this.selected;
     this.board.draw(this.snap.view, extras);
+  }
+
+  nameOf(mid) {
+    const m = this.snap.view.models.find((x) => x.id === mid || x.unit === mid);
+    return m && m.name && m.name !== mid ? `${mid} (${m.name})` : mid;
   }
 
   actor(mid) {
@@ -268,12 +347,13 @@ class TablePage {
         }
       } catch (err) { this.error.textContent = errorText(err); }
     }
-    this.renderActions(); this.draw();
+    if (this.snap.your_turn && this.snap.decision.kind === "choice") await this.loadMenu(mid || this.snap.decision.model, this.snap.version);
+    this.renderActions(); this.renderRoster(); this.draw();
   }
 
   startPick(group) {
     this.pick = group;
-    this.info.textContent = `${group.first.kind} ${group.first.model || ""}: click a spot, or anywhere on the table`;
+    this.info.textContent = `${(group.first.label || group.first.text).replace(/ @.*$/, "")}: click a spot (zoom with the wheel, a pinch or + to tell close ones apart), or anywhere on the table`;
     this.draw();
   }
 
@@ -367,7 +447,7 @@ async function replayPage(id) {
   slider.addEventListener("input", () => go(Number(slider.value)));
   log.addEventListener("click", (ev) => { const row = ev.target.closest("[data-step]"); if (row) go(Number(row.dataset.step)); });
   const jump = h("input", { type: "number", min: 0, max: last, style: "width:5em", "data-testid": "replay-jump" });
-  main.replaceChildren(h("div", { class: "layout" }, h("div", { class: "board" }, svg),
+  main.replaceChildren(h("div", { class: "layout" }, h("div", { class: "boardcol" }, board.element),
     h("div", { class: "panel" }, h("h3", {}, info.title), status,
       h("div", { class: "replaybar" }, h("button", { "data-testid": "replay-prev", onclick: () => go(step - 1) }, "◀"), slider,
         h("button", { "data-testid": "replay-next", onclick: () => go(step + 1) }, "▶"), play, label),
