@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +31,7 @@ from warband.kernel.actions import Action
 from warband.kernel.engine import LOG_FORMAT, LOG_FORMAT_VERSION, Game
 from warband.kernel.errors import IllegalActionError, ReplayError
 from warband.kernel.events import Event
+from warband.kernel.files import MAX_LOG_BYTES, InputError, read_text_bounded, write_atomic
 
 
 def log_lines(game: Game) -> list[str]:
@@ -60,16 +59,8 @@ def write_log(game: Game, path: Path) -> None:
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write ``text`` to ``path`` with the one safe writer (:func:`warband.kernel.files.write_atomic`)."""
+    write_atomic(path, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,11 +139,9 @@ def _check_header(obj: dict[str, Any], source: str, no: int) -> None:
 def read_log(path: Path) -> LogFile:
     """Read and parse a log file; an unreadable or non-UTF-8 file raises ReplayError naming it."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ReplayError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except UnicodeDecodeError as exc:
-        raise ReplayError(f"{path}: not a log: expected UTF-8 text, found undecodable bytes ({exc.reason})") from None
+        text = read_text_bounded(path, MAX_LOG_BYTES)
+    except InputError as exc:
+        raise ReplayError(f"{path}: not read as a log: {exc}") from None
     return parse_log(text.splitlines(), str(path))
 
 
