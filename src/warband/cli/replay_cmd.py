@@ -1,7 +1,9 @@
 """``warband replay LOG [--verify] [--quiet]``: re-play a game log, step by step.
 
 Exit codes: 0 replayed (and, with ``--verify``, every decision, every seeded roll, the result and the final
-fingerprint match); 1 ``--verify`` found a divergence (the message names the line); 2 the log cannot be read
+fingerprint match, and the end line's header and steps digests prove the header and every step); 1 ``--verify``
+found a divergence (the message names the line), a missing digest, or dice entered by hand ("NOT PROVEN": the
+rest matches, but typed dice cannot be proven); 2 the log cannot be read
 (not JSON, no header, an unknown ruleset), with a message naming the file and the line.
 """
 
@@ -82,7 +84,7 @@ def replay_command(
             f"Result: {who} - {result.reason}; score {result.score[0]}-{result.score[1]} after {result.turns} turn(s)"
         )
     if verify:
-        typer.echo(f"OK: {len(log.steps)} steps replayed, result and fingerprint match")
+        typer.echo(f"OK: {len(log.steps)} steps replayed, result and fingerprint match; header and steps digests match")
 
 
 def register(app: typer.Typer) -> None:
