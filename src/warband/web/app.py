@@ -260,7 +260,7 @@ def _meta_routes(app: FastAPI, server: Server) -> None:
         table_id = secrets.token_urlsafe(9)
         table = server.tables[table_id] = open_table(server.store, table_id, game, seats, body.dice)
         server.kick(table)
-        links = {key: f"/table/{table_id}?token={tok}" for key, tok in table.tokens.items()}
+        links = {key: f"/table/{table_id}?token={tok}" for key, tok in table.fresh_tokens.items()}
         return {"id": table_id, "links": {"A": links["0"], "B": links["1"], "spectator": links["spectator"]}}
 
 
@@ -293,12 +293,10 @@ def _game_routes(app: FastAPI, server: Server) -> None:
         deciding_seat(table, x_token, body.version)
         action = Action.from_json(body.action.model_dump(exclude_none=True))
         try:
-            table.apply(action)
+            version = await table.apply(action)  # answered only once the step is stored (503 if it cannot be)
         except IllegalActionError as exc:
             raise ApiError(422, f"illegal: {action}", reasons=reasons_json(exc.reasons)) from None
-        version = table.version
         server.kick(table)
-        await table.stored()  # the seat hears "done" only once its step would survive a restart
         return {"version": version}
 
     @app.post("/api/games/{table_id}/why")
@@ -313,12 +311,10 @@ def _game_routes(app: FastAPI, server: Server) -> None:
         table = server.table(table_id)
         deciding_seat(table, x_token, body.version)
         try:
-            table.roll(body.values)
+            version = await table.roll(body.values)
         except IllegalActionError as exc:
             raise ApiError(422, "those dice do not fit the roll", reasons=reasons_json(exc.reasons)) from None
-        version = table.version
         server.kick(table)
-        await table.stored()
         return {"version": version}
 
     @app.post("/api/games/{table_id}/measure")
