@@ -180,9 +180,10 @@ def test_agent_seats_play_to_the_end_and_the_game_becomes_a_replay(client: TestC
     g = new_game(client, ("random", "random"), TT, params={"rounds": 1})
     s = wait_until_over(client, g)
     assert s["result"] is not None and s["version"] == len(s["log"])
-    rep = client.get(f"/api/replays/game-{g['id']}").json()
+    seen = {"token": g["tokens"]["spectator"]}
+    rep = client.get(f"/api/replays/game-{g['id']}", params=seen).json()
     assert len(rep["lines"]) == s["version"] + 1
-    end = client.get(f"/api/replays/game-{g['id']}/view", params={"step": 10_000}).json()
+    end = client.get(f"/api/replays/game-{g['id']}/view", params={"step": 10_000, **seen}).json()
     assert end["step"] == s["version"]
     assert end["view"] == snap(client, g)["view"], "the replay's last step is the game's final table"
 

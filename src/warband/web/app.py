@@ -36,6 +36,7 @@ from warband.web.answers import deciding_seat, legal_json, measure, reasons_json
 from warband.web.builder import builder_router
 from warband.web.documents import get_ruleset, load_doc, refuse_unmodelled
 from warband.web.errors import ApiError
+from warband.web.guard import HostCheck, game_of_replay
 from warband.web.replays import ReplayShelf
 from warband.web.schemas import (
     BODY_LIMIT,
@@ -67,6 +68,8 @@ class Server:
     ai_delay: float = 0.4
     agent_workers: int = 2
     tables: dict[str, Table] = field(default_factory=dict)
+    #: the Host header names a request may carry (see :mod:`warband.web.guard`); None: not checked
+    allowed_hosts: frozenset[str] | None = None
     fields: dict[str, Battlefield] = field(default_factory=dict)
     _pool: ProcessPoolExecutor | None = None
 
@@ -171,6 +174,8 @@ def create_app(server: Server) -> FastAPI:
     app.include_router(builder_router())
     app.include_router(simulation_router())
     app.add_middleware(BodyLimit)
+    if server.allowed_hosts is not None:
+        app.add_middleware(HostCheck, allowed=server.allowed_hosts)
     return app
 
 
@@ -369,13 +374,13 @@ async def _until_closed(websocket: WebSocket) -> None:
 
 def _replay_routes(app: FastAPI, server: Server) -> None:
     @app.get("/api/replays")
-    async def replays() -> dict[str, Any]:
+    async def replays(token: str = "") -> dict[str, Any]:
         _shelve_finished(server)
-        return {"replays": server.shelf.listing()}
+        return {"replays": [r for r in server.shelf.listing() if _may_see(server, r["id"], token)]}
 
     @app.get("/api/replays/{replay_id}")
-    async def replay_info(replay_id: str) -> dict[str, Any]:
-        rep = _replay(server, replay_id)
+    async def replay_info(replay_id: str, token: str = "") -> dict[str, Any]:
+        rep = _replay(server, replay_id, token)
         return {
             "id": rep.id,
             "title": rep.title,
@@ -385,14 +390,27 @@ def _replay_routes(app: FastAPI, server: Server) -> None:
         }
 
     @app.get("/api/replays/{replay_id}/view")
-    async def replay_view(replay_id: str, step: int = 0) -> dict[str, Any]:
-        rep = _replay(server, replay_id)
+    async def replay_view(replay_id: str, step: int = 0, token: str = "") -> dict[str, Any]:
+        rep = _replay(server, replay_id, token)
         k = max(0, min(step, len(rep.states) - 1))
         return {"step": k, "steps": len(rep.states) - 1, "view": rep.game.ruleset.view(rep.states[k])}
 
 
-def _replay(server: Server, replay_id: str) -> Any:
+def _may_see(server: Server, replay_id: str, token: str) -> bool:
+    """A web game's replay is for the people holding one of its links; other replays are for everyone."""
+    game = game_of_replay(replay_id)
+    if game is None:
+        return True
+    try:
+        return server.table(game).role_of(token) is not None
+    except ApiError:
+        return False
+
+
+def _replay(server: Server, replay_id: str, token: str = "") -> Any:
     _shelve_finished(server)
+    if not _may_see(server, replay_id, token):
+        raise ApiError(403, f"replay {replay_id!r} is a web game's: open it with one of that game's links (token)")
     try:
         rep = server.shelf.get(replay_id)
     except WarbandError as exc:
