@@ -15,7 +15,8 @@ Name = Field(default=None, max_length=80, pattern=r"^[A-Za-z0-9_.\-]+$")
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # a point or a parameter of inf or nan would measure or play nothing sensible: 422 naming the field
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class ActionBody(Strict):
