@@ -34,7 +34,7 @@ from warband.kernel.errors import IllegalActionError, WarbandError
 from warband.kernel.params import parse_assignments
 from warband.web.answers import deciding_seat, legal_json, measure, reasons_json, role_or_403, snapshot
 from warband.web.builder import builder_router
-from warband.web.documents import get_ruleset, load_doc, refuse_unmodelled
+from warband.web.documents import get_ruleset, load_doc_async, refuse_unmodelled
 from warband.web.errors import ApiError
 from warband.web.guard import HostCheck, game_of_replay
 from warband.web.replays import ReplayShelf
@@ -239,7 +239,7 @@ def _meta_routes(app: FastAPI, server: Server) -> None:
     @app.post("/api/validate")
     async def validate(body: ValidateBody) -> dict[str, Any]:
         rs = get_ruleset(body.ruleset)
-        doc = load_doc(rs, body.kind, body.doc, body.kind)
+        doc = await load_doc_async(rs, body.kind, body.doc, body.kind)
         summary = str(doc.get("name", body.kind))
         points = rs.roster_points(doc) if body.kind == "warband" else None
         notes = rs.unmodelled(doc) if body.kind == "warband" else []
@@ -252,10 +252,13 @@ def _meta_routes(app: FastAPI, server: Server) -> None:
     @app.post("/api/games")
     async def new_game(body: NewGameBody) -> dict[str, Any]:
         rs = get_ruleset(body.ruleset)
-        rosters = [load_doc(rs, "warband", body.a, "side A"), load_doc(rs, "warband", body.b, "side B")]
+        rosters = [
+            await load_doc_async(rs, "warband", body.a, "side A"),
+            await load_doc_async(rs, "warband", body.b, "side B"),
+        ]
         refuse_unmodelled(rs, rosters, body.allow_unmodelled)
         scen_choice = body.scenario or DocChoice(sample=rs.default_scenario().stem)
-        scenario = load_doc(rs, "scenario", scen_choice, "scenario")
+        scenario = await load_doc_async(rs, "scenario", scen_choice, "scenario")
         seats = [s.strip() for s in body.seats]
         for spec in seats:
             if spec != HUMAN:
