@@ -46,7 +46,7 @@ def log_lines(game: Game) -> list[str]:
             "end": result.to_json(),
             "fingerprint": game.fingerprint(),
             "header_digest": header_digest(game.header),
-            "steps_digest": steps_digest(lines[1:]),
+            "steps_digest": steps_digest(game.header, lines[1:]),
         }
         lines.append(json.dumps(end, separators=(",", ":"), sort_keys=True))
     return lines
@@ -58,13 +58,14 @@ def header_digest(header: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def steps_digest(step_lines: Iterable[str]) -> str:
-    """A short SHA-256 of the step lines as written: the end line carries it, so a step edited into another
-    legal one (a move nudged half an inch that a later move hides from the final fingerprint) is caught."""
-    h = hashlib.sha256()
+def steps_digest(header: dict[str, Any], step_lines: Iterable[str]) -> str:
+    """A short SHA-256 of the header's canonical JSON followed by the step lines as written: the end line
+    carries it, so a step edited into another legal one (a move nudged half an inch that a later move hides
+    from the final fingerprint), or a header edited and its own digest recomputed, is caught."""
+    h = hashlib.sha256(json.dumps(header, sort_keys=True, separators=(",", ":")).encode("utf-8"))
     for line in step_lines:
-        h.update(line.encode("utf-8"))
         h.update(b"\n")
+        h.update(line.encode("utf-8"))
     return h.hexdigest()[:16]
 
 
@@ -216,6 +217,8 @@ def replay(log: LogFile, verify: bool = False, on_step: StepHook | None = None) 
         raise
     except (ValueError, KeyError, TypeError) as exc:  # WarbandError and pydantic's ValidationError included
         raise ReplayError(f"{log.source}: line 1: cannot set up the game: {exc}") from None
+    if verify and log.end is not None:
+        _require_digests(log)  # before any step: a log without them cannot be proven, however it replays
     for no, step in log.steps:
         _replay_step(game, no, step, verify, log.source, on_step)
     if verify:
@@ -297,6 +300,31 @@ def _verify_param_names(log: LogFile, known: set[str]) -> None:
         )
 
 
+def _require_digests(log: LogFile) -> None:
+    assert log.end is not None
+    for key, what in (("header_digest", "header"), ("steps_digest", "steps")):
+        if not isinstance(log.end.get(key), str):
+            raise ReplayError(f"{log.source}: the end line has no {key}: the {what} cannot be proven")
+
+
+def _verify_digests(log: LogFile) -> None:
+    """The end line's header and steps digests (both required) must match the header and the step lines."""
+    assert log.end is not None
+    _require_digests(log)
+    digest = log.end.get("header_digest")
+    if digest != header_digest(log.header):
+        raise ReplayError(
+            f"{log.source}: line 1: the header differs from the one the game was played under "
+            "(its digest does not match the end line's header_digest)"
+        )
+    digest = log.end.get("steps_digest")
+    if digest != steps_digest(log.header, log.raw_steps):
+        raise ReplayError(
+            f"{log.source}: the steps differ from the ones the game was played with "
+            "(their digest does not match the end line's steps_digest)"
+        )
+
+
 def _verify_end(game: Game, log: LogFile) -> None:
     result = game.result()
     if log.end is None:
@@ -306,22 +334,7 @@ def _verify_end(game: Game, log: LogFile) -> None:
             f"{log.source}: the log stops after {len(log.steps)} steps with the game unfinished (no end line): "
             "a cut or unfinished log cannot be verified"
         )
-    digest = log.end.get("header_digest")
-    if digest is None:
-        raise ReplayError(f"{log.source}: the end line has no header_digest: the header cannot be proven")
-    if digest != header_digest(log.header):
-        raise ReplayError(
-            f"{log.source}: line 1: the header differs from the one the game was played under "
-            "(its digest does not match the end line's header_digest)"
-        )
-    digest = log.end.get("steps_digest")
-    if digest is None:
-        raise ReplayError(f"{log.source}: the end line has no steps_digest: the steps cannot be proven")
-    if digest != steps_digest(log.raw_steps):
-        raise ReplayError(
-            f"{log.source}: the steps differ from the ones the game was played with "
-            "(their digest does not match the end line's steps_digest)"
-        )
+    _verify_digests(log)
     if result is None:
         raise ReplayError(f"{log.source}: the log ends the game, but after its steps the game is not over")
     if not result.matches(log.end.get("end") or {}):
