@@ -168,15 +168,16 @@ CASES: dict[str, tuple[Callable[[Lines], Lines], int, str]] = {
 }
 
 
-@pytest.mark.parametrize("ruleset", [TC, WC])
-@pytest.mark.parametrize("case", sorted(CASES))
+#: Edits of a move to a point: Wyrdcry's log has them (Trench Crusade's moves are chosen among offered points).
+POINT_CASES = {"nan-point", "move-nudged"}
+
+
+@pytest.mark.parametrize(
+    ("case", "ruleset"), [(c, rs) for c in sorted(CASES) for rs in (TC, WC) if rs == WC or c not in POINT_CASES]
+)
 def test_verify_fails_an_edited_log(case: str, ruleset: str, logs: dict[str, Path], tmp_path: Path) -> None:
     edit, code, words = CASES[case]
-    lines = logs[ruleset].read_text().splitlines()
-    try:
-        edited = edit(lines)
-    except AssertionError:
-        pytest.skip(f"this {ruleset} log has no step of that kind")  # only the Wyrdcry log moves to points
+    edited = edit(logs[ruleset].read_text().splitlines())
     path = tmp_path / f"{case}.jsonl"
     path.write_text("\n".join(edited) + "\n")
     out = timed(lambda: cli("replay", path, "--verify", "--quiet"))
