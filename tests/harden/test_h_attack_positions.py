@@ -16,6 +16,8 @@ from hardcli import cli, warband
 
 from warband.agents.base import make_agent
 from warband.kernel.engine import Game
+from warband.kernel.errors import PositionError
+from warband.kernel.position import load_position
 from warband.kernel.ruleset import get
 
 Doc = dict[str, Any]
@@ -96,16 +98,32 @@ def _write(doc: Doc, tmp_path: Path, name: str) -> Path:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize("edit", sorted(EDITS))
-def test_legal_refuses_an_impossible_position(
+def test_the_position_loader_refuses_an_impossible_position(
     edit: str, ruleset: str, positions: dict[str, Doc], tmp_path: Path
 ) -> None:
     doc = json.loads(json.dumps(positions[ruleset]))
     change, place = EDITS[edit]
     change(doc)
     path = _write(doc, tmp_path, edit)
-    out = timed(lambda: cli("legal", path))
-    assert out.code == 2 and str(path) in out.text and place in out.text, out.text
-    assert "validation error for" not in out.text, "a place and the loader's words, never pydantic's summary"
+    with pytest.raises(PositionError) as info:
+        timed(lambda: load_position(path))
+    text = str(info.value)
+    assert str(path) in text and place in text, text
+    assert "validation error for" not in text, "a place and the loader's words, never pydantic's summary"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("edit", ["active-off-table", "side-swapped", "no-sides", "table-infinite"])
+def test_legal_and_map_refuse_them_with_exit_2(
+    edit: str, ruleset: str, positions: dict[str, Doc], tmp_path: Path
+) -> None:
+    doc = json.loads(json.dumps(positions[ruleset]))
+    change, place = EDITS[edit]
+    change(doc)
+    path = _write(doc, tmp_path, edit)
+    for command in ("legal", "map"):
+        out = timed(lambda c=command: cli(c, path))  # type: ignore[misc]
+        assert out.code == 2 and str(path) in out.text and place in out.text, out.text
 
 
 ROSTER_EDITS: dict[str, tuple[Callable[[Doc], None], str]] = {

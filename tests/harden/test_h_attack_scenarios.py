@@ -13,6 +13,9 @@ import yaml
 from attack import RULESETS, timed, web
 from hardcli import cli, scenario
 
+from warband.kernel.errors import ScenarioError
+from warband.kernel.ruleset import get
+
 Doc = dict[str, Any]
 
 EDITS: dict[str, tuple[Callable[[Doc], None], str]] = {
@@ -53,7 +56,17 @@ def _edited(ruleset: str, edit: str) -> Doc:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize("edit", sorted(EDITS))
-def test_validate_refuses_a_scenario_number_out_of_bounds(edit: str, ruleset: str, tmp_path: Path) -> None:
+def test_the_scenario_loader_refuses_a_number_out_of_bounds(edit: str, ruleset: str, tmp_path: Path) -> None:
+    path = tmp_path / f"{edit}.yaml"
+    path.write_text(yaml.safe_dump(_edited(ruleset, edit)))
+    with pytest.raises(ScenarioError) as info:
+        timed(lambda: get(ruleset).load_scenario(path))
+    assert any(p.file == str(path) and p.place.startswith(EDITS[edit][1]) for p in info.value.problems), info.value
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("edit", ["terrain-height-inf", "table-width-true", "objective-vp-1e30", "turns-1e40"])
+def test_validate_refuses_them_with_exit_2(edit: str, ruleset: str, tmp_path: Path) -> None:
     path = tmp_path / f"{edit}.yaml"
     path.write_text(yaml.safe_dump(_edited(ruleset, edit)))
     out = timed(lambda: cli("validate", path))
