@@ -4,10 +4,12 @@ web (POST /api/games answers 422), each naming the option."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from attack import timed, web
+from fastapi.testclient import TestClient
 from hardcli import TC, cli, warband
 
 from warband.agents.base import AgentError, make_agent
@@ -69,14 +71,20 @@ def test_simulate_refuses_them_with_exit_2(spec: str, tmp_path: Path) -> None:
     assert out.code == 2 and BAD_SPECS[spec] in out.text, out.text
 
 
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with web() as c:
+        yield c
+
+
 @pytest.mark.parametrize("spec", sorted(BAD_SPECS))
-def test_the_web_refuses_them_with_a_422(spec: str) -> None:
+def test_the_web_refuses_them_with_a_422(spec: str, client: TestClient) -> None:
     w = [Path(s["path"]).stem for s in get(TC).samples()["warbands"]]
     body = {"ruleset": TC, "a": {"sample": w[0]}, "b": {"sample": w[1]}, "seats": [spec, "random"]}
-    with web() as c:
-        r = timed(lambda: c.post("/api/games", json=body))
+    r = timed(lambda: client.post("/api/games", json=body))
     assert 400 <= r.status_code < 500, r.text
     assert BAD_SPECS[spec] in r.text or "too long" in r.text
+    assert not client.app.state.server.tables, "no table was opened"  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ import sqlite3
 import stat
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,18 +50,23 @@ REFUSED_HOSTS = ["evil.example", "127.0.0.1.evil.example", "localhost.evil", "12
 ALLOWED_HOSTS = ["127.0.0.1", "127.0.0.1:8000", "localhost", "LOCALHOST:80", "[::1]:8000"]
 
 
+@pytest.fixture(scope="module")
+def local() -> Iterator[TestClient]:
+    """A server bound to 127.0.0.1."""
+    with web(allowed_hosts=allowed_hosts("127.0.0.1")) as c:
+        yield c
+
+
 @pytest.mark.parametrize("host", REFUSED_HOSTS)
 @pytest.mark.parametrize("path", ["/api/meta", "/", "/api/replays"])
-def test_a_foreign_host_header_is_refused(host: str, path: str) -> None:
-    with web(allowed_hosts=allowed_hosts("127.0.0.1")) as c:
-        r = c.get(path, headers={"host": host})
+def test_a_foreign_host_header_is_refused(host: str, path: str, local: TestClient) -> None:
+    r = local.get(path, headers={"host": host})
     assert r.status_code == 421 and "Host header" in r.json()["error"]
 
 
 @pytest.mark.parametrize("host", ALLOWED_HOSTS)
-def test_the_bound_address_is_served(host: str) -> None:
-    with web(allowed_hosts=allowed_hosts("127.0.0.1")) as c:
-        assert c.get("/api/meta", headers={"host": host}).status_code == 200
+def test_the_bound_address_is_served(host: str, local: TestClient) -> None:
+    assert local.get("/api/meta", headers={"host": host}).status_code == 200
 
 
 def test_a_server_bound_to_one_address_serves_that_address_only() -> None:
@@ -97,12 +103,19 @@ def test_tokens_are_stored_as_hashes_in_a_private_file(tmp_path: Path) -> None:
         assert snap(c, g, "A")["version"] >= 0
 
 
-@pytest.mark.parametrize("token", ["", "x", "A" * 24, "../" * 10, "A" * 5000])
-def test_a_wrong_token_is_refused(token: str) -> None:
+@pytest.fixture(scope="module")
+def game() -> Iterator[tuple[TestClient, dict[str, Any]]]:
     with web() as c:
-        g = new_game(c)
-        r = c.get(f"/api/games/{g['id']}", params={"token": token})
+        yield c, new_game(c)
+
+
+@pytest.mark.parametrize("token", ["", "x", "A" * 24, "../" * 10, "A" * 5000])
+def test_a_wrong_token_is_refused(token: str, game: tuple[TestClient, dict[str, Any]]) -> None:
+    c, g = game
+    r = c.get(f"/api/games/{g['id']}", params={"token": token})
     assert r.status_code in (403, 422), r.text
+    hashed = c.app.state.server.tables[g["id"]].tokens  # type: ignore[attr-defined]
+    assert token not in hashed.values()
 
 
 def test_a_web_games_replay_needs_one_of_its_links() -> None:
@@ -118,6 +131,33 @@ def test_a_web_games_replay_needs_one_of_its_links() -> None:
         assert c.get(f"/api/replays/{rid}", params={"token": g["tokens"]["A"]}).status_code == 200
         listed = c.get("/api/replays", params={"token": g["tokens"]["B"]}).json()["replays"]
         assert any(r["id"] == rid for r in listed)
+
+
+def test_a_game_made_public_is_everyones_replay() -> None:
+    with web() as c:
+        g = new_game(c, ("random", "random"), TT, params={"rounds": 1}, public=True)
+        deadline = time.monotonic() + 60
+        while snap(c, g)["result"] is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        rid = f"game-{g['id']}"
+        assert any(r["id"] == rid for r in c.get("/api/replays").json()["replays"])
+        assert c.get(f"/api/replays/{rid}").status_code == 200
+
+
+def test_a_store_written_before_games_could_be_public_still_opens(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            "CREATE TABLE tables (id TEXT PRIMARY KEY, created REAL NOT NULL, ruleset TEXT NOT NULL,"
+            " seats TEXT NOT NULL,"
+            " tokens TEXT NOT NULL, dice TEXT NOT NULL, game TEXT NOT NULL, version INTEGER NOT NULL,"
+            " over INTEGER NOT NULL DEFAULT 0);"
+            "CREATE TABLE steps (table_id TEXT NOT NULL, idx INTEGER NOT NULL, entry TEXT NOT NULL,"
+            " PRIMARY KEY (table_id, idx));"
+        )
+    with web(path) as c:
+        g = new_game(c)
+        assert snap(c, g)["version"] >= 0
 
 
 @pytest.mark.parametrize("kind", ["folder", "foreign", "missing-folder"])
@@ -200,16 +240,15 @@ def test_agents_stop_playing_a_game_that_cannot_be_stored(tmp_path: Path) -> Non
 
 # --- numbers and a free server -----------------------------------------------------------------------------
 @pytest.mark.parametrize("point", ["[NaN, 1]", "[1, Infinity]", "[-Infinity, 0]", "[1e400, 1]"])
-def test_measure_with_a_point_that_is_not_finite_is_a_422(point: str) -> None:
-    with web() as c:
-        g = new_game(c)
-        body = '{"a": {"point": ' + point + '}, "b": {"point": [4, 5]}}'
-        r = c.post(
-            f"/api/games/{g['id']}/measure",
-            params={"token": g["tokens"]["spectator"]},
-            content=body,
-            headers={"content-type": "application/json"},
-        )
+def test_measure_with_a_point_that_is_not_finite_is_a_422(point: str, game: tuple[TestClient, dict[str, Any]]) -> None:
+    c, g = game
+    body = '{"a": {"point": ' + point + '}, "b": {"point": [4, 5]}}'
+    r = c.post(
+        f"/api/games/{g['id']}/measure",
+        params={"token": g["tokens"]["spectator"]},
+        content=body,
+        headers={"content-type": "application/json"},
+    )
     assert r.status_code == 422, r.text
 
 

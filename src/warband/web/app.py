@@ -266,7 +266,7 @@ def _meta_routes(app: FastAPI, server: Server) -> None:
         params = parse_assignments(f"{k}={v}" for k, v in body.params.items())
         game = Game.new(rs, rosters, scenario, body.seed, params)
         table_id = secrets.token_urlsafe(9)
-        table = server.tables[table_id] = open_table(server.store, table_id, game, seats, body.dice)
+        table = server.tables[table_id] = open_table(server.store, table_id, game, seats, body.dice, body.public)
         server.kick(table)
         links = {key: f"/table/{table_id}?token={tok}" for key, tok in table.fresh_tokens.items()}
         return {"id": table_id, "links": {"A": links["0"], "B": links["1"], "spectator": links["spectator"]}}
@@ -400,12 +400,14 @@ def _replay_routes(app: FastAPI, server: Server) -> None:
 
 
 def _may_see(server: Server, replay_id: str, token: str) -> bool:
-    """A web game's replay is for the people holding one of its links; other replays are for everyone."""
+    """A web game's replay is for the people holding one of its links (everyone's if the game was made
+    public); other replays are for everyone."""
     game = game_of_replay(replay_id)
     if game is None:
         return True
     try:
-        return server.table(game).role_of(token) is not None
+        table = server.table(game)
+        return table.public or table.role_of(token) is not None
     except ApiError:
         return False
 

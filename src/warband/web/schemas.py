@@ -67,6 +67,8 @@ class NewGameBody(Strict):
     params: dict[str, str | int | float | bool] = Field(default_factory=dict, max_length=50)
     #: Play warbands whose rules the engine does not all play (without those rules); refused otherwise.
     allow_unmodelled: bool = False
+    #: Once finished, the game's replay is open to every visitor (else only to the holders of its links).
+    public: bool = False
 
 
 class Spot(Strict):

@@ -34,7 +34,8 @@ CREATE TABLE IF NOT EXISTS tables (
     dice TEXT NOT NULL,
     game TEXT NOT NULL,
     version INTEGER NOT NULL,
-    over INTEGER NOT NULL DEFAULT 0
+    over INTEGER NOT NULL DEFAULT 0,
+    public INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS steps (
     table_id TEXT NOT NULL,
@@ -77,6 +78,8 @@ class StoredTable:
     dice: str
     game: dict[str, Any]
     log: list[dict[str, Any]]
+    #: the finished game's replay is open to every visitor
+    public: bool = False
 
 
 @dataclass
@@ -123,13 +126,26 @@ class TableStore:
                 "name a new file"
             )
         self.db.executescript(SCHEMA)
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(tables)")}
+        if "public" not in columns:  # a store written before games could be made public
+            self.db.execute("ALTER TABLE tables ADD COLUMN public INTEGER NOT NULL DEFAULT 0")
 
     def create(self, t: StoredTable, created: float) -> None:
         with self.mutex:
             self.db.execute(
-                "INSERT INTO tables (id, created, ruleset, seats, tokens, dice, game, version, over) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
-                (t.id, created, t.ruleset, json.dumps(t.seats), json.dumps(t.tokens), t.dice, json.dumps(t.game), 0),
+                "INSERT INTO tables (id, created, ruleset, seats, tokens, dice, game, version, over, public) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                (
+                    t.id,
+                    created,
+                    t.ruleset,
+                    json.dumps(t.seats),
+                    json.dumps(t.tokens),
+                    t.dice,
+                    json.dumps(t.game),
+                    0,
+                    int(t.public),
+                ),
             )
 
     def save(self, table_id: str, game: dict[str, Any], version: int, over: bool, new_steps: list[Any]) -> None:
@@ -204,7 +220,7 @@ class TableStore:
         self.flush()
         with self.mutex:
             row = self.db.execute(
-                "SELECT id, ruleset, seats, tokens, dice, game FROM tables WHERE id = ?", (table_id,)
+                "SELECT id, ruleset, seats, tokens, dice, game, public FROM tables WHERE id = ?", (table_id,)
             ).fetchone()
             if row is None:
                 return None
@@ -217,6 +233,7 @@ class TableStore:
             row[4],
             json.loads(row[5]),
             [json.loads(s[0]) for s in steps],
+            bool(row[6]),
         )
 
     def finished(self) -> list[tuple[str, str]]:

@@ -104,6 +104,8 @@ class Table:
     moved_elsewhere: int = 0
     #: a step could not be saved: the game stands where it was last saved and takes no step until a restart
     halted: bool = False
+    #: once finished, its replay is open to every visitor (else only to the holders of its links)
+    public: bool = False
     #: the link tokens of a table just opened (kept only to answer the request that opened it)
     fresh_tokens: dict[str, str] = field(default_factory=dict)
 
@@ -318,14 +320,16 @@ def build_agents(seats: list[str], seed: int) -> dict[int, Agent]:
     return {side: make_agent(spec, seed * 2 + side) for side, spec in enumerate(seats) if spec != HUMAN}
 
 
-def open_table(store: TableStore, table_id: str, game: Game, seats: list[str], dice: str) -> Table:
+def open_table(
+    store: TableStore, table_id: str, game: Game, seats: list[str], dice: str, public: bool = False
+) -> Table:
     """A new table, stored at once."""
     tokens = new_tokens()
     hashes = hashed_tokens(tokens)
-    stored = StoredTable(table_id, game.ruleset.id, seats, hashes, dice, game.to_json(), [])
+    stored = StoredTable(table_id, game.ruleset.id, seats, hashes, dice, game.to_json(), [], public)
     store.create(stored, time.time())
     agents = build_agents(seats, int(game.header["seed"]))
-    table = Table(table_id, game, seats, hashes, dice, store, agents, fresh_tokens=tokens)
+    table = Table(table_id, game, seats, hashes, dice, store, agents, public=public, fresh_tokens=tokens)
     table.record([])
     return table
 
@@ -336,6 +340,8 @@ def restore_table(store: TableStore, stored: StoredTable) -> Table:
     game.log = [s["e"] for s in stored.log]
     agents = build_agents(stored.seats, int(game.header["seed"]))
     tokens = hashed_tokens(stored.tokens)
-    table = Table(stored.id, game, stored.seats, tokens, stored.dice, store, agents, list(stored.log))
+    table = Table(
+        stored.id, game, stored.seats, tokens, stored.dice, store, agents, list(stored.log), public=stored.public
+    )
     table.saved = len(stored.log)
     return table
