@@ -96,15 +96,20 @@ def _write(doc: Doc, tmp_path: Path, name: str) -> Path:
     return path
 
 
+def _edited(positions: dict[str, Doc], ruleset: str, edit: str, tmp_path: Path) -> tuple[Path, str]:
+    """The ruleset's position with ``edit`` made, written to a file; and the place its refusal must name."""
+    doc = json.loads(json.dumps(positions[ruleset]))
+    change, place = EDITS[edit]
+    change(doc)
+    return _write(doc, tmp_path, edit), place
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize("edit", sorted(EDITS))
 def test_the_position_loader_refuses_an_impossible_position(
     edit: str, ruleset: str, positions: dict[str, Doc], tmp_path: Path
 ) -> None:
-    doc = json.loads(json.dumps(positions[ruleset]))
-    change, place = EDITS[edit]
-    change(doc)
-    path = _write(doc, tmp_path, edit)
+    path, place = _edited(positions, ruleset, edit, tmp_path)
     with pytest.raises(PositionError) as info:
         timed(lambda: load_position(path))
     text = str(info.value)
@@ -117,10 +122,7 @@ def test_the_position_loader_refuses_an_impossible_position(
 def test_legal_and_map_refuse_them_with_exit_2(
     edit: str, ruleset: str, positions: dict[str, Doc], tmp_path: Path
 ) -> None:
-    doc = json.loads(json.dumps(positions[ruleset]))
-    change, place = EDITS[edit]
-    change(doc)
-    path = _write(doc, tmp_path, edit)
+    path, place = _edited(positions, ruleset, edit, tmp_path)
     for command in ("legal", "map"):
         out = timed(lambda c=command: cli(c, path))  # type: ignore[misc]
         assert out.code == 2 and str(path) in out.text and place in out.text, out.text

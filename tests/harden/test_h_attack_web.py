@@ -21,28 +21,15 @@ from fastapi.testclient import TestClient
 from warband.kernel.ruleset import get
 from warband.web.guard import allowed_hosts
 from warband.web.store import TableStore
+from webgame import new_game
+from webgame import snap as seat_snap
 
 TC = "trench-crusade"
 TT = "trenches-and-turbines"
 
 
-def new_game(
-    c: TestClient, seats: tuple[str, str] = ("human", "human"), ruleset: str = TC, **extra: Any
-) -> dict[str, Any]:
-    w = [Path(s["path"]).stem for s in get(ruleset).samples()["warbands"]]
-    body = {"ruleset": ruleset, "a": {"sample": w[0]}, "b": {"sample": w[1]}, "seats": list(seats), "seed": 3, **extra}
-    r = c.post("/api/games", json=body)
-    assert r.status_code == 200, r.text
-    out: dict[str, Any] = r.json()
-    out["tokens"] = {k: v.split("token=")[1] for k, v in out["links"].items()}
-    return out
-
-
 def snap(c: TestClient, g: dict[str, Any], who: str = "spectator") -> dict[str, Any]:
-    r = c.get(f"/api/games/{g['id']}", params={"token": g["tokens"][who]})
-    assert r.status_code == 200, r.text
-    data: dict[str, Any] = r.json()
-    return data
+    return seat_snap(c, g, who)
 
 
 # --- the Host header ---------------------------------------------------------------------------------------
