@@ -1,8 +1,13 @@
-"""Checks that an output path can be written, made before a game or a run starts rather than after it.
+"""Files in and out: the one bounded reader and the one safe writer every command and the web go through, and
+the early checks of output paths.
 
-A log, a log folder, a report folder or a position file that cannot be written must be found while nothing has
-been played yet: :func:`check_output_file` and :func:`check_output_dir` raise :class:`OutputError` naming the
-option and the path, and create nothing the caller would not create anyway (a probe file is removed again).
+* :func:`read_text_bounded` reads a regular file only (a FIFO or a link to a device is refused without
+  waiting), at most a size limit, as UTF-8 (issue 24).
+* :func:`write_atomic` writes only to a new path or a regular file (never a device, a pipe, a folder or through
+  a symbolic link), via a temporary file beside it, fsync and a rename (issue 24).
+* :func:`check_output_file` and :func:`check_output_dir` find, before a game or a run starts, an output that
+  cannot be written, raising :class:`OutputError` naming the option and the path; they create nothing the
+  caller would not create anyway (a probe file is removed again).
 """
 
 from __future__ import annotations
