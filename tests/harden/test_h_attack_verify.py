@@ -164,12 +164,21 @@ CASES: dict[str, tuple[Callable[[Lines], Lines], int, str]] = {
         1,
         "divergence",
     ),
+    "roster-edited": (lambda ls: _header(ls, lambda h: h["rosters"][0].update(name=5)), 2, "rosters[0].name"),
     "fingerprint-edited": (lambda ls: _end(ls, lambda e: e.update(fingerprint="0" * 16)), 1, "fingerprint"),
 }
 
 
 #: Every case runs on the Wyrdcry log; these also on Trench Crusade's (one per class, to keep the run short).
-BOTH = {"param-digest-deleted", "manual-dice", "renumbered", "two-end-lines", "nan-in-header", "steps-digest-deleted"}
+BOTH = {
+    "roster-edited",
+    "param-digest-deleted",
+    "manual-dice",
+    "renumbered",
+    "two-end-lines",
+    "nan-in-header",
+    "steps-digest-deleted",
+}
 
 
 @pytest.mark.parametrize(("case", "ruleset"), [(c, WC) for c in sorted(CASES)] + [(c, TC) for c in sorted(BOTH)])
@@ -181,6 +190,7 @@ def test_verify_fails_an_edited_log(case: str, ruleset: str, logs: dict[str, Pat
     out = timed(lambda: cli("replay", path, "--verify", "--quiet"))
     assert out.code == code, out.text
     assert any(w in out.text for w in words.split("|")) and "OK:" not in out.text, out.text
+    assert "validation error for" not in out.text, "a place and the loader's words, never pydantic's summary"
 
 
 @pytest.mark.parametrize("ruleset", [TC, WC])

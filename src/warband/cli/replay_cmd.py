@@ -19,7 +19,8 @@ from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.errors import ReplayError, WarbandError
 from warband.kernel.events import Event
-from warband.kernel.log import LogFile, read_log, replay
+from warband.kernel.log import LogFile, read_log, replay, setup_problem
+from warband.kernel.position import header_problems
 
 
 def step_text(step: dict[str, Any]) -> str:
@@ -39,10 +40,14 @@ def check_header(log: LogFile) -> None:
         rs = registry.get(str(h["ruleset"]))
     except WarbandError as exc:
         raise ReplayError(f"{log.source}: line 1: {exc}") from None
+    problems = header_problems(log.source, h)
+    if problems:
+        shown = "; ".join(f"{p.place.removeprefix('header.')}: {p.message}" for p in problems[:5])
+        raise ReplayError(f"{log.source}: line 1: the header's warbands or scenario break their rules: {shown}")
     try:
         Game.new(rs, h["rosters"], h["scenario"], int(h["seed"]), h["params"], record=False)
     except (KeyError, IndexError, TypeError, ValueError) as exc:
-        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        detail = setup_problem(log, exc)
         raise ReplayError(f"{log.source}: line 1: cannot set up the game from the header: {detail}") from None
 
 

@@ -210,13 +210,14 @@ def replay(log: LogFile, verify: bool = False, on_step: StepHook | None = None) 
             )
         if verify:
             _verify_param_names(log, set(rs.params.specs))
+            _verify_header_documents(log)
         game = Game.new(rs, h["rosters"], h["scenario"], int(h["seed"]), h["params"])
         if verify:
             _verify_header(log, game.header)
     except ReplayError:
         raise
     except (ValueError, KeyError, TypeError) as exc:  # WarbandError and pydantic's ValidationError included
-        raise ReplayError(f"{log.source}: line 1: cannot set up the game: {exc}") from None
+        raise ReplayError(f"{log.source}: line 1: cannot set up the game: {setup_problem(log, exc)}") from None
     if verify and log.end is not None:
         _require_digests(log)  # before any step: a log without them cannot be proven, however it replays
     for no, step in log.steps:
@@ -298,6 +299,30 @@ def _verify_param_names(log: LogFile, known: set[str]) -> None:
         raise ReplayError(
             f"{log.source}: line 1: the header's params differ from the ruleset's: lacks {lacks}; unknown {extra}"
         )
+
+
+def _verify_header_documents(log: LogFile) -> None:
+    """The header's warbands and scenario must pass their loaders' rules (a setup does not check them all)."""
+    from warband.kernel.position import header_problems
+
+    problems = header_problems(log.source, log.header)
+    if problems:
+        shown = "; ".join(f"{p.place.removeprefix('header.')}: {p.message}" for p in problems[:5])
+        raise ReplayError(f"{log.source}: line 1: the header's warbands or scenario break their rules: {shown}")
+
+
+def setup_problem(log: LogFile, exc: Exception) -> str:
+    """Why the header's game cannot be set up, in the words and places of the warband and scenario loaders
+    (``rosters[0].models[1].movement: ...``) when they find it, else the error itself."""
+    from warband.kernel.position import header_problems
+
+    try:
+        problems = header_problems(log.source, log.header)
+    except Exception:  # a header too broken to check piece by piece: the setup's own error says enough
+        problems = []
+    if problems:
+        return "; ".join(f"{p.place.removeprefix('header.')}: {p.message}" for p in problems[:5])
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
 def _require_digests(log: LogFile) -> None:
