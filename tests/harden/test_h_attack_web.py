@@ -226,7 +226,9 @@ def test_agents_stop_playing_a_game_that_cannot_be_stored(tmp_path: Path) -> Non
 
 
 # --- numbers and a free server -----------------------------------------------------------------------------
-@pytest.mark.parametrize("point", ["[NaN, 1]", "[1, Infinity]", "[-Infinity, 0]", "[1e400, 1]"])
+@pytest.mark.parametrize(
+    "point", ["[NaN, 1]", "[1, Infinity]", "[-Infinity, 0]", "[1e400, 1]", "[1e308, -1e308]", "[true, 1]"]
+)
 def test_measure_with_a_point_that_is_not_finite_is_a_422(point: str, game: tuple[TestClient, dict[str, Any]]) -> None:
     c, g = game
     body = '{"a": {"point": ' + point + '}, "b": {"point": [4, 5]}}'
