@@ -26,7 +26,7 @@ def test_the_764_byte_alias_bomb_is_refused_by_validate_at_once(ruleset: str, tm
     path = tmp_path / "bomb.yaml"
     path.write_text(_bomb_text(ruleset))
     out = timed(lambda: cli("validate", path), 1.0 + 3.0)  # the CLI's own start included
-    assert out.code == 2 and str(path) in out.text and "aliases expand to more than" in out.text
+    assert out.code == 2 and str(path) in out.text and "aliases expand" in out.text
 
 
 @pytest.mark.parametrize("levels", [5, 6, 7, 9, 12])
@@ -51,6 +51,13 @@ def test_the_alias_bomb_upload_is_a_422_and_the_server_stays_free(ruleset: str, 
         assert r.status_code == 422, r.text
         assert "aliases expand" in r.text
         assert timed(lambda: c.get("/api/meta"), 1.0).status_code == 200
+
+
+def test_one_long_text_aliased_many_times_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "long.yaml"
+    path.write_text('s: &s "' + "x" * 200_000 + '"\nl: [' + ", ".join(["*s"] * 300) + "]\n")
+    with pytest.raises(FileProblemsError, match="aliases expand"):
+        timed(lambda: read_document(path), 0.5)
 
 
 def test_a_small_alias_use_still_loads(tmp_path: Path) -> None:

@@ -120,10 +120,22 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
     return []
 
 
+#: A text value counts as one more node for every this many characters (see :func:`_check_expansion`).
+CHARS_PER_NODE = 100
+
+
+def _weight(node: yaml.Node) -> int:
+    if isinstance(node, yaml.ScalarNode):
+        return 1 + len(str(node.value)) // CHARS_PER_NODE
+    return 1
+
+
 def _check_expansion(root: yaml.Node) -> None:
     """Count the nodes of ``root`` as if every alias were copied out, in time linear in the nodes written (each
     node's expanded size is computed once); refuse a recursive alias, a nesting deeper than
-    :data:`MAX_YAML_DEPTH` or more than :data:`MAX_YAML_NODES` nodes, naming the line where it happens."""
+    :data:`MAX_YAML_DEPTH` or more than :data:`MAX_YAML_NODES` nodes, naming the line where it happens. A long
+    text counts as one node per :data:`CHARS_PER_NODE` characters, so one big string aliased many times is
+    bounded too."""
     sizes: dict[int, int] = {}
     open_nodes: set[int] = set()
     stack: list[tuple[yaml.Node, int, bool]] = [(root, 0, False)]
@@ -133,11 +145,11 @@ def _check_expansion(root: yaml.Node) -> None:
         place = f"line {node.start_mark.line + 1}, column {node.start_mark.column + 1}"
         if children_done:
             open_nodes.discard(key)
-            total = 1 + sum(sizes[id(c)] for c in _children(node))
+            total = _weight(node) + sum(sizes[id(c)] for c in _children(node))
             if total > MAX_YAML_NODES:
                 raise DocumentTooBigError(
-                    f"YAML error: the anchors and aliases expand to more than {MAX_YAML_NODES} values "
-                    "(no warband file is this big); write the values out",
+                    f"YAML error: the document holds more than {MAX_YAML_NODES} values when its anchors and "
+                    "aliases expand (no warband file is this big); write the values out",
                     place,
                 )
             sizes[key] = total
