@@ -3,6 +3,7 @@ tokens kept) and read a seat's snapshot."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ def new_game(
     c: TestClient, seats: tuple[str, str] = ("human", "human"), ruleset: str = TC, **extra: Any
 ) -> dict[str, Any]:
     """A new game of the ruleset's first two sample warbands (seed 3); ``tokens`` maps A, B, spectator to the
-    token of their link."""
+    token of their link. A game of two people is returned once a person must answer."""
     rs = registry.get(ruleset)
     w = [Path(s["path"]).stem for s in rs.samples()["warbands"]]
     body = {"ruleset": ruleset, "a": {"sample": w[0]}, "b": {"sample": w[1]}, "seats": list(seats), "seed": 3, **extra}
@@ -25,6 +26,14 @@ def new_game(
     assert r.status_code == 200, r.text
     out: dict[str, Any] = r.json()
     out["tokens"] = {k: v.split("token=")[1] for k, v in out["links"].items()}
+    if all(seat == "human" for seat in seats):
+        # the server rolls the opening dice itself, each step stored before the next: wait for a person's turn
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            s = snap(c, out, "spectator")
+            if s["decider"] is not None or s["result"] is not None:
+                break
+            time.sleep(0.02)
     return out
 
 
