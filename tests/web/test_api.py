@@ -17,6 +17,7 @@ from warband.web.app import Server, create_app
 from warband.web.replays import ReplayShelf
 from warband.web.schemas import UPLOAD_LIMIT
 from warband.web.store import TableStore
+from webgame import new_game, snap
 
 TC = "trench-crusade"
 TT = "trenches-and-turbines"
@@ -30,26 +31,6 @@ def client_for(store: Path, agent_workers: int = 1) -> TestClient:
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with client_for(tmp_path / "web.db") as c:
         yield c
-
-
-def new_game(
-    c: TestClient, seats: tuple[str, str] = ("human", "human"), ruleset: str = TC, **extra: Any
-) -> dict[str, Any]:
-    rs = registry.get(ruleset)
-    w = [Path(s["path"]).stem for s in rs.samples()["warbands"]]
-    body = {"ruleset": ruleset, "a": {"sample": w[0]}, "b": {"sample": w[1]}, "seats": list(seats), "seed": 3, **extra}
-    r = c.post("/api/games", json=body)
-    assert r.status_code == 200, r.text
-    out: dict[str, Any] = r.json()
-    out["tokens"] = {k: v.split("token=")[1] for k, v in out["links"].items()}
-    return out
-
-
-def snap(c: TestClient, g: dict[str, Any], who: str = "A") -> dict[str, Any]:
-    r = c.get(f"/api/games/{g['id']}", params={"token": g["tokens"][who]})
-    assert r.status_code == 200, r.text
-    data: dict[str, Any] = r.json()
-    return data
 
 
 def decider_token(g: dict[str, Any], s: dict[str, Any]) -> tuple[str, str]:
@@ -180,9 +161,10 @@ def test_agent_seats_play_to_the_end_and_the_game_becomes_a_replay(client: TestC
     g = new_game(client, ("random", "random"), TT, params={"rounds": 1})
     s = wait_until_over(client, g)
     assert s["result"] is not None and s["version"] == len(s["log"])
-    rep = client.get(f"/api/replays/game-{g['id']}").json()
+    seen = {"token": g["tokens"]["spectator"]}
+    rep = client.get(f"/api/replays/game-{g['id']}", params=seen).json()
     assert len(rep["lines"]) == s["version"] + 1
-    end = client.get(f"/api/replays/game-{g['id']}/view", params={"step": 10_000}).json()
+    end = client.get(f"/api/replays/game-{g['id']}/view", params={"step": 10_000, **seen}).json()
     assert end["step"] == s["version"]
     assert end["view"] == snap(client, g)["view"], "the replay's last step is the game's final table"
 

@@ -280,8 +280,8 @@ def test_replay_steps_forward_and_back(browser: Any, live: LiveServer, tmp_path:
     links = create_by_form(page, live, TT, ("random", "random"), seed=4, params="rounds=1")
     page.goto(live.url + links["spectator"])
     page.wait_for_selector("[data-testid=result]", timeout=60_000)
-    table_id = links["A"].split("/")[2].split("?")[0]
-    page.goto(f"{live.url}/replay/game-{table_id}")
+    table_id, query = links["spectator"].split("/")[2].split("?")
+    page.goto(f"{live.url}/replay/game-{table_id}?{query}")  # a web game's replay opens with one of its links
     page.wait_for_selector("[data-testid=replay-step]")
     page.click("[data-testid=replay-next]")
     page.click("[data-testid=replay-next]")

@@ -104,6 +104,10 @@ def test_an_action_is_answered_once_it_is_stored(tmp_path: Path) -> None:
     with slow_client(path, 0.3) as c:
         g = new_game(c)
         s = snap(c, g)
+        deadline = time.monotonic() + 10
+        while s["decider"] is None and time.monotonic() < deadline:  # the server's dice are stored one by one
+            time.sleep(0.05)
+            s = snap(c, g)
         mine = g["tokens"]["AB"[s["decider"]]]
         legal = c.get(f"/api/games/{g['id']}/legal", params={"token": mine}).json()["actions"][0]
         action = {k: legal[k] for k in ("kind", "model", "target", "point", "option") if k in legal}

@@ -8,6 +8,7 @@ under the entry point group ``warband.agents`` as classes taking ``(seed: int, *
 from __future__ import annotations
 
 import abc
+import math
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -68,16 +69,50 @@ def load_agent_class(name: str) -> type[Agent]:
     return cls
 
 
+#: The longest agent spec read (a spec names a handful of options).
+MAX_SPEC_LENGTH = 400
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"mcts:iterations=400,rollout=heuristic"`` -> ``("mcts", {"iterations": "400", ...})``."""
+    """``"mcts:iterations=400,rollout=heuristic"`` -> ``("mcts", {"iterations": "400", ...})``; an option
+    named twice (``iterations=5,iterations=6``) is refused: which one was meant cannot be told."""
+    if len(spec) > MAX_SPEC_LENGTH:
+        raise AgentError(f"agent spec of {len(spec)} characters; the limit is {MAX_SPEC_LENGTH}")
     name, _, rest = spec.partition(":")
     opts: dict[str, str] = {}
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, sep, value = item.partition("=")
+        key = key.strip()
         if not sep or not key:
             raise AgentError(f"agent spec {spec!r}: expected key=value, found {item!r}")
-        opts[key.strip()] = value.strip()
+        if key in opts:
+            raise AgentError(f"agent spec {spec!r}: option {key!r} is given twice; give each option once")
+        opts[key] = value.strip()
     return name.strip(), opts
+
+
+def _plain(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def number_option(
+    agent: str, options: dict[str, Any], key: str, default: float, bounds: tuple[float, float], kind: type[Any]
+) -> Any:
+    """Pop option ``key`` from ``options`` as a number of ``kind`` (int or float) between ``bounds`` (both
+    included): a value that is not a number, not finite (``inf``, ``nan``) or out of bounds raises
+    :class:`AgentError` naming the agent, the option and the allowed range, so no setting can make an agent
+    think for ever."""
+    low, high = bounds
+    raw = options.pop(key, default)
+    what = "a whole number" if kind is int else "a number"
+    allowed = f"allowed: {_plain(low)} to {_plain(high)}"
+    try:
+        value = kind(raw)
+    except (TypeError, ValueError, OverflowError):
+        raise AgentError(f"agent {agent!r}: option {key}={raw!r} is not {what} ({allowed})") from None
+    if not math.isfinite(value) or not low <= value <= high:
+        raise AgentError(f"agent {agent!r}: option {key}={raw!r} is out of range ({allowed})")
+    return value
 
 
 def make_agent(spec: str, seed: int = 0) -> Agent:

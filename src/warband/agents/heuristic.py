@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from warband.agents.base import Agent, AgentError
+from warband.agents.base import Agent, number_option
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.rng import Rng
@@ -46,14 +46,12 @@ MAX_NESTED_OPTIONS = 8
 
 
 def _int_option(options: dict[str, Any], key: str, default: int, low: int) -> int:
-    raw = options.pop(key, default)
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
-        raise AgentError(f"agent 'heuristic': option {key}={raw!r} is not an integer") from None
-    if value < low:
-        raise AgentError(f"agent 'heuristic': option {key}={value} must be at least {low}")
+    value: int = number_option("heuristic", options, key, default, (low, _HIGH[key]), int)
     return value
+
+
+#: The largest value of each numeric option (a deeper or wider lookahead would not end in a person's time).
+_HIGH = {"samples": 1000, "refine": 100, "depth": 20}
 
 
 def _kinds(raw: object) -> frozenset[str]:

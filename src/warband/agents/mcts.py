@@ -50,7 +50,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from warband.agents.base import Agent, AgentError
+from warband.agents.base import Agent, AgentError, number_option
 from warband.agents.heuristic import HeuristicAgent
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
@@ -87,14 +87,21 @@ class Node:
 
 
 def _number(options: dict[str, Any], key: str, default: float, low: float, kind: type[int] | type[float]) -> Any:
-    raw = options.pop(key, default)
-    try:
-        value = kind(raw)
-    except (TypeError, ValueError):
-        raise AgentError(f"agent 'mcts': option {key}={raw!r} is not a number of type {kind.__name__}") from None
-    if value < low:
-        raise AgentError(f"agent 'mcts': option {key}={value} must be at least {low}")
-    return value
+    return number_option("mcts", options, key, default, (low, _HIGH[key]), kind)
+
+
+#: The largest value of each numeric option: enough for any study, never a search that does not end.
+_HIGH: dict[str, float] = {
+    "iterations": 1_000_000,
+    "seconds": 600.0,
+    "depth": 1000,
+    "c": 100.0,
+    "top": 10_000,
+    "scale": 1e9,
+    "prior_visits": 1_000_000,
+    "prior_samples": 1000,
+    "init": 1_000_000,
+}
 
 
 def _settle_dice(g: Game) -> bool:

@@ -31,6 +31,7 @@ from rich.table import Table
 from warband.kernel import ruleset as registry
 from warband.kernel.builder import BuildStatus, ListBuilder, Offer, Pick, Plan, file_name, find_offer, warband_text
 from warband.kernel.errors import WarbandError
+from warband.kernel.files import InputError, OutputError, read_text_bounded, write_atomic
 
 HEADER_KEYS = ("faction", "variant", "name", "limit", "glory")
 
@@ -89,9 +90,9 @@ def parse_model(builder: ListBuilder, list_id: str, spec: str) -> Pick:
 def read_spec(path: Path) -> tuple[dict[str, str], list[str]]:
     """A spec file's header values and model lines."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BuildError(f"{path}: cannot read the spec file ({exc.strerror or exc})") from None
+        text = read_text_bounded(path)
+    except InputError as exc:
+        raise BuildError(f"{path}: cannot read the spec file ({exc})") from None
     header: dict[str, str] = {}
     models: list[str] = []
     for line in text.splitlines():
@@ -242,9 +243,9 @@ def _interactive(console: Console, builder: ListBuilder, out: Path | None) -> No
 
 def _save(console: Console, builder: ListBuilder, plan: Plan, path: Path) -> None:
     try:
-        path.write_text(warband_text(builder.document(plan)), encoding="utf-8")
-    except OSError as exc:
-        raise BuildError(f"{path}: cannot write the warband ({exc.strerror or exc})") from None
+        write_atomic(path, warband_text(builder.document(plan)))
+    except OutputError as exc:
+        raise BuildError(f"cannot save the warband: {exc}") from None
     console.print(f"saved {path}", highlight=False)
 
 

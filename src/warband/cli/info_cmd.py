@@ -111,7 +111,11 @@ def check_file(path: Path, ruleset: str | None) -> tuple[str, dict[str, Any]]:
     rid = ruleset or raw.get("ruleset")
     if not isinstance(rid, str):
         raise FileProblemsError([Problem(file, "ruleset", f"expected a ruleset id (or pass --ruleset), found {rid!r}")])
-    rs = registry.get(rid)
+    try:
+        rs = registry.get(rid)
+    except WarbandError as exc:
+        place = "--ruleset" if ruleset else "ruleset"
+        raise FileProblemsError([Problem(file, place, str(exc))]) from None
     doc = rs.load_roster(path) if kind == "warband" else rs.load_scenario(path)
     return kind, doc
 

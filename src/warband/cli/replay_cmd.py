@@ -1,7 +1,9 @@
 """``warband replay LOG [--verify] [--quiet]``: re-play a game log, step by step.
 
 Exit codes: 0 replayed (and, with ``--verify``, every decision, every seeded roll, the result and the final
-fingerprint match); 1 ``--verify`` found a divergence (the message names the line); 2 the log cannot be read
+fingerprint match, and the end line's header and steps digests prove the header and every step); 1 ``--verify``
+found a divergence (the message names the line), a missing digest, or dice entered by hand ("NOT PROVEN": the
+rest matches, but typed dice cannot be proven); 2 the log cannot be read
 (not JSON, no header, an unknown ruleset), with a message naming the file and the line.
 """
 
@@ -17,7 +19,8 @@ from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.errors import ReplayError, WarbandError
 from warband.kernel.events import Event
-from warband.kernel.log import LogFile, read_log, replay
+from warband.kernel.log import LogFile, read_log, replay, setup_problem
+from warband.kernel.position import header_problems
 
 
 def step_text(step: dict[str, Any]) -> str:
@@ -37,10 +40,14 @@ def check_header(log: LogFile) -> None:
         rs = registry.get(str(h["ruleset"]))
     except WarbandError as exc:
         raise ReplayError(f"{log.source}: line 1: {exc}") from None
+    problems = header_problems(log.source, h)
+    if problems:
+        shown = "; ".join(f"{p.place.removeprefix('header.')}: {p.message}" for p in problems[:5])
+        raise ReplayError(f"{log.source}: line 1: the header's warbands or scenario break their rules: {shown}")
     try:
         Game.new(rs, h["rosters"], h["scenario"], int(h["seed"]), h["params"], record=False)
     except (KeyError, IndexError, TypeError, ValueError) as exc:
-        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        detail = setup_problem(log, exc)
         raise ReplayError(f"{log.source}: line 1: cannot set up the game from the header: {detail}") from None
 
 
@@ -82,7 +89,7 @@ def replay_command(
             f"Result: {who} - {result.reason}; score {result.score[0]}-{result.score[1]} after {result.turns} turn(s)"
         )
     if verify:
-        typer.echo(f"OK: {len(log.steps)} steps replayed, result and fingerprint match")
+        typer.echo(f"OK: {len(log.steps)} steps replayed, result and fingerprint match; header and steps digests match")
 
 
 def register(app: typer.Typer) -> None:

@@ -29,9 +29,12 @@ def serve(
     import uvicorn
 
     from warband.web.app import Server, create_app
+    from warband.web.guard import allowed_hosts, check_serve_arguments
     from warband.web.replays import ReplayShelf
     from warband.web.store import TableStore
 
+    check_serve_arguments(host, port, ai_delay, list(log or []), db)
+    tables = TableStore(store)
     shelf = ReplayShelf()
     for path in log or []:
         typer.echo(f"replay {shelf.add_log_file(path)}: {path}")
@@ -39,7 +42,7 @@ def serve(
         if not db.is_file():
             raise typer.BadParameter(f"no such file: {db}", param_hint="--db")
         typer.echo(f"{len(shelf.add_lab_db(db))} lab game(s) from {db} open as replays")
-    app = create_app(Server(TableStore(store), shelf, ai_delay))
+    app = create_app(Server(tables, shelf, ai_delay, allowed_hosts=allowed_hosts(host)))
     typer.echo(f"warband table: http://{host}:{port}/  (games stored in {store}; Ctrl-C stops)")
     # httptools and uvloop (dependencies) are picked by uvicorn's "auto"; the live pushes are a few hundred bytes,
     # so per-message compression costs more CPU than it saves on a local table.

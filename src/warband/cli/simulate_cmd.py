@@ -188,6 +188,11 @@ def simulate_command(
     check(config)  # before the bar: a bad input leaves no half-drawn progress behind, and no database
     refuse_unmodelled(ruleset, [a, b], allow_unmodelled)
     if game is not None:
+        if game >= games:
+            raise typer.BadParameter(
+                f"game {game} is not in a run of {games} game(s) (games are numbered 0 to {games - 1})",
+                param_hint="--game",
+            )
         _one_game(config, game)
         return
     with Store(db) as store:

@@ -221,7 +221,8 @@ class Game:
         rs = registry.get(header["ruleset"])
         params = rs.params.resolve(header["params"])
         rosters = (header["rosters"][0], header["rosters"][1])
-        problems = sanity.raw_model_problems(file, data["state"])
+        turns = header["scenario"].get("turns") if isinstance(header.get("scenario"), dict) else None
+        problems = sanity.raw_model_problems(file, data["state"]) + sanity.state_problems(file, data["state"], turns)
         if problems:
             raise PositionError(problems)
         state = rs.restore(params, rosters, header["scenario"], int(header["seed"]), data["state"])

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +31,7 @@ from warband.kernel.actions import Action
 from warband.kernel.engine import LOG_FORMAT, LOG_FORMAT_VERSION, Game
 from warband.kernel.errors import IllegalActionError, ReplayError
 from warband.kernel.events import Event
+from warband.kernel.files import MAX_LOG_BYTES, InputError, read_text_bounded, write_atomic
 
 
 def log_lines(game: Game) -> list[str]:
@@ -43,7 +42,12 @@ def log_lines(game: Game) -> list[str]:
     lines.extend(json.dumps(e, separators=(",", ":")) for e in game.log)
     result = game.result()
     if result is not None:
-        end = {"end": result.to_json(), "fingerprint": game.fingerprint(), "header_digest": header_digest(game.header)}
+        end = {
+            "end": result.to_json(),
+            "fingerprint": game.fingerprint(),
+            "header_digest": header_digest(game.header),
+            "steps_digest": steps_digest(game.header, lines[1:]),
+        }
         lines.append(json.dumps(end, separators=(",", ":"), sort_keys=True))
     return lines
 
@@ -54,22 +58,25 @@ def header_digest(header: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+def steps_digest(header: dict[str, Any], step_lines: Iterable[str]) -> str:
+    """A short SHA-256 of the header's canonical JSON followed by the step lines as written: the end line
+    carries it, so a step edited into another legal one (a move nudged half an inch that a later move hides
+    from the final fingerprint), or a header edited and its own digest recomputed, is caught."""
+    h = hashlib.sha256(json.dumps(header, sort_keys=True, separators=(",", ":")).encode("utf-8"))
+    for line in step_lines:
+        h.update(b"\n")
+        h.update(line.encode("utf-8"))
+    return h.hexdigest()[:16]
+
+
 def write_log(game: Game, path: Path) -> None:
     """Write the log atomically: a reader never sees a half-written file."""
     write_text_atomic(path, "\n".join(log_lines(game)) + "\n")
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write ``text`` to ``path`` with the one safe writer (:func:`warband.kernel.files.write_atomic`)."""
+    write_atomic(path, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,20 +87,36 @@ class LogFile:
     header: dict[str, Any]
     steps: list[tuple[int, dict[str, Any]]]
     end: dict[str, Any] | None
+    #: the step lines as written (for the end line's steps digest)
+    raw_steps: tuple[str, ...] = ()
+
+
+#: Where a roll's dice came from: the seeded stream (proven by replay), typed by a person, forced by a test.
+ROLL_SOURCES = ("auto", "manual", "forced")
+
+
+class UnprovenError(ReplayError):
+    """A log that replays and matches, but holds dice typed by a person (or forced): those cannot be proven."""
 
 
 def parse_log(lines: Iterable[str], source: str = "<log>") -> LogFile:
     """Parse log lines; a malformed line raises ReplayError naming the source and line number."""
     header: dict[str, Any] | None = None
     steps: list[tuple[int, dict[str, Any]]] = []
+    raw_steps: list[str] = []
     end: dict[str, Any] | None = None
+    end_no = 0
     for no, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
+        if end is not None:
+            raise ReplayError(f"{source}: line {no}: the log goes on after its end line (line {end_no})")
         try:
-            obj = json.loads(raw)
+            obj = json.loads(raw, parse_constant=_not_finite)
         except json.JSONDecodeError as exc:
             raise ReplayError(f"{source}: line {no}: not JSON ({exc.msg} at column {exc.colno})") from None
+        except ValueError as exc:
+            raise ReplayError(f"{source}: line {no}: {exc}") from None
         if not isinstance(obj, dict):
             raise ReplayError(f"{source}: line {no}: expected a JSON object, found {type(obj).__name__}")
         if header is None:
@@ -105,19 +128,36 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> LogFile:
             _check_header(obj, source, no)
             header = obj
         elif "end" in obj:
-            end = obj
+            if not isinstance(obj["end"], dict):
+                raise ReplayError(f"{source}: line {no}: expected the end line's 'end' as an object (the result)")
+            end, end_no = obj, no
         elif ("a" in obj or "r" in obj) and "d" in obj:
             _check_step(obj, source, no)
             steps.append((no, obj))
+            raw_steps.append(raw)
         else:
             raise ReplayError(f"{source}: line {no}: expected a step with 'd' and 'a' or 'r', found keys {sorted(obj)}")
     if header is None:
         raise ReplayError(f"{source}: empty log (no header line)")
-    return LogFile(source, header, steps, end)
+    return LogFile(source, header, steps, end, tuple(raw_steps))
+
+
+def _not_finite(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a log can hold (only finite numbers are written)")
 
 
 def _check_step(obj: dict[str, Any], source: str, no: int) -> None:
-    """A step names its decision (text) and carries an action (an object) or dice (a list of whole numbers)."""
+    """A step names its number ``n``, its decision (text) and carries an action (an object) or dice (a list of
+    whole numbers) with their source."""
+    if type(obj.get("n")) is not int:
+        raise ReplayError(
+            f"{source}: line {no}: expected the step number 'n' as a whole number, found {obj.get('n')!r}"
+        )
+    if "r" in obj and obj.get("src") not in ROLL_SOURCES:
+        raise ReplayError(
+            f"{source}: line {no}: expected the dice source 'src' to be one of {', '.join(ROLL_SOURCES)}, "
+            f"found {obj.get('src')!r}"
+        )
     if not isinstance(obj["d"], str):
         raise ReplayError(f"{source}: line {no}: expected the decision 'd' as text, found {type(obj['d']).__name__}")
     if "a" in obj and not isinstance(obj["a"], dict):
@@ -148,11 +188,9 @@ def _check_header(obj: dict[str, Any], source: str, no: int) -> None:
 def read_log(path: Path) -> LogFile:
     """Read and parse a log file; an unreadable or non-UTF-8 file raises ReplayError naming it."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ReplayError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except UnicodeDecodeError as exc:
-        raise ReplayError(f"{path}: not a log: expected UTF-8 text, found undecodable bytes ({exc.reason})") from None
+        text = read_text_bounded(path, MAX_LOG_BYTES)
+    except InputError as exc:
+        raise ReplayError(f"{path}: not read as a log: {exc}") from None
     return parse_log(text.splitlines(), str(path))
 
 
@@ -172,16 +210,45 @@ def replay(log: LogFile, verify: bool = False, on_step: StepHook | None = None) 
             )
         if verify:
             _verify_param_names(log, set(rs.params.specs))
+            _verify_header_documents(log)
         game = Game.new(rs, h["rosters"], h["scenario"], int(h["seed"]), h["params"])
+        if verify:
+            _verify_header(log, game.header)
     except ReplayError:
         raise
     except (ValueError, KeyError, TypeError) as exc:  # WarbandError and pydantic's ValidationError included
-        raise ReplayError(f"{log.source}: line 1: cannot set up the game: {exc}") from None
+        raise ReplayError(f"{log.source}: line 1: cannot set up the game: {setup_problem(log, exc)}") from None
+    if verify and log.end is not None:
+        _require_digests(log)  # before any step: a log without them cannot be proven, however it replays
     for no, step in log.steps:
         _replay_step(game, no, step, verify, log.source, on_step)
     if verify:
         _verify_end(game, log)
+        by_hand = [no for no, step in log.steps if "a" not in step and step.get("src") != "auto"]
+        if by_hand:
+            shown = ", ".join(str(n) for n in by_hand[:10]) + (" ..." if len(by_hand) > 10 else "")
+            raise UnprovenError(
+                f"{log.source}: NOT PROVEN: {len(by_hand)} roll(s) on line(s) {shown}: dice entered by hand are not "
+                "proven (everything else replays and matches)"
+            )
     return game
+
+
+def _verify_header(log: LogFile, made: dict[str, Any]) -> None:
+    """The header a new game writes from the logged header's own rosters, scenario, seed and params must be
+    the logged header: a parameter outside its range, a roster the loader would not write, is an edit."""
+    differ = sorted(k for k in set(made) | set(log.header) if made.get(k) != log.header.get(k))
+    if differ:
+        params = sorted(
+            k
+            for k in set(made.get("params", {})) | set(log.header["params"])
+            if made.get("params", {}).get(k) != log.header["params"].get(k)
+        )
+        detail = f" (params {', '.join(params)})" if params else ""
+        raise ReplayError(
+            f"{log.source}: line 1: the header's {', '.join(differ)}{detail} differ from what the rules make of "
+            "them: an edited header"
+        )
 
 
 def _replay_step(
@@ -191,6 +258,10 @@ def _replay_step(
     key = game.decision.key()
     if game.over:
         raise ReplayError(f"{where}: the game is already over, but the log goes on")
+    if verify and step["n"] != game.state.state_id:
+        raise ReplayError(
+            f"{where}: step number n={step['n']} but this is step {game.state.state_id} (renumbered or missing steps)"
+        )
     if verify and step["d"] != key:
         raise ReplayError(f"{where}: divergence: the log has decision {step['d']!r}, the rules reach {key!r}")
     try:
@@ -230,6 +301,55 @@ def _verify_param_names(log: LogFile, known: set[str]) -> None:
         )
 
 
+def _verify_header_documents(log: LogFile) -> None:
+    """The header's warbands and scenario must pass their loaders' rules (a setup does not check them all)."""
+    from warband.kernel.position import header_problems
+
+    problems = header_problems(log.source, log.header)
+    if problems:
+        shown = "; ".join(f"{p.place.removeprefix('header.')}: {p.message}" for p in problems[:5])
+        raise ReplayError(f"{log.source}: line 1: the header's warbands or scenario break their rules: {shown}")
+
+
+def setup_problem(log: LogFile, exc: Exception) -> str:
+    """Why the header's game cannot be set up, in the words and places of the warband and scenario loaders
+    (``rosters[0].models[1].movement: ...``) when they find it, else the error itself."""
+    from warband.kernel.position import header_problems
+
+    try:
+        problems = header_problems(log.source, log.header)
+    except Exception:  # a header too broken to check piece by piece: the setup's own error says enough
+        problems = []
+    if problems:
+        return "; ".join(f"{p.place.removeprefix('header.')}: {p.message}" for p in problems[:5])
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def _require_digests(log: LogFile) -> None:
+    assert log.end is not None
+    for key, what in (("header_digest", "header"), ("steps_digest", "steps")):
+        if not isinstance(log.end.get(key), str):
+            raise ReplayError(f"{log.source}: the end line has no {key}: the {what} cannot be proven")
+
+
+def _verify_digests(log: LogFile) -> None:
+    """The end line's header and steps digests (both required) must match the header and the step lines."""
+    assert log.end is not None
+    _require_digests(log)
+    digest = log.end.get("header_digest")
+    if digest != header_digest(log.header):
+        raise ReplayError(
+            f"{log.source}: line 1: the header differs from the one the game was played under "
+            "(its digest does not match the end line's header_digest)"
+        )
+    digest = log.end.get("steps_digest")
+    if digest != steps_digest(log.header, log.raw_steps):
+        raise ReplayError(
+            f"{log.source}: the steps differ from the ones the game was played with "
+            "(their digest does not match the end line's steps_digest)"
+        )
+
+
 def _verify_end(game: Game, log: LogFile) -> None:
     result = game.result()
     if log.end is None:
@@ -239,12 +359,7 @@ def _verify_end(game: Game, log: LogFile) -> None:
             f"{log.source}: the log stops after {len(log.steps)} steps with the game unfinished (no end line): "
             "a cut or unfinished log cannot be verified"
         )
-    digest = log.end.get("header_digest")
-    if digest is not None and digest != header_digest(log.header):
-        raise ReplayError(
-            f"{log.source}: line 1: the header differs from the one the game was played under "
-            "(its digest does not match the end line's header_digest)"
-        )
+    _verify_digests(log)
     if result is None:
         raise ReplayError(f"{log.source}: the log ends the game, but after its steps the game is not over")
     if not result.matches(log.end.get("end") or {}):

@@ -60,7 +60,7 @@ NOTATION_WORD = re.compile(r"[A-Za-z0-9_.-]+")
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 # --------------------------------------------------------------------------------------------- requirements
@@ -71,14 +71,16 @@ class NearObjective(_Model):
     objectives: list[str] = Field(
         default_factory=list, description="Objective ids the action may be performed on; empty: any objective."
     )
-    within: float = Field(default=1.0, ge=0, description="Inches from a model's base edge to the marker.")
+    within: float = Field(
+        default=1.0, ge=0, le=1000, strict=True, description="Inches from a model's base edge to the marker."
+    )
 
 
 class NoEnemyWithin(_Model):
     """No model of the unit is within ``within`` inches of an enemy model."""
 
     kind: Literal["no-enemy-within"]
-    within: float = Field(default=1.0, ge=0, description="Inches, base edge to base edge.")
+    within: float = Field(default=1.0, ge=0, le=1000, strict=True, description="Inches, base edge to base edge.")
 
 
 class UnitIs(_Model):
@@ -114,8 +116,8 @@ class TurnWindow(_Model):
     """Only from turn ``first`` to turn ``last`` (both included; no ``last``: to the end)."""
 
     kind: Literal["turn"]
-    first: int = Field(default=1, ge=1)
-    last: int | None = Field(default=None, ge=1)
+    first: int = Field(default=1, ge=1, le=100, strict=True)
+    last: int | None = Field(default=None, ge=1, le=100, strict=True)
 
     @model_validator(mode="after")
     def _ordered(self) -> TurnWindow:
@@ -144,7 +146,7 @@ class Score(_Model):
     """The acting side scores ``vp`` victory points at once."""
 
     kind: Literal["score"]
-    vp: int = Field(ge=1)
+    vp: int = Field(ge=1, le=1000, strict=True)
 
 
 class Claim(_Model):
@@ -184,7 +186,7 @@ class Limit(_Model):
 
     per: Literal["activation", "turn", "game"]
     scope: Literal["unit", "side"] = "unit"
-    times: int = Field(default=1, ge=1)
+    times: int = Field(default=1, ge=1, le=1000, strict=True)
     each_objective: bool = Field(default=False, description="Count separately for each objective acted on.")
 
 
@@ -197,7 +199,7 @@ class MissionAction(_Model):
     )
     name: str = Field(min_length=1, description="Display name.")
     text: str = Field(min_length=1, description="The guideline shown to players.")
-    cost: int = Field(default=1, ge=0, description="Actions it uses (0: a FREE action).")
+    cost: int = Field(default=1, ge=0, le=10, strict=True, description="Actions it uses (0: a FREE action).")
     requires: list[Requirement] = Field(default_factory=list, description="Conditions that must all hold.")
     limits: list[Limit] = Field(default_factory=list, description="How often it may be performed.")
     effects: list[Effect] = Field(min_length=1, description="What it does, in order.")

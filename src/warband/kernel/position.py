@@ -11,12 +11,14 @@ seed) and the state (the changing part of the game). ``docs/position.md`` descri
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 from typing import Any, Literal
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
+from warband.kernel import ruleset as registry
 from warband.kernel.engine import LOG_FORMAT, Game
 from warband.kernel.errors import FileProblemsError, PositionError, Problem, WarbandError
 from warband.kernel.roster import problems_from_validation, read_document
@@ -112,6 +114,11 @@ def load_position(path: Path) -> Game:
         Position.model_validate(raw)
     except pydantic.ValidationError as exc:
         raise PositionError(problems_from_validation(file, exc)) from None
+    problems = header_problems(file, raw["header"])
+    if not problems:
+        problems = roster_model_problems(file, raw)
+    if problems:
+        raise PositionError(problems)
     try:
         game = Game.from_json(raw, file=file)
     except WarbandError as exc:
@@ -132,6 +139,73 @@ def load_position(path: Path) -> Game:
         raise PositionError([Problem(file, "state", f"cannot restore the game: {_first_line(exc)}")]) from None
     _probe(game, file)
     return game
+
+
+def header_problems(file: str, header: dict[str, Any]) -> list[Problem]:
+    """The header's warbands and scenario checked by the ruleset's own rules, as a file of each would be: an
+    edit the loader would refuse (a move of 1000, a weapon no list has, a table Infinity wide) is named with
+    its place (``header.rosters[1].models[0].move``) and the loader's message."""
+    try:
+        rs = registry.get(str(header["ruleset"]))
+    except WarbandError as exc:
+        return [Problem(file, "header.ruleset", str(exc))]
+    out: list[Problem] = []
+    for i, doc in enumerate(header["rosters"]):
+        out.extend(_under(f"header.rosters[{i}]", rs.stored_roster_problems(file, doc)))
+    with tempfile.TemporaryDirectory(prefix="warband-position-") as tmp:
+        path = Path(tmp) / "scenario.json"
+        path.write_text(json.dumps(header["scenario"]), encoding="utf-8")
+        try:
+            rs.load_scenario(path)
+        except FileProblemsError as exc:
+            out.extend(_under("header.scenario", [Problem(file, p.place, p.message) for p in exc.problems]))
+        except WarbandError as exc:
+            out.append(Problem(file, "header.scenario", str(exc).replace(str(path), "the scenario")))
+    return out
+
+
+def roster_model_problems(file: str, raw: dict[str, Any]) -> list[Problem]:
+    """Every model the header's warbands field is in the state, on the side whose warband fields it: a model
+    left out, or moved to the other side, is no position a game reaches."""
+    header = raw["header"]
+    try:
+        fresh = Game.new(
+            registry.get(header["ruleset"]),
+            header["rosters"],
+            header["scenario"],
+            int(header["seed"]),
+            header["params"],
+        )
+    except (WarbandError, KeyError, TypeError, ValueError) as exc:
+        return [Problem(file, "header", f"cannot set up a game from the header: {_first_line(exc)}")]
+    expected = {m.id: m.side for m in fresh.state.models.values()}
+    found = {str(m.get("id")): (i, m.get("side")) for i, m in enumerate(raw["state"]["models"])}
+    out: list[Problem] = [
+        Problem(file, f"state.models[{i}].id", f"{mid!r} is not a model of the header's warbands")
+        for mid, (i, _) in found.items()
+        if mid not in expected
+    ]
+    for mid, side in expected.items():
+        if mid not in found:
+            out.append(
+                Problem(
+                    file,
+                    "state.models",
+                    f"{mid} (side {'AB'[side]}) is missing; every model the warbands field is listed",
+                )
+            )
+        elif found[mid][1] != side:
+            i, was = found[mid]
+            out.append(
+                Problem(
+                    file, f"state.models[{i}].side", f"{mid} belongs to side {'AB'[side]} ({side}), found side {was!r}"
+                )
+            )
+    return out
+
+
+def _under(prefix: str, problems: list[Problem]) -> list[Problem]:
+    return [Problem(p.file, f"{prefix}.{p.place}" if p.place else prefix, p.message) for p in problems]
 
 
 def _first_line(exc: Exception) -> str:

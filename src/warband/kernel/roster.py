@@ -14,6 +14,7 @@ Two jobs live here:
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,6 +23,7 @@ import pydantic
 import yaml
 
 from warband.kernel.errors import FileProblemsError, Problem
+from warband.kernel.files import InputError, read_text_bounded
 
 __all__ = ["describe_value", "format_place", "load_validated", "problems_from_validation", "read_document"]
 
@@ -65,6 +67,15 @@ class _StrictLoader(_SafeLoader):  # type: ignore[valid-type, misc]
     """PyYAML's safe loader (libyaml's when installed), refusing a key repeated in one mapping (``movement: 6``
     then ``movement: 60``)."""
 
+    deadline = float("inf")
+    _built = 0
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        self._built += 1
+        if self._built % 4096 == 0 and time.monotonic() > self.deadline:
+            raise DocumentTooBigError(f"YAML error: the document took more than {MAX_YAML_SECONDS:g} s to read")
+        return super().construct_object(node, deep=deep)
+
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         first: dict[tuple[str, str], yaml.Mark] = {}
         for key_node, _ in node.value:
@@ -82,6 +93,91 @@ class _StrictLoader(_SafeLoader):  # type: ignore[valid-type, misc]
             first[ident] = key_node.start_mark
         mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
         return mapping
+
+
+class DocumentTooBigError(yaml.YAMLError):
+    """A YAML document whose anchors and aliases expand to more nodes than any warband file has (a "billion
+    laughs" file), one nested too deeply, or one that takes too long to build."""
+
+    def __init__(self, message: str, place: str = "") -> None:
+        super().__init__(message)
+        self.place = place
+
+
+#: The most nodes a YAML document may have once every alias is expanded (the biggest bundled file has ~40,000).
+MAX_YAML_NODES = 400_000
+#: The deepest nesting of mappings and sequences.
+MAX_YAML_DEPTH = 64
+#: The longest a YAML document may take to build, in seconds.
+MAX_YAML_SECONDS = 5.0
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+#: A text value counts as one more node for every this many characters (see :func:`_check_expansion`).
+CHARS_PER_NODE = 100
+
+
+def _weight(node: yaml.Node) -> int:
+    if isinstance(node, yaml.ScalarNode):
+        return 1 + len(str(node.value)) // CHARS_PER_NODE
+    return 1
+
+
+def _check_expansion(root: yaml.Node) -> None:
+    """Count the nodes of ``root`` as if every alias were copied out, in time linear in the nodes written (each
+    node's expanded size is computed once); refuse a recursive alias, a nesting deeper than
+    :data:`MAX_YAML_DEPTH` or more than :data:`MAX_YAML_NODES` nodes, naming the line where it happens. A long
+    text counts as one node per :data:`CHARS_PER_NODE` characters, so one big string aliased many times is
+    bounded too."""
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    stack: list[tuple[yaml.Node, int, bool]] = [(root, 0, False)]
+    while stack:
+        node, depth, children_done = stack.pop()
+        key = id(node)
+        place = f"line {node.start_mark.line + 1}, column {node.start_mark.column + 1}"
+        if children_done:
+            open_nodes.discard(key)
+            total = _weight(node) + sum(sizes[id(c)] for c in _children(node))
+            if total > MAX_YAML_NODES:
+                raise DocumentTooBigError(
+                    f"YAML error: the document holds more than {MAX_YAML_NODES} values when its anchors and "
+                    "aliases expand (no warband file is this big); write the values out",
+                    place,
+                )
+            sizes[key] = total
+            continue
+        if key in sizes:
+            continue
+        if key in open_nodes:
+            raise DocumentTooBigError("YAML error: an alias refers to a value that contains it", place)
+        if depth > MAX_YAML_DEPTH:
+            raise DocumentTooBigError(f"YAML error: nested more than {MAX_YAML_DEPTH} levels deep", place)
+        open_nodes.add(key)
+        stack.append((node, depth, True))
+        stack.extend((child, depth + 1, False) for child in _children(node))
+
+
+def _load_yaml_bounded(text: str) -> Any:
+    """Parse ``text`` with :class:`_StrictLoader`, refusing alias bombs before anything is built and stopping
+    a build that runs past :data:`MAX_YAML_SECONDS`."""
+    loader = _StrictLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_expansion(node)
+        loader.deadline = time.monotonic() + MAX_YAML_SECONDS
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -111,13 +207,15 @@ def _first_line(exc: BaseException) -> str:
 
 def _parse_yaml(text: str, file: str, error_cls: type[FileProblemsError]) -> Any:
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: no arbitrary objects
+        return _load_yaml_bounded(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         place = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         what = " ".join(x for x in (exc.context, exc.problem) if x)
         kind = "YAML error" if isinstance(exc, DuplicateKeyError) else "YAML syntax error"
         raise error_cls([Problem(file, place, f"{kind}: {what or 'malformed document'}")]) from None
+    except DocumentTooBigError as exc:
+        raise error_cls([Problem(file, exc.place, str(exc))]) from None
     except yaml.YAMLError as exc:
         raise error_cls([Problem(file, "", f"YAML error: {_first_line(exc)}")]) from None
     except (ValueError, TypeError, RecursionError) as exc:  # a bad timestamp, a too deeply nested document
@@ -139,15 +237,9 @@ def read_document(path: str | Path, error_cls: type[FileProblemsError] = FilePro
             [Problem(file, "", f"expected a .yaml, .yml or .json file, found extension {suffix or '(none)'!r}")]
         )
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise error_cls([Problem(file, "", "file not found")]) from None
-    except IsADirectoryError:
-        raise error_cls([Problem(file, "", "expected a file, found a directory")]) from None
-    except UnicodeDecodeError as exc:
-        raise error_cls([Problem(file, "", f"expected UTF-8 text, found undecodable bytes ({exc.reason})")]) from None
-    except OSError as exc:
-        raise error_cls([Problem(file, "", f"cannot read the file ({exc.strerror or exc})")]) from None
+        text = read_text_bounded(p)
+    except InputError as exc:
+        raise error_cls([Problem(file, "", str(exc))]) from None
     if suffix in JSON_SUFFIXES:
         return _parse_json(text, file, error_cls)
     return _parse_yaml(text, file, error_cls)

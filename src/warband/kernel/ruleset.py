@@ -20,7 +20,7 @@ from typing import Any, ClassVar, TypeVar, cast
 from warband.kernel.actions import Action, Decision
 from warband.kernel.builder import ListBuilder
 from warband.kernel.context import Rosters
-from warband.kernel.errors import Reason, UnmodelledError, WarbandError
+from warband.kernel.errors import FileProblemsError, Problem, Reason, UnmodelledError, WarbandError
 from warband.kernel.events import Event
 from warband.kernel.mission import ActionVocabulary
 from warband.kernel.offers import OddsCommand, RosterSummary
@@ -169,6 +169,25 @@ class Ruleset(abc.ABC):
     def roster_points(self, roster: dict[str, Any]) -> int | None:
         """The total points of a validated warband document, or None if the game has no points."""
         return None
+
+    def stored_roster_problems(self, file: str, roster: dict[str, Any]) -> list[Problem]:
+        """Problems of a warband document as stored in a log or position header (what :meth:`load_roster`
+        returned), each with its place inside the document. The default reads it back through
+        :meth:`load_roster`, so a header is checked by the same rules and messages as a warband file; a
+        ruleset whose stored form is not a file's (catalogue entries written out) checks its stored form."""
+        import json
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="warband-roster-") as tmp:
+            path = Path(tmp) / "roster.json"
+            path.write_text(json.dumps(roster), encoding="utf-8")
+            try:
+                self.load_roster(path)
+            except FileProblemsError as exc:
+                return [Problem(file, p.place, p.message) for p in exc.problems]
+            except WarbandError as exc:
+                return [Problem(file, "", str(exc).replace(str(path), "the warband"))]
+        return []
 
     def describe_roster(self, roster: dict[str, Any]) -> RosterSummary:
         """What a validated warband document holds (``warband validate``, ``info``, ``samples``). The default

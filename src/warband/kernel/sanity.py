@@ -44,6 +44,53 @@ def raw_model_problems(file: str, state: Mapping[str, Any]) -> list[Problem]:
     return out
 
 
+#: The most of one token a model may carry (no rule gives more than a handful).
+MAX_TOKENS = 1000
+#: ``state.vars`` keys that name the model (or unit) acting now, in the bundled rulesets.
+ACTIVE_KEYS = ("active", "active_model")
+
+
+def state_problems(file: str, state: Mapping[str, Any], turns: Any) -> list[Problem]:
+    """Problems of the state as a whole, visible in the JSON: not exactly two sides, a turn outside 0 to the
+    scenario's turns + 1, a token count below 0 (or absurd), the model or unit acting now not on the table."""
+    out: list[Problem] = []
+    sides = state.get("sides")
+    if isinstance(sides, list) and len(sides) != 2:
+        out.append(Problem(file, "state.sides", f"expected exactly 2 sides (A and B), found {len(sides)}"))
+    turn = state.get("turn")
+    if isinstance(turns, int) and isinstance(turn, int) and not 0 <= turn <= turns + 1:
+        out.append(
+            Problem(
+                file, "state.turn", f"expected a turn from 0 to {turns + 1} (the scenario has {turns}), found {turn}"
+            )
+        )
+    models = [m for m in state.get("models", []) if isinstance(m, Mapping)]
+    for i, m in enumerate(models):
+        for name, count in (m.get("tokens") or {}).items():
+            if isinstance(count, int) and not 0 <= count <= MAX_TOKENS:
+                out.append(
+                    Problem(
+                        file, f"state.models[{i}].tokens.{name}", f"expected 0 to {MAX_TOKENS} tokens, found {count}"
+                    )
+                )
+    variables = state.get("vars")
+    if isinstance(variables, Mapping):
+        for key in ACTIVE_KEYS:
+            acting = variables.get(key)
+            if not isinstance(acting, str):
+                continue
+            mine = [m for m in models if acting in (m.get("id"), m.get("unit"))]
+            if mine and not any(m.get("on_table") for m in mine):
+                out.append(
+                    Problem(
+                        file,
+                        f"state.vars.{key}",
+                        f"{acting} acts now but is not on the table (off it or out of action)",
+                    )
+                )
+    return out
+
+
 def table_problems(file: str, table: Table, models: list[Mapping[str, Any]]) -> list[Problem]:
     """Problems of the models on the table: off its edge, inside impassable or blocking terrain, overlapping
     another base, standing higher than the surface under them."""

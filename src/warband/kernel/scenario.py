@@ -15,7 +15,7 @@ import contextlib
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import pydantic
 import shapely
@@ -108,14 +108,26 @@ def _check_polygon(points: list[Point]) -> list[Point]:
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # no inf or nan anywhere (a table .inf wide, a terrain piece .inf high break every later measure)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+#: The largest distance a scenario may give (a table side, a height, a radius, a coordinate), in inches.
+MAX_INCHES = 1000.0
+#: The most turns, and the most victory points one objective or effect may give.
+MAX_TURNS = 100
+MAX_VP = 1000
+
+#: A coordinate in a scenario file: a finite number (``true`` is not one) within :data:`MAX_INCHES` of 0.
+Coord = Annotated[float, Field(strict=True, ge=-MAX_INCHES, le=MAX_INCHES)]
+PointIn = tuple[Coord, Coord]
 
 
 class Table(_Model):
     """The playing surface, in inches."""
 
-    width: float = Field(gt=0, description="Table width (x extent), inches.")
-    depth: float = Field(gt=0, description="Table depth (y extent), inches.")
+    width: float = Field(gt=0, le=MAX_INCHES, strict=True, description="Table width (x extent), inches.")
+    depth: float = Field(gt=0, le=MAX_INCHES, strict=True, description="Table depth (y extent), inches.")
 
     def contains(self, p: Point) -> bool:
         return -_EPS <= p[0] <= self.width + _EPS and -_EPS <= p[1] <= self.depth + _EPS
@@ -127,10 +139,10 @@ class TerrainPiece(_Model):
     id: str = Field(min_length=1, description="Unique id within the scenario.")
     kind: TerrainKind
     name: str = Field(default="", description="Display name.")
-    polygon: list[Point] = Field(description="Convex footprint, list of [x, y] in inches.")
-    height: float = Field(default=0, ge=0, description="Height in inches.")
-    blocks_los: bool = Field(default=False, description="Whether the piece blocks line of sight.")
-    cover: bool = Field(default=False, description="Whether a model touching the piece can claim cover.")
+    polygon: list[PointIn] = Field(description="Convex footprint, list of [x, y] in inches.")
+    height: float = Field(default=0, ge=0, le=MAX_INCHES, strict=True, description="Height in inches.")
+    blocks_los: bool = Field(default=False, strict=True, description="Whether the piece blocks line of sight.")
+    cover: bool = Field(default=False, strict=True, description="Whether a model touching the piece can claim cover.")
     ladder: bool = Field(
         default=False,
         strict=True,
@@ -147,8 +159,8 @@ class TerrainPiece(_Model):
 class DeploymentZone(_Model):
     """The area one side deploys in."""
 
-    side: int = Field(ge=0, le=1, description="Side 0 or side 1.")
-    polygon: list[Point] = Field(description="Convex zone, list of [x, y] in inches.")
+    side: int = Field(ge=0, le=1, strict=True, description="Side 0 or side 1.")
+    polygon: list[PointIn] = Field(description="Convex zone, list of [x, y] in inches.")
 
     @field_validator("polygon")
     @classmethod
@@ -160,16 +172,21 @@ class Objective(_Model):
     """A scoring point: controlled by models within ``radius`` of ``at``."""
 
     id: str = Field(min_length=1)
-    at: Point
-    radius: float = Field(default=3, gt=0)
-    vp: int = Field(default=1, ge=0, description="Victory points for controlling it.")
+    at: PointIn
+    radius: float = Field(default=3, gt=0, le=MAX_INCHES, strict=True)
+    vp: int = Field(default=1, ge=0, le=MAX_VP, strict=True, description="Victory points for controlling it.")
     on_table: bool = Field(
         default=True,
+        strict=True,
         description="False: the marker starts off the table until a scenario action's place-objective puts it down.",
     )
 
 
 RuleValue = bool | int | float | str
+
+
+def _finite_scalar(v: Any) -> bool:
+    return isinstance(v, RuleValue) and not (isinstance(v, float) and not math.isfinite(v))
 
 
 class Scenario(_Model):
@@ -178,7 +195,7 @@ class Scenario(_Model):
     name: str = Field(min_length=1)
     ruleset: str = Field(min_length=1, description="Ruleset id, e.g. the entry-point name.")
     table: Table
-    turns: int = Field(ge=1)
+    turns: int = Field(ge=1, le=MAX_TURNS, strict=True)
     terrain: list[TerrainPiece] = Field(default_factory=list)
     deployment: list[DeploymentZone]
     objectives: list[Objective] = Field(default_factory=list)
@@ -194,7 +211,7 @@ class Scenario(_Model):
     @field_validator("rules")
     @classmethod
     def _scalar_rules(cls, value: dict[str, Any]) -> dict[str, Any]:
-        bad = [f"{k}={describe_value(v)}" for k, v in value.items() if not isinstance(v, RuleValue)]
+        bad = [f"{k}={describe_value(v)}" for k, v in value.items() if not _finite_scalar(v)]
         if bad:
             raise ValueError(f"expected each option to be a number, string or boolean, found {', '.join(bad)}")
         return value

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from typing import TYPE_CHECKING, Any, Protocol
@@ -114,6 +115,7 @@ class RayBackend:
 
     def __init__(self, address: str | None = None, in_flight: int | None = None) -> None:
         self.address = address
+        _probe(address)  # before anything is drawn or stored: a dead address fails in seconds, not minutes
         self.in_flight = in_flight
         self.ray = _import_ray()
 
@@ -155,6 +157,29 @@ class RayBackend:
             for ref in pending:
                 ray.cancel(ref, force=True)
             raise
+
+
+#: How long a Ray cluster's address may take to accept a connection before the run is refused.
+CONNECT_TIMEOUT = 3.0
+
+
+def _probe(address: str | None) -> None:
+    """Refuse, within :data:`CONNECT_TIMEOUT` seconds, a cluster address that does not accept a connection
+    (Ray itself retries for minutes); ``None`` and ``auto`` (found by Ray) are left to Ray."""
+    if address is None or address in ("auto", "local"):
+        return
+    hostport = address.removeprefix("ray://")
+    host, sep, port_text = hostport.rpartition(":")
+    if not sep or not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise BackendError(f"--address {address}: expected HOST:PORT (or ray://HOST:PORT, or auto)")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port_text)), timeout=CONNECT_TIMEOUT):
+            pass
+    except OSError as exc:
+        raise BackendError(
+            f"--address {address}: no Ray cluster answers there within {CONNECT_TIMEOUT:g} s "
+            f"({exc.strerror or type(exc).__name__})"
+        ) from None
 
 
 def make_backend(name: str, workers: int | None = None, address: str | None = None) -> Backend:

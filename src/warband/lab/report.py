@@ -22,6 +22,7 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
+from warband.kernel.files import write_atomic
 from warband.kernel.log import write_text_atomic
 from warband.kernel.result import ModelFate
 from warband.lab.fonts import chart_fonts, drawable
@@ -556,8 +557,7 @@ def write_report(
         }
     shown = [c for key, c in charts.items() if key != "first" or analysis.first_player()[0].n]
     for chart in shown:
-        (out / chart.name).parent.mkdir(parents=True, exist_ok=True)
-        (out / chart.name).write_bytes(chart.png)
+        write_atomic(out / chart.name, chart.png)
     index = out / "index.html"
     write_text_atomic(index, render(analysis, charts, worst, web_base))
     for path in (index, *(w.log for w in worst if w.log)):

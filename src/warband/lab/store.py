@@ -106,6 +106,10 @@ GAME_COLUMNS = (
 )
 
 
+#: The first bytes of every SQLite database file.
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
 class StoreError(WarbandError):
     """A results database that cannot be opened, read or written (a folder, not SQLite, damaged, read-only, an
     unknown run id); the message names the file."""
@@ -272,6 +276,13 @@ class Store:
             raise StoreError(f"--db {self.path} is a folder, not a database file")
         if self.readonly and not where.is_file():
             raise StoreError(f"{self.path}: no such results database")
+        if where.exists() and not where.is_file():
+            raise StoreError(f"--db {self.path}: not a regular file (a device, a pipe or a socket)")
+        if where.is_file() and where.stat().st_size > 0:
+            with where.open("rb") as fh:
+                magic = fh.read(len(SQLITE_MAGIC))
+            if magic != SQLITE_MAGIC:
+                raise StoreError(f"--db {self.path}: not a SQLite database (a results database is made by simulate)")
         try:
             where.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -279,13 +290,27 @@ class Store:
 
     def _connect(self) -> sqlite3.Connection:
         if self.readonly and self.persistent:
-            db = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True, timeout=30.0)
-            found = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            uri = Path(self.path).resolve().as_uri()
+            try:
+                db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30.0)
+                found = self._tables(db)
+            except sqlite3.OperationalError:
+                # a read-only file (or folder) in WAL mode: SQLite cannot make its shared-memory file, so the
+                # database is read as an unchanging file, which it is while nobody may write it
+                db = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=30.0)
+                found = self._tables(db)
             if not {"runs", "games"} <= found:
                 db.close()
                 raise sqlite3.DatabaseError("file is not a database: it has no warband runs and games tables")
             return db
         db = sqlite3.connect(self.path, timeout=30.0)
+        found = self._tables(db)
+        if found and not {"runs", "games"} <= found:
+            db.close()
+            raise StoreError(
+                f"--db {self.path}: this database is not a results database (it holds {', '.join(sorted(found))}); "
+                "name a new file or one made by simulate"
+            )
         db.execute("PRAGMA foreign_keys = ON")
         if self.persistent:
             db.execute("PRAGMA journal_mode = WAL")
@@ -295,6 +320,10 @@ class Store:
         db.execute("BEGIN IMMEDIATE")  # a write lock now: a read-only database fails here, before any game
         db.execute("ROLLBACK")
         return db
+
+    @staticmethod
+    def _tables(db: sqlite3.Connection) -> set[str]:
+        return {str(r[0]) for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
     @property
     def persistent(self) -> bool:
@@ -423,12 +452,12 @@ class Store:
         row = self.db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
             raise StoreError(f"{self.path}: no run {run_id} (see the runs with `warband report {self.path}`)")
-        return _run_info(_as_dict(self.db, row))
+        return self._checked_run(_as_dict(self.db, row))
 
     @_guarded
     def runs(self) -> list[RunInfo]:
         cur = self.db.execute("SELECT * FROM runs ORDER BY id")
-        return [_run_info(_as_dict(self.db, row, cur.description)) for row in cur.fetchall()]
+        return [self._checked_run(_as_dict(self.db, row, cur.description)) for row in cur.fetchall()]
 
     @_guarded
     def latest_run(self) -> RunInfo:
@@ -451,7 +480,20 @@ class Store:
             "models, log_path, elapsed_s FROM games WHERE run_id = ? AND idx < ? ORDER BY idx",
             (run_id, limit),
         )
-        return [_game_row(row) for row in cur]
+        return [self._checked_game(row) for row in cur]
+
+    def _checked_run(self, row: dict[str, Any]) -> RunInfo:
+        try:
+            return _run_info(row)
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise StoreError(f"--db {self.path}: the row of run {row.get('id')!r} is damaged ({exc})") from None
+
+    def _checked_game(self, row: tuple[Any, ...]) -> GameRow:
+        try:
+            return _game_row(row)
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            where = f"game {row[1]!r} of run {row[0]!r}" if len(row) > 1 else "a game"
+            raise StoreError(f"--db {self.path}: the row of {where} is damaged ({exc})") from None
 
     @_guarded
     def log_text(self, run_id: int, index: int) -> str | None:

@@ -35,8 +35,9 @@ from warband.kernel.params import parse_assignments
 from warband.kernel.sheet import table_view
 from warband.web.answers import deciding_seat, legal_json, measure, menu_json, reasons_json, role_or_403, snapshot
 from warband.web.builder import builder_router
-from warband.web.documents import get_ruleset, load_doc, refuse_unmodelled
+from warband.web.documents import get_ruleset, load_doc_async, refuse_unmodelled
 from warband.web.errors import ApiError
+from warband.web.guard import HostCheck, game_of_replay
 from warband.web.replays import ReplayShelf
 from warband.web.schemas import (
     BODY_LIMIT,
@@ -68,6 +69,8 @@ class Server:
     ai_delay: float = 0.4
     agent_workers: int = 2
     tables: dict[str, Table] = field(default_factory=dict)
+    #: the Host header names a request may carry (see :mod:`warband.web.guard`); None: not checked
+    allowed_hosts: frozenset[str] | None = None
     fields: dict[str, Battlefield] = field(default_factory=dict)
     _pool: ProcessPoolExecutor | None = None
 
@@ -172,6 +175,8 @@ def create_app(server: Server) -> FastAPI:
     app.include_router(builder_router())
     app.include_router(simulation_router())
     app.add_middleware(BodyLimit)
+    if server.allowed_hosts is not None:
+        app.add_middleware(HostCheck, allowed=server.allowed_hosts)
     return app
 
 
@@ -235,7 +240,7 @@ def _meta_routes(app: FastAPI, server: Server) -> None:
     @app.post("/api/validate")
     async def validate(body: ValidateBody) -> dict[str, Any]:
         rs = get_ruleset(body.ruleset)
-        doc = load_doc(rs, body.kind, body.doc, body.kind)
+        doc = await load_doc_async(rs, body.kind, body.doc, body.kind)
         summary = str(doc.get("name", body.kind))
         points = rs.roster_points(doc) if body.kind == "warband" else None
         notes = rs.unmodelled(doc) if body.kind == "warband" else []
@@ -248,10 +253,13 @@ def _meta_routes(app: FastAPI, server: Server) -> None:
     @app.post("/api/games")
     async def new_game(body: NewGameBody) -> dict[str, Any]:
         rs = get_ruleset(body.ruleset)
-        rosters = [load_doc(rs, "warband", body.a, "side A"), load_doc(rs, "warband", body.b, "side B")]
+        rosters = [
+            await load_doc_async(rs, "warband", body.a, "side A"),
+            await load_doc_async(rs, "warband", body.b, "side B"),
+        ]
         refuse_unmodelled(rs, rosters, body.allow_unmodelled)
         scen_choice = body.scenario or DocChoice(sample=rs.default_scenario().stem)
-        scenario = load_doc(rs, "scenario", scen_choice, "scenario")
+        scenario = await load_doc_async(rs, "scenario", scen_choice, "scenario")
         seats = [s.strip() for s in body.seats]
         for spec in seats:
             if spec != HUMAN:
@@ -259,9 +267,9 @@ def _meta_routes(app: FastAPI, server: Server) -> None:
         params = parse_assignments(f"{k}={v}" for k, v in body.params.items())
         game = Game.new(rs, rosters, scenario, body.seed, params)
         table_id = secrets.token_urlsafe(9)
-        table = server.tables[table_id] = open_table(server.store, table_id, game, seats, body.dice)
+        table = server.tables[table_id] = open_table(server.store, table_id, game, seats, body.dice, body.public)
         server.kick(table)
-        links = {key: f"/table/{table_id}?token={tok}" for key, tok in table.tokens.items()}
+        links = {key: f"/table/{table_id}?token={tok}" for key, tok in table.fresh_tokens.items()}
         return {"id": table_id, "links": {"A": links["0"], "B": links["1"], "spectator": links["spectator"]}}
 
 
@@ -301,12 +309,10 @@ def _game_routes(app: FastAPI, server: Server) -> None:
         deciding_seat(table, x_token, body.version)
         action = Action.from_json(body.action.model_dump(exclude_none=True))
         try:
-            table.apply(action)
+            version = await table.apply(action)  # answered only once the step is stored (503 if it cannot be)
         except IllegalActionError as exc:
             raise ApiError(422, f"illegal: {action}", reasons=reasons_json(exc.reasons)) from None
-        version = table.version
         server.kick(table)
-        await table.stored()  # the seat hears "done" only once its step would survive a restart
         return {"version": version}
 
     @app.post("/api/games/{table_id}/why")
@@ -321,12 +327,10 @@ def _game_routes(app: FastAPI, server: Server) -> None:
         table = server.table(table_id)
         deciding_seat(table, x_token, body.version)
         try:
-            table.roll(body.values)
+            version = await table.roll(body.values)
         except IllegalActionError as exc:
             raise ApiError(422, "those dice do not fit the roll", reasons=reasons_json(exc.reasons)) from None
-        version = table.version
         server.kick(table)
-        await table.stored()
         return {"version": version}
 
     @app.post("/api/games/{table_id}/measure")
@@ -381,13 +385,13 @@ async def _until_closed(websocket: WebSocket) -> None:
 
 def _replay_routes(app: FastAPI, server: Server) -> None:
     @app.get("/api/replays")
-    async def replays() -> dict[str, Any]:
+    async def replays(token: str = "") -> dict[str, Any]:
         _shelve_finished(server)
-        return {"replays": server.shelf.listing()}
+        return {"replays": [r for r in server.shelf.listing() if _may_see(server, r["id"], token)]}
 
     @app.get("/api/replays/{replay_id}")
-    async def replay_info(replay_id: str) -> dict[str, Any]:
-        rep = _replay(server, replay_id)
+    async def replay_info(replay_id: str, token: str = "") -> dict[str, Any]:
+        rep = _replay(server, replay_id, token)
         return {
             "id": rep.id,
             "title": rep.title,
@@ -397,14 +401,29 @@ def _replay_routes(app: FastAPI, server: Server) -> None:
         }
 
     @app.get("/api/replays/{replay_id}/view")
-    async def replay_view(replay_id: str, step: int = 0) -> dict[str, Any]:
-        rep = _replay(server, replay_id)
+    async def replay_view(replay_id: str, step: int = 0, token: str = "") -> dict[str, Any]:
+        rep = _replay(server, replay_id, token)
         k = max(0, min(step, len(rep.states) - 1))
         return {"step": k, "steps": len(rep.states) - 1, "view": table_view(rep.game.ruleset, rep.states[k])}
 
 
-def _replay(server: Server, replay_id: str) -> Any:
+def _may_see(server: Server, replay_id: str, token: str) -> bool:
+    """A web game's replay is for the people holding one of its links (everyone's if the game was made
+    public); other replays are for everyone."""
+    game = game_of_replay(replay_id)
+    if game is None:
+        return True
+    try:
+        table = server.table(game)
+        return table.public or table.role_of(token) is not None
+    except ApiError:
+        return False
+
+
+def _replay(server: Server, replay_id: str, token: str = "") -> Any:
     _shelve_finished(server)
+    if not _may_see(server, replay_id, token):
+        raise ApiError(403, f"replay {replay_id!r} is a web game's: open it with one of that game's links (token)")
     try:
         rep = server.shelf.get(replay_id)
     except WarbandError as exc:

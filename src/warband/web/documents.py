@@ -3,6 +3,7 @@ uploaded file's content, validated by the ruleset; every problem is answered wit
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,13 @@ def load_doc(rs: Ruleset, kind: str, choice: DocChoice, label: str) -> dict[str,
         path = Path(tmp) / "upload.yaml"
         path.write_text(choice.text, encoding="utf-8")
         return _read(rs, kind, path, label)
+
+
+async def load_doc_async(rs: Ruleset, kind: str, choice: DocChoice, label: str) -> dict[str, Any]:
+    """:func:`load_doc` in a worker thread: reading an upload (bounded as every file is, see
+    :func:`warband.kernel.files.read_text_bounded`) never holds the event loop, so every other request is
+    answered meanwhile."""
+    return await asyncio.to_thread(load_doc, rs, kind, choice, label)
 
 
 def _read(rs: Ruleset, kind: str, path: Path, label: str) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -11,11 +11,16 @@ UPLOAD_LIMIT = 256_000
 #: The largest request body, in bytes (two uploads and a scenario fit).
 BODY_LIMIT = 1_000_000
 
+#: A point in inches: a finite number (true is not one) within 10,000" of the table's corner (no table is larger).
+Inches = Annotated[float, Field(ge=-10_000, le=10_000, strict=True)]
+Point = tuple[Inches, Inches]
+
 Name = Field(default=None, max_length=80, pattern=r"^[A-Za-z0-9_.\-]+$")
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # a point or a parameter of inf or nan would measure or play nothing sensible: 422 naming the field
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class ActionBody(Strict):
@@ -24,7 +29,7 @@ class ActionBody(Strict):
     kind: str = Field(min_length=1, max_length=40, pattern=r"^[a-z][a-z0-9_\-]*$")
     model: str | None = Name
     target: str | None = Name
-    point: tuple[float, float] | None = None
+    point: Point | None = None
     option: str | None = Field(default=None, max_length=200)
 
 
@@ -66,12 +71,14 @@ class NewGameBody(Strict):
     params: dict[str, str | int | float | bool] = Field(default_factory=dict, max_length=50)
     #: Play warbands whose rules the engine does not all play (without those rules); refused otherwise.
     allow_unmodelled: bool = False
+    #: Once finished, the game's replay is open to every visitor (else only to the holders of its links).
+    public: bool = False
 
 
 class Spot(Strict):
     """A point in inches, or a model by its id (its centre, and its height for line of sight)."""
 
-    point: tuple[float, float] | None = None
+    point: Point | None = None
     model: str | None = Name
 
 

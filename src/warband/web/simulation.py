@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from warband.kernel.errors import WarbandError
 from warband.lab.records import SimulationConfig
 from warband.lab.simulate import simulate
-from warband.web.documents import get_ruleset, load_doc, refuse_unmodelled, sample_path
+from warband.web.documents import get_ruleset, load_doc_async, refuse_unmodelled, sample_path
 from warband.web.errors import ApiError
 from warband.web.schemas import DocChoice
 
@@ -113,10 +113,13 @@ def simulation_router() -> APIRouter:
     @router.post("/api/simulate")
     async def simulate_route(body: SimulateBody, request: Request) -> dict[str, Any]:
         rs = get_ruleset(body.ruleset)
-        rosters = [load_doc(rs, "warband", body.a, "side A"), load_doc(rs, "warband", body.b, "side B")]
+        rosters = [
+            await load_doc_async(rs, "warband", body.a, "side A"),
+            await load_doc_async(rs, "warband", body.b, "side B"),
+        ]
         refuse_unmodelled(rs, rosters, body.allow_unmodelled)
         if body.scenario is not None:
-            load_doc(rs, "scenario", body.scenario, "scenario")
+            await load_doc_async(rs, "scenario", body.scenario, "scenario")
         _check_agent(body.agent_a, "agent A")
         _check_agent(body.agent_b, "agent B")
         if running:

@@ -13,12 +13,16 @@ the server has; the server flushes before it stops."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import stat
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from warband.kernel.errors import WarbandError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -30,7 +34,8 @@ CREATE TABLE IF NOT EXISTS tables (
     dice TEXT NOT NULL,
     game TEXT NOT NULL,
     version INTEGER NOT NULL,
-    over INTEGER NOT NULL DEFAULT 0
+    over INTEGER NOT NULL DEFAULT 0,
+    public INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS steps (
     table_id TEXT NOT NULL,
@@ -39,6 +44,29 @@ CREATE TABLE IF NOT EXISTS steps (
     PRIMARY KEY (table_id, idx)
 );
 """
+
+
+class StoreError(WarbandError):
+    """A table store that cannot be used: a folder, a read-only file, a file that is not a table store."""
+
+
+def _create_private(path: Path) -> None:
+    """Make sure the store is a regular file readable by this user only (mode 0600: it holds every game and
+    the hashes of their links), creating it if need be."""
+    if path.is_dir():
+        raise StoreError(f"--store {path}: is a folder; name a file (e.g. {path / 'tables.db'})")
+    if not path.parent.is_dir():
+        raise StoreError(f"--store {path}: the folder {path.parent} does not exist")
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK, 0o600)
+    except OSError as exc:
+        raise StoreError(f"--store {path}: cannot open the file for writing ({exc.strerror or exc})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise StoreError(f"--store {path}: is not a regular file")
+        os.fchmod(fd, 0o600)
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +78,8 @@ class StoredTable:
     dice: str
     game: dict[str, Any]
     log: list[dict[str, Any]]
+    #: the finished game's replay is open to every visitor
+    public: bool = False
 
 
 @dataclass
@@ -68,7 +98,6 @@ class TableStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self.mutex = threading.Lock()
         #: the saves waiting for the writer thread, per table; ``writing``: a batch is being committed
         self.queued: dict[str, PendingSave] = {}
@@ -76,16 +105,47 @@ class TableStore:
         self.changed = threading.Condition()
         self.writer: threading.Thread | None = None
         if self.path != ":memory:":
+            _create_private(Path(self.path))
+            if not os.access(self.path, os.W_OK):
+                raise StoreError(f"--store {self.path}: the file is read-only; the server saves every step in it")
+        try:
+            self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._open()
+        except sqlite3.Error as exc:
+            raise StoreError(f"--store {self.path}: cannot use this file as the table store ({exc})") from None
+
+    def _open(self) -> None:
+        """Set the journal, check the file is a table store (or empty), and create the tables."""
+        if self.path != ":memory:":
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
+        names = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if names and not {"tables", "steps"} <= names:
+            raise StoreError(
+                f"--store {self.path}: this database is not a table store (it holds {', '.join(sorted(names))}); "
+                "name a new file"
+            )
         self.db.executescript(SCHEMA)
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(tables)")}
+        if "public" not in columns:  # a store written before games could be made public
+            self.db.execute("ALTER TABLE tables ADD COLUMN public INTEGER NOT NULL DEFAULT 0")
 
     def create(self, t: StoredTable, created: float) -> None:
         with self.mutex:
             self.db.execute(
-                "INSERT INTO tables (id, created, ruleset, seats, tokens, dice, game, version, over) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
-                (t.id, created, t.ruleset, json.dumps(t.seats), json.dumps(t.tokens), t.dice, json.dumps(t.game), 0),
+                "INSERT INTO tables (id, created, ruleset, seats, tokens, dice, game, version, over, public) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                (
+                    t.id,
+                    created,
+                    t.ruleset,
+                    json.dumps(t.seats),
+                    json.dumps(t.tokens),
+                    t.dice,
+                    json.dumps(t.game),
+                    0,
+                    int(t.public),
+                ),
             )
 
     def save(self, table_id: str, game: dict[str, Any], version: int, over: bool, new_steps: list[Any]) -> None:
@@ -160,7 +220,7 @@ class TableStore:
         self.flush()
         with self.mutex:
             row = self.db.execute(
-                "SELECT id, ruleset, seats, tokens, dice, game FROM tables WHERE id = ?", (table_id,)
+                "SELECT id, ruleset, seats, tokens, dice, game, public FROM tables WHERE id = ?", (table_id,)
             ).fetchone()
             if row is None:
                 return None
@@ -173,6 +233,7 @@ class TableStore:
             row[4],
             json.loads(row[5]),
             [json.loads(s[0]) for s in steps],
+            bool(row[6]),
         )
 
     def finished(self) -> list[tuple[str, str]]:

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import pickle
+import re
 import secrets
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -24,6 +28,7 @@ from warband.kernel.actions import Action, Decision
 from warband.kernel.engine import Game
 from warband.kernel.events import Event
 from warband.kernel.sheet import table_view
+from warband.web.errors import ApiError
 from warband.web.store import StoredTable, TableStore
 
 HUMAN = "human"
@@ -38,6 +43,27 @@ Role = int | str  # 0, 1 or "spectator"
 def new_tokens() -> dict[str, str]:
     """A secret link token for each seat and one for spectators."""
     return {key: secrets.token_urlsafe(18) for key in SEAT_KEYS}
+
+
+def token_hash(token: str) -> str:
+    """What the server keeps of a link token: its SHA-256 (hex). A store file that leaks gives no link."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def hashed_tokens(tokens: dict[str, str]) -> dict[str, str]:
+    """The hashes of ``tokens``; a value already a hash (64 hex digits) is kept, so a store written before
+    tokens were hashed is hashed as it is read."""
+    return {key: tok if _HASH.fullmatch(tok) else token_hash(tok) for key, tok in tokens.items()}
+
+
+_HASH = re.compile(r"[0-9a-f]{64}")
+
+
+class SaveFailed(ApiError):
+    """A step the store could not save: the game is stopped where it was last saved (503)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(503, message)
 
 
 def step_text(game: Game, entry: dict[str, Any]) -> str:
@@ -58,6 +84,7 @@ class Table:
     id: str
     game: Game
     seats: list[str]
+    #: the SHA-256 of each seat's link token (the tokens themselves are given once, in the new game's links)
     tokens: dict[str, str]
     dice: str
     store: TableStore
@@ -78,16 +105,24 @@ class Table:
     fault: str | None = None
     #: agent moves chosen in a worker process (the others were chosen in a thread of the server)
     moved_elsewhere: int = 0
+    #: a step could not be saved: the game stands where it was last saved and takes no step until a restart
+    halted: bool = False
+    #: once finished, its replay is open to every visitor (else only to the holders of its links)
+    public: bool = False
+    #: the link tokens of a table just opened (kept only to answer the request that opened it)
+    fresh_tokens: dict[str, str] = field(default_factory=dict)
 
     # --- who is who ------------------------------------------------------------------------------
     def role_of(self, token: str | None) -> Role | None:
         """The seat (0, 1) or ``spectator`` whose secret link carries ``token``; None for an unknown token."""
-        if not token:
+        if not token or len(token) > 200:
             return None
-        for key, secret in self.tokens.items():
-            if secrets.compare_digest(secret.encode(), token.encode()):
-                return int(key) if key in ("0", "1") else SPECTATOR
-        return None
+        given = token_hash(token).encode()
+        found: Role | None = None
+        for key, secret in self.tokens.items():  # every seat compared, in constant time each
+            if hmac.compare_digest(secret.encode(), given):
+                found = int(key) if key in ("0", "1") else SPECTATOR
+        return found
 
     def is_agent(self, side: int) -> bool:
         return self.seats[side] != HUMAN
@@ -121,13 +156,53 @@ class Table:
         return who is None or self.is_agent(who)
 
     # --- steps -----------------------------------------------------------------------------------
-    def record(self, events: list[Event]) -> None:
+    def record(self, events: list[Event], notify: bool = True) -> None:
         """Keep the new log entry with what it caused, save, and wake every listener."""
         log = self.game.log or []
         for idx in range(len(self.steps), len(log)):
             self.steps.append({"e": log[idx], "ev": [e.describe() for e in events]})
         self.persist()
+        if notify:
+            self.notify()
+
+    async def commit(self, step: Callable[[], list[Event]]) -> int:
+        """Take one step (``step`` applies it to the game) and let it stand only once the store has it: the new
+        version is answered and shown after the commit. If the store fails, the game goes back to the state
+        before the step, the table halts (no agent plays on, no person's action is taken) and
+        :class:`SaveFailed` (503) says why. An illegal step raises before anything changes."""
+        self.refuse_if_halted()
+        before = self.version, self.game_json(), len(self.steps), self.saved, len(self.game.log or [])
+        self.record(step(), notify=False)
+        try:
+            await self.stored()
+        except Exception as exc:  # a full disk, a read-only or closed store
+            self._roll_back(*before)
+            self.halt(
+                f"the server could not save this game ({type(exc).__name__}: {exc}); it is stopped at "
+                f"version {self.version}, the last one saved"
+            )
+            raise SaveFailed(self.fault or "") from None
         self.notify()
+        return self.version
+
+    def _roll_back(self, version: int, saved_json: dict[str, Any], steps: int, saved: int, log_len: int) -> None:
+        log = list(self.game.log or [])[:log_len]
+        self.game = Game.from_json(saved_json, record=True)
+        self.game.log = log
+        del self.steps[steps:]
+        self.saved = saved
+        self.json_cache = (version, saved_json)
+        self.view_cache = self.legal_cache = None
+        self.odds_cache.clear()
+
+    def halt(self, message: str) -> None:
+        self.halted = True
+        self.fault = message
+        self.notify()
+
+    def refuse_if_halted(self) -> None:
+        if self.halted:
+            raise SaveFailed(self.fault or "this game is stopped: the server could not save it")
 
     def persist(self) -> None:
         """Queue the state and the new steps for the store's writer thread (see :mod:`warband.web.store`): the
@@ -139,6 +214,7 @@ class Table:
 
     def _save_failed(self, done: Future[int]) -> None:
         if not done.cancelled() and done.exception() is not None:
+            self.halted = True
             self.fault = f"the server could not save this game: {done.exception()}"
 
     async def stored(self) -> None:
@@ -175,17 +251,19 @@ class Table:
     def version(self) -> int:
         return self.game.state.state_id
 
-    def apply(self, action: Action) -> None:
-        self.record(self.game.apply(action))
+    async def apply(self, action: Action) -> int:
+        """Apply a person's or an agent's action and store it (see :meth:`commit`); the version reached."""
+        return await self.commit(lambda: self.game.apply(action))
 
-    def roll(self, values: list[int] | None) -> None:
-        self.record(self.game.roll(values))
+    async def roll(self, values: list[int] | None) -> int:
+        """Roll (digital dice: ``None``) or take typed dice, and store the step (see :meth:`commit`)."""
+        return await self.commit(lambda: self.game.roll(values))
 
-    def server_step(self) -> bool:
+    async def server_step(self) -> bool:
         """Roll digital dice (or an agent's dice) now; True if a step was taken."""
         d = self.game.decision
         if d.kind == "chance" and self.dice_owner(d) is None:
-            self.roll(None)
+            await self.roll(None)
             return True
         return False
 
@@ -214,24 +292,27 @@ class Table:
         if action is None:
             action = await asyncio.to_thread(agent.choose, self.game.clone())
         if self.version == before:
-            self.apply(action)
+            await self.apply(action)
 
     async def run(self, delay: float, pool: Executor | None = None) -> None:
         """Play every server step (dice, agent seats) until a person must answer or the game is over. An agent
         that fails stops the runner and its message is shown to every seat (the next request tries again)."""
         try:
-            while self.waits_for_server():
-                if not self.server_step():
+            while self.waits_for_server() and not self.halted:
+                if not await self.server_step():
                     await self.agent_step(delay, pool)
                 await asyncio.sleep(0)
-            self.fault = None
+            if not self.halted:
+                self.fault = None
+        except SaveFailed:
+            pass  # the table halted and says why (see commit)
         except Exception as exc:  # an agent plug-in's bug must not kill the server nor go unseen
             self.fault = f"the server could not play this step: {type(exc).__name__}: {exc}"
             self.notify()
 
     def kick(self, delay: float, pool: Executor | None = None) -> None:
         """Start the runner if the server has something to do and none is running."""
-        if self.runner is not None and not self.runner.done():
+        if self.halted or (self.runner is not None and not self.runner.done()):
             return
         if self.waits_for_server():
             self.runner = asyncio.get_running_loop().create_task(self.run(delay, pool))
@@ -249,13 +330,16 @@ def build_agents(seats: list[str], seed: int) -> dict[int, Agent]:
     return {side: make_agent(spec, seed * 2 + side) for side, spec in enumerate(seats) if spec != HUMAN}
 
 
-def open_table(store: TableStore, table_id: str, game: Game, seats: list[str], dice: str) -> Table:
+def open_table(
+    store: TableStore, table_id: str, game: Game, seats: list[str], dice: str, public: bool = False
+) -> Table:
     """A new table, stored at once."""
     tokens = new_tokens()
-    stored = StoredTable(table_id, game.ruleset.id, seats, tokens, dice, game.to_json(), [])
+    hashes = hashed_tokens(tokens)
+    stored = StoredTable(table_id, game.ruleset.id, seats, hashes, dice, game.to_json(), [], public)
     store.create(stored, time.time())
     agents = build_agents(seats, int(game.header["seed"]))
-    table = Table(table_id, game, seats, tokens, dice, store, agents)
+    table = Table(table_id, game, seats, hashes, dice, store, agents, public=public, fresh_tokens=tokens)
     table.record([])
     return table
 
@@ -265,6 +349,9 @@ def restore_table(store: TableStore, stored: StoredTable) -> Table:
     game = Game.from_json(stored.game, record=True)
     game.log = [s["e"] for s in stored.log]
     agents = build_agents(stored.seats, int(game.header["seed"]))
-    table = Table(stored.id, game, stored.seats, stored.tokens, stored.dice, store, agents, list(stored.log))
+    tokens = hashed_tokens(stored.tokens)
+    table = Table(
+        stored.id, game, stored.seats, tokens, stored.dice, store, agents, list(stored.log), public=stored.public
+    )
     table.saved = len(stored.log)
     return table

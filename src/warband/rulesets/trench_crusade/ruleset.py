@@ -7,11 +7,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+import pydantic
+
 from warband.kernel.builder import ListBuilder
 from warband.kernel.context import Rosters
+from warband.kernel.errors import Problem
 from warband.kernel.geometry.distance import base_radius
 from warband.kernel.offers import RosterSummary
 from warband.kernel.params import ParamTable
+from warband.kernel.roster import problems_from_validation
 from warband.kernel.ruleset import GameResult, SteppedRuleset, new_state
 from warband.kernel.state import GameState, Model
 from warband.kernel.steps import SteppedRules
@@ -52,6 +56,15 @@ class TrenchCrusade(SteppedRuleset):
 
     def roster_points(self, roster: dict[str, Any]) -> int | None:
         return roster_points(TCRoster.model_validate(roster))
+
+    def stored_roster_problems(self, file: str, roster: dict[str, Any]) -> list[Problem]:
+        """A stored warband holds its catalogue models written out: it is checked as a :class:`TCRoster` (every
+        number in its range, every field known), each problem with its place."""
+        try:
+            TCRoster.model_validate(roster)
+        except pydantic.ValidationError as exc:
+            return problems_from_validation(file, exc)
+        return []
 
     def blank(
         self, params: Mapping[str, Any], rosters: Rosters, scenario: dict[str, Any], seed: int

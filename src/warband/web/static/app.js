@@ -418,7 +418,9 @@ class TablePage {
 
 // ---------------------------------------------------------------------------------------- replays
 async function replayPage(id) {
-  const info = await api("GET", `/api/replays/${id}`);
+  // a web game's replay opens with one of that game's links: the token travels on
+  const token = encodeURIComponent(new URLSearchParams(location.search).get("token") || "");
+  const info = await api("GET", `/api/replays/${id}?token=${token}`);
   document.getElementById("subtitle").textContent = `replay: ${info.title}`;
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   const board = new Board(svg, tipNode());
@@ -431,7 +433,7 @@ async function replayPage(id) {
   const go = async (k) => {
     step = Math.max(0, Math.min(last, k));
     slider.value = step;
-    const res = await api("GET", `/api/replays/${id}/view?step=${step}`);
+    const res = await api("GET", `/api/replays/${id}/view?step=${step}&token=${token}`);
     if (res.step !== step) return;
     board.draw(res.view);
     label.textContent = `${step} / ${last}`;
