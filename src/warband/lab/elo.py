@@ -36,7 +36,7 @@ ELO_PER_NAT = 400.0 / math.log(10.0)
 
 def expected_score(elo: float) -> float:
     """The expected score of a player ``elo`` points stronger than its opponent (logistic Elo)."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def elo_of_score(score: float) -> float:
@@ -89,7 +89,7 @@ def _tables(n: int, results: Sequence[Result], prior_draws: float) -> tuple[np.n
 
 
 def _connected(games: np.ndarray) -> bool:
-    n = games.shape[0]
+    n = int(games.shape[0])
     seen = {0}
     todo = [0]
     while todo:
