@@ -167,7 +167,10 @@ def compare_command(
 
 def balance_table(s: dict[str, Any]) -> tuple[Table, Table]:
     """The standings of the round robin, and every model type from most under- to most over-costed."""
-    standings = Table(title=f"{s['ruleset']}: round robin, {s['games']} games, agent {s['agent']}, seed {s['seed']}")
+    standings = Table(
+        title=f"{s['ruleset']}: round robin, {s['games']} games, agent {s['agent']} on both sides (sides swapped in "
+        f"odd games), seed {s['seed']}"
+    )
     for name, justify in (
         ("#", "right"),
         ("warband", "left"),

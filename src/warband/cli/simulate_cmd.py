@@ -128,7 +128,13 @@ def simulate_command(
     log_dir: Annotated[
         Path | None, typer.Option("--log-dir", help="Write each game's log here as game-NNNNN.jsonl.")
     ] = None,
-    swap_sides: Annotated[bool, typer.Option("--swap-sides", help="Odd games put warband B first.")] = False,
+    swap_sides: Annotated[
+        bool,
+        typer.Option(
+            "--swap-sides/--no-swap-sides",
+            help="Odd games put warband B (and its agent) first (the default); --no-swap-sides keeps A first.",
+        ),
+    ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
     workers: Annotated[
         int | None,
