@@ -74,8 +74,10 @@ def progress_bar(total: int, label: str = "games", enabled: bool = True) -> Iter
 
 def summary_table(summary: dict[str, Any]) -> Table:
     """The summary of a run as a table: one row per side, then draws, games, decisions and speed."""
+    seats = "sides swapped in odd games" if summary.get("swap_sides") else "warband A always first"
     table = Table(
-        title=f"{summary['ruleset']} {summary['ruleset_version']}: {summary['games']} games, seed {summary['seed']}"
+        title=f"{summary['ruleset']} {summary['ruleset_version']}: {summary['games']} games, seed {summary['seed']}, "
+        f"{seats}"
     )
     for name, justify in (
         ("side", "left"),
