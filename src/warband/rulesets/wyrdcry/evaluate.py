@@ -21,6 +21,10 @@ Shoot against the target's Defense, damage per hit and crit), as a share of the 
 enemy may take next. A fighter crossing open ground toward shooters then prefers a line behind cover or out of
 sight, and does not walk into the range of several shooters for an inch of ground.
 
+The side's own shots count the same way in its favour (the best shot each of its shooters may take next), and
+a ranged weapon left empty after a shot (Reload: a Wait action reloads it, seed 003 S 14-16) costs
+:data:`EMPTY_WEAPON_VALUE`, so that a shooter reloads instead of carrying an empty crossbow to the end.
+
 A fighter left part-way up a wall or platform side with no move left falls when its activation ends (digest
 §A4, Climb): its expected fall damage (a D3 per full ``fall_inches_per_die`` climbed) counts as taken, so that
 the one-ply lookahead, which stops before the activation ends, does not climb half-way for nothing.
@@ -77,6 +81,8 @@ ROUTE_CLEARANCE = 0.5
 ROUTE_CACHE = 256
 #: Per share of a fighter's health an enemy shooter's best shot is expected to take (in range and in sight).
 EXPOSURE_WEIGHT = 0.33
+#: Per ranged weapon of the side left empty (a Wait reloads it).
+EMPTY_WEAPON_VALUE = 0.15
 #: Per vp of a treasure token the side controls (objective scenarios only).
 OBJECTIVE_VALUE = 0.6
 #: Per inch between a token the side does not control and the side's nearest fighter (objective scenarios).
@@ -94,7 +100,7 @@ def side_value(state: GameState[Any], side: int) -> float:
                 value -= fall_damage(state, m) / health
     value += dice_value(state, side)
     value += REACTION_DIE_VALUE * reaction_dice(state, side) + WYRD_DIE_VALUE * wyrd_bank(state, side)
-    return value
+    return value - EMPTY_WEAPON_VALUE * sum(len(m.flags.get("empty", [])) for m in standing(state, side))
 
 
 def fall_damage(state: GameState[Any], m: Model) -> float:
@@ -305,7 +311,7 @@ def evaluate(state: GameState[Any], side: int) -> float:
             return 1000.0 if winner == side else -1000.0
     mine = side_value(state, side) - side_value(state, 1 - side) - pressure(state) * pull(state, side)
     if EXPOSURE_WEIGHT:
-        mine -= EXPOSURE_WEIGHT * exposure(state, side)
+        mine -= EXPOSURE_WEIGHT * (exposure(state, side) - exposure(state, 1 - side))
     if objectives_scenario(state):
         mine += objective_value(state, side)
     return mine
