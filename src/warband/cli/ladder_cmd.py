@@ -1,6 +1,8 @@
-"""``warband ladder RULESET --agents SPEC SPEC ...``: agent strength on the Elo scale (see
-:mod:`warband.lab.ladder`), or with ``--sprt ELO0,ELO1 --against BASE`` a sequential test of one agent against
-another that stops as soon as the answer is known.
+"""The ``warband ladder`` command, which rates agents on the Elo scale from a round robin or tests one agent
+against another with an SPRT.
+
+``warband ladder RULESET --agents SPEC SPEC ...`` prints the ratings (see :mod:`warband.lab.ladder`); with
+``--sprt ELO0,ELO1 --against BASE`` it plays one agent against another until the sequential test decides.
 
 ``--agents`` and ``--warbands`` take several values each (``--agents random heuristic mcts --warbands a.yaml
 b.yaml``): a value after them that names a file (``.yaml``, ``.yml``, ``.json`` or an existing path) is a warband,

@@ -1,5 +1,5 @@
-"""Agent strength on the Elo scale: a Bradley-Terry fit of a round robin, and the sequential probability ratio
-test (SPRT) that chess-engine testing (fishtest) uses to ask "is the candidate stronger?" with few games.
+"""Agent strength on the Elo scale, from a Bradley-Terry fit of a round robin, and the sequential probability
+ratio test (SPRT) that chess-engine testing (fishtest) uses to ask "is the candidate stronger?" with few games.
 
 Everything here is a pure function of counts; :mod:`warband.lab.ladder` plays the games.
 

@@ -1,4 +1,6 @@
-"""An Elo ladder of agents, measured as chess engines are: ``warband ladder RULESET --agents SPEC SPEC ...``.
+"""An Elo ladder of agents measured as chess engines are (round robin, paired seeds, sides swapped), and its SPRT.
+
+``warband ladder RULESET --agents SPEC SPEC ...`` runs it.
 
 **The round robin.** Every pair of agents plays every pair of warbands (the ruleset's samples unless others are
 given; one warband plays a mirror match), both ways round: agent x commands warband i against agent y on warband

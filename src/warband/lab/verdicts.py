@@ -1,5 +1,7 @@
-"""Do the balance verdicts hold under stronger play? ``warband balance --check-agent SPEC`` plays the same round
-robin again with SPEC on both sides and compares it, matchup by matchup, with the first run.
+"""Whether the balance verdicts hold under stronger play, for ``warband balance --check-agent SPEC``.
+
+That option plays the same round robin again with SPEC on both sides and compares it, matchup by matchup, with
+the first run.
 
 For each pair of warbands, each run gives the first warband's score rate (win 1, draw 1/2) with its 95% interval
 and the favoured warband (the one whose interval lies wholly on its side of 50%, else none). The verdict
