@@ -68,9 +68,9 @@ PENDING_ATTACK_DIE = 0.15
 #: An unspent "+N damage per hit" bonus (Hammer of Sigmar, Hunter's Eye), per point, with a target in reach.
 PENDING_HIT_BONUS = 0.08
 #: Per inch between a fighter and its nearest enemy beyond its longest weapon's reach, in the first round ...
-DISTANCE_WEIGHT = 0.04
+DISTANCE_WEIGHT = 0.06
 #: ... and in the last regular round (linear in between): the fewer rounds left, the harder the side presses.
-DISTANCE_WEIGHT_LAST = 0.08
+DISTANCE_WEIGHT_LAST = 0.12
 #: Enemies (the nearest ones) a fighter's distance is averaged over, and the inches of the pull's soft cap.
 PULL_NEAREST = 3
 PULL_SCALE = 24.0
