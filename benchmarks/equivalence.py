@@ -61,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
         a, b = Path(warbands[0]["path"]), Path(warbands[1]["path"])
         for agent_a, agent_b, games in CONFIGS[:1] if args.quick else CONFIGS:
             for seed in args.seeds:
-                config = SimulationConfig(ruleset_id, a, b, seed=seed, agent_a=agent_a, agent_b=agent_b)
+                # seats fixed (not the lab's default swap), so digests compare with those recorded before it
+                config = SimulationConfig(
+                    ruleset_id, a, b, seed=seed, agent_a=agent_a, agent_b=agent_b, swap_sides=False
+                )
                 print(f"{ruleset_id} {agent_a} v {agent_b} seed {seed} x{games}: {digest(config, games)}", flush=True)
     return 0
 

@@ -74,7 +74,7 @@ def main() -> int:
     workers = max(1, min(os.cpu_count() or 1, config.games))
     say(
         f"[bold]warband demo[/]: {config.games} games of {RULESET}, {agent} vs {agent}, seed {SEED}, "
-        f"{workers} worker(s)"
+        f"sides swapped in odd games, {workers} worker(s)"
     )
     start = time.perf_counter()
     with progress_bar(config.games) as hook:

@@ -80,7 +80,18 @@ def test_fair_points_keep_the_listed_total() -> None:
 
 
 def _check_report(report: dict[str, Any], paths: list[Path]) -> None:
-    assert set(report) == {"ruleset", "agent", "seed", "games", "bootstrap", "method", "warbands", "types", "crashes"}
+    assert set(report) == {
+        "ruleset",
+        "agent",
+        "seed",
+        "games",
+        "bootstrap",
+        "method",
+        "warbands",
+        "matchups",
+        "types",
+        "crashes",
+    }
     assert report["crashes"] == []
     expected = set().union(*(_types(p) for p in paths))
     assert {t["type"] for t in report["types"]} == expected

@@ -8,6 +8,7 @@ treasure tokens held by more fighters within the control range (digest §A9)."""
 
 from __future__ import annotations
 
+import pytest
 from wyrd_helpers import DATA, clear_table, new_game, put, to_combat
 
 from warband.agents.heuristic import HeuristicAgent
@@ -223,3 +224,55 @@ def test_a_token_the_enemy_carries_off_counts_for_the_enemy_and_pulls_toward_its
     staying = at(game, "a4", 10.0, 12.0)
     chasing = at(game, "a4", 10.0, 24.0)
     assert chasing > staying
+
+
+# ------------------------------------------------------------------------------------------- climbing and shots
+def test_clinging_half_way_up_with_no_move_left_counts_the_fall_to_come() -> None:
+    # digest §A4 Climb: a fighter still part-way up a side when its activation ends falls from there (a D3 per
+    # full 2"). a4 spends its second Move climbing 2" up walkway-a's side and has no move left: the one-ply
+    # lookahead stops before the activation ends, so the evaluation itself must count the fall.
+    from wyrd_helpers import deploy, initiative
+
+    game = new_game()
+    deploy(game)
+    initiative(game, (1, 2, 3, 4, 4, 4), (5, 5, 6, 6, 1, 1))
+    clear_table(game, ("a4", "b6"))
+    put(game, "b6", 2, 34)
+    put(game, "a4", 10, 4.25)
+    game.apply(Action("activate", "a4"))
+    for point, option in (((10.0, 8.25), None), ((10.0, 9.25), "climb")):
+        game.apply(Action("move", "a4"))
+        while not game.decision.is_chance and game.decision.prompt == "reaction":
+            game.apply(Action("no-reaction"))
+        game.apply(Action("move", "a4", point=point, option=option))
+    a4 = game.state.models["a4"]
+    assert a4.flags.get("climbing") == "walkway-a" and a4.flags.get("climbed") == 2.0
+    clinging = evaluate(game.state, 0)
+    del a4.flags["climbing"], a4.flags["climbed"]
+    at_the_foot = evaluate(game.state, 0)
+    assert at_the_foot - clinging == pytest.approx(2.0 / int(a4.data["health"]))  # one D3, mean 2
+
+
+def test_a_shot_costs_what_the_exact_odds_say_it_takes() -> None:
+    # digest §A5: the enemy's best shot at a fighter in range and sight costs its expected damage as a share of
+    # the fighter's health left; a wounded fighter (less health left) costs more, a shot out of sight nothing.
+    from warband.rulesets.wyrdcry.evaluate import EXPOSURE_WEIGHT, exposure, mean_damage
+
+    game = new_game()
+    to_combat(game)
+    clear_table(game, ("a2", "b2"))
+    put(game, "b2", 2.0, 30.0)
+    s = game.state
+    put(game, "a2", 9.5, 17.0)
+    assert exposure(s, 0) == 0.0  # behind the chapel wall
+    put(game, "a2", 9.5, 18.5)
+    b2, a2 = s.models["b2"], s.models["a2"]
+    (bow,) = [w for w in b2.data["attacks"] if w["type"] == "ranged"]
+    dmg = bow["damage"]
+    mean = mean_damage(int(bow["attacks"]), int(b2.data["shoot"]), int(a2.data["defense"]), dmg[0], dmg[1])
+    assert 0 < mean < 20
+    health = int(a2.data["health"])
+    assert exposure(s, 0) == pytest.approx(min(1.0, mean / health))
+    a2.tokens["damage"] = health // 2
+    assert exposure(s, 0) == pytest.approx(min(1.0, mean / (health - health // 2)))
+    assert EXPOSURE_WEIGHT > 0

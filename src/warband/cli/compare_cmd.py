@@ -21,13 +21,16 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from warband.agents.base import make_agent
 from warband.cli.simulate_cmd import report_crashes
 from warband.cli.unmodelled import AllowUnmodelled, refuse_unmodelled
+from warband.kernel.errors import WarbandError
 from warband.kernel.rng import MAX_SEED
 from warband.lab.balance import MARGIN, run_balance
 from warband.lab.compare import BOUNDARY_NAMES, Boundary, CompareError, Plan, check_variants, compare, parse_variant
 from warband.lab.records import SimulationConfig
 from warband.lab.simulate import check, default_agent
+from warband.lab.verdicts import compare_matchups
 
 
 @contextmanager
@@ -167,7 +170,10 @@ def compare_command(
 
 def balance_table(s: dict[str, Any]) -> tuple[Table, Table]:
     """The standings of the round robin, and every model type from most under- to most over-costed."""
-    standings = Table(title=f"{s['ruleset']}: round robin, {s['games']} games, agent {s['agent']}, seed {s['seed']}")
+    standings = Table(
+        title=f"{s['ruleset']}: round robin, {s['games']} games, agent {s['agent']} on both sides (sides swapped in "
+        f"odd games), seed {s['seed']}"
+    )
     for name, justify in (
         ("#", "right"),
         ("warband", "left"),
@@ -237,6 +243,14 @@ def balance_command(
     bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap rounds for the intervals.")] = 200,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Processes playing games.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+    check_agent: Annotated[
+        str | None,
+        typer.Option(
+            "--check-agent",
+            help="Play the round robin again with this (stronger) agent and say, matchup by matchup, whether "
+            "the verdict (favoured warband, margin) holds within its interval.",
+        ),
+    ] = None,
     allow_unmodelled: AllowUnmodelled = False,
 ) -> None:
     """Round robin among the warbands; estimate what each model type is worth (points exchange) vs its cost."""
@@ -244,17 +258,72 @@ def balance_command(
         raise CompareError(f"--games must be at least 1, got {games}")
     warbands = [*warbands, *(Path(extra) for extra in ctx.args)]
     refuse_unmodelled(ruleset, warbands, allow_unmodelled)
-    with _bar("games", not as_json or sys.stderr.isatty()) as hook:
+    if check_agent is not None:
+        check_agent_spec(check_agent)
+    show = not as_json or sys.stderr.isatty()
+    with _bar("games", show) as hook:
         summary = run_balance(
             ruleset, warbands, games, seed, agent or default_agent(), scenario, workers, max(bootstrap, 0), hook
         )
+    crashes = list(summary["crashes"])
+    if check_agent is not None:
+        with _bar(f"games ({check_agent})", show) as hook:
+            checked = run_balance(ruleset, warbands, games, seed, check_agent, scenario, workers, 0, hook)
+        summary["check"] = {
+            "agent": check_agent,
+            "matchups": compare_matchups(summary["matchups"], checked["matchups"]),
+        }
+        crashes += [{**c, "arm": check_agent} for c in checked["crashes"]]
     if as_json:
         typer.echo(json.dumps(summary))
     else:
         console = Console()
         for table in balance_table(summary):
             console.print(table)
-    report_crashes(summary["crashes"])
+        if "check" in summary:
+            console.print(check_table(summary))
+    report_crashes(crashes)
+
+
+def check_agent_spec(spec: str) -> None:
+    """Refuse a --check-agent that does not load, before any game."""
+    try:
+        make_agent(spec, 0)
+    except WarbandError as exc:
+        raise type(exc)(f"--check-agent: {exc}") from None
+
+
+def check_table(s: dict[str, Any]) -> Table:
+    """Matchup by matchup: the first warband's score rate under each agent and whether the verdict holds."""
+    check = s["check"]
+    table = Table(title=f"Do the verdicts hold with {check['agent']} instead of {s['agent']}?")
+    for name, justify in (
+        ("matchup", "left"),
+        (s["agent"], "right"),
+        (check["agent"], "right"),
+        ("shift [95% CI]", "right"),
+        ("verdict", "left"),
+    ):
+        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+
+    def rate(line: dict[str, Any]) -> str:
+        return f"{_pct(line['score_rate'])} ({_pct(line['ci95'][0])}–{_pct(line['ci95'][1])})"
+
+    for m in check["matchups"]:
+        table.add_row(
+            f"{m['first']} v {m['second']}",
+            rate(m["base"]),
+            rate(m["check"]),
+            f"{m['shift']:+.1%} [{m['shift_ci95'][0]:+.1%}, {m['shift_ci95'][1]:+.1%}]",
+            m["verdict"],
+        )
+    held = sum(m["holds"] for m in check["matchups"])
+    table.caption = (
+        f"score rate of the first warband (win 1, draw 1/2), 95% interval; the verdict holds when both agents "
+        f"favour the same warband (or neither) and the shift's interval holds 0. Holds in {held} of "
+        f"{len(check['matchups'])} matchups."
+    )
+    return table
 
 
 def register(app: typer.Typer) -> None:

@@ -14,6 +14,7 @@ from warband.cli import (
     build_cmd,
     compare_cmd,
     info_cmd,
+    ladder_cmd,
     legal_cmd,
     play_cmd,
     replay_cmd,
@@ -32,7 +33,18 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(odds_app, name="odds")
-for module in (info_cmd, build_cmd, play_cmd, simulate_cmd, replay_cmd, legal_cmd, report_cmd, compare_cmd, serve_cmd):
+for module in (
+    info_cmd,
+    build_cmd,
+    play_cmd,
+    simulate_cmd,
+    replay_cmd,
+    legal_cmd,
+    report_cmd,
+    compare_cmd,
+    ladder_cmd,
+    serve_cmd,
+):
     module.register(app)
 
 

@@ -74,8 +74,10 @@ def progress_bar(total: int, label: str = "games", enabled: bool = True) -> Iter
 
 def summary_table(summary: dict[str, Any]) -> Table:
     """The summary of a run as a table: one row per side, then draws, games, decisions and speed."""
+    seats = "sides swapped in odd games" if summary.get("swap_sides") else "warband A always first"
     table = Table(
-        title=f"{summary['ruleset']} {summary['ruleset_version']}: {summary['games']} games, seed {summary['seed']}"
+        title=f"{summary['ruleset']} {summary['ruleset_version']}: {summary['games']} games, seed {summary['seed']}, "
+        f"{seats}"
     )
     for name, justify in (
         ("side", "left"),
@@ -128,7 +130,13 @@ def simulate_command(
     log_dir: Annotated[
         Path | None, typer.Option("--log-dir", help="Write each game's log here as game-NNNNN.jsonl.")
     ] = None,
-    swap_sides: Annotated[bool, typer.Option("--swap-sides", help="Odd games put warband B first.")] = False,
+    swap_sides: Annotated[
+        bool,
+        typer.Option(
+            "--swap-sides/--no-swap-sides",
+            help="Odd games put warband B (and its agent) first (the default); --no-swap-sides keeps A first.",
+        ),
+    ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
     workers: Annotated[
         int | None,

@@ -246,6 +246,7 @@ def report(
         "bootstrap": rounds,
         "method": METHOD,
         "warbands": _standings(names, warbands, games),
+        "matchups": matchups(names, games),
         "types": types,
         "crashes": list(crashes),
     }
@@ -305,6 +306,34 @@ def _standings(names: list[str], paths: Sequence[Path], games: Sequence[BalanceG
                 "draws": draws[w],
                 "score_rate": score[w] / played[w] if played[w] else 0.0,
                 "ci95": [low, high],
+            }
+        )
+    return lines
+
+
+def matchups(names: list[str], games: Sequence[BalanceGame]) -> list[dict[str, Any]]:
+    """Each pair of warbands that met: the first one's wins, draws, losses and score rate with its 95% interval,
+    and the warband the games favour (``None`` while the interval holds 50%)."""
+    tally: dict[tuple[int, int], list[int]] = {}
+    for g in games:
+        counts = tally.setdefault(g.pair, [0, 0, 0])
+        counts[0 if g.winner == "a" else 1 if g.winner is None else 2] += 1
+    lines = []
+    for (i, j), (wins, draws, losses) in sorted(tally.items()):
+        n = wins + draws + losses
+        low, high = score_interval(wins + draws / 2, n)
+        favoured = names[i] if low > 0.5 else names[j] if high < 0.5 else None
+        lines.append(
+            {
+                "first": names[i],
+                "second": names[j],
+                "games": n,
+                "wins": wins,
+                "draws": draws,
+                "losses": losses,
+                "score_rate": (wins + draws / 2) / n,
+                "ci95": [low, high],
+                "favoured": favoured,
             }
         )
     return lines

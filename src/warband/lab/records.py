@@ -31,7 +31,8 @@ class SimulationConfig:
     agent_b: str = "random"
     params: Mapping[str, object] = field(default_factory=dict)
     log_dir: Path | None = None
-    swap_sides: bool = False
+    swap_sides: bool = True
+    """Odd games put warband b first (the default: a warband's edge is then not mixed with the first seat's)."""
     log_first: int | None = None
 
     def game_seed(self, index: int) -> int:
@@ -115,7 +116,6 @@ def replay_command(config: SimulationConfig, index: int) -> str:
     parts += ["--seed", str(config.seed), "--agent-a", config.agent_a, "--agent-b", config.agent_b]
     for name, value in config.params.items():
         parts += ["--set", f"{name}={value}"]
-    if config.swap_sides:
-        parts.append("--swap-sides")
+    parts.append("--swap-sides" if config.swap_sides else "--no-swap-sides")
     parts += ["--game", str(index)]
     return shlex.join(parts)

@@ -15,9 +15,19 @@ toward the nearest enemy they cannot yet reach, the harder the fewer rounds are 
 closes in time to take fighters out instead of drifting to a low-kill draw. The pull is not subtracted for the
 opponent (the two sides' distances would cancel and even reward running away).
 
-Exposure: each enemy shot (a loaded ranged weapon with the fighter in range and in sight) the side's fighters
-stand open to costs a little, so that a fighter crossing open ground prefers a line behind cover or out of
-sight when it loses little ground by it.
+Exposure: each enemy shooter with a loaded ranged weapon and one of the side's fighters in range and in sight
+costs the damage its best such shot is expected to do (exact odds of the hit table, digest §A5: its attacks,
+Shoot against the target's Defense, damage per hit and crit), as a share of the target's health: the shots the
+enemy may take next. A fighter crossing open ground toward shooters then prefers a line behind cover or out of
+sight, and does not walk into the range of several shooters for an inch of ground.
+
+The side's own shots count the same way in its favour (the best shot each of its shooters may take next), and
+a ranged weapon left empty after a shot (Reload: a Wait action reloads it, seed 003 S 14-16) costs
+:data:`EMPTY_WEAPON_VALUE`, so that a shooter reloads instead of carrying an empty crossbow to the end.
+
+A fighter left part-way up a wall or platform side with no move left falls when its activation ends (digest
+§A4, Climb): its expected fall damage (a D3 per full ``fall_inches_per_die`` climbed) counts as taken, so that
+the one-ply lookahead, which stops before the activation ends, does not climb half-way for nothing.
 
 Objectives (digest §A9: treasure tokens, a token is controlled by the side with more fighters within the
 scenario's ``control_range``): in a scenario whose ``rules.victory`` is ``objectives`` each token the side
@@ -26,13 +36,17 @@ controls is worth its vp, and the side's fighters are pulled toward the tokens i
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 from typing import Any, cast
 
 from warband.kernel.space import gap
 from warband.kernel.state import GameState, Model
+from warband.rulesets.wyrdcry.climbing import climbed
 from warband.rulesets.wyrdcry.core import pool, reaction_dice, standing, status, visible, wyrd_bank
+from warband.rulesets.wyrdcry.odds import damage_distribution
+from warband.rulesets.wyrdcry.rolls import fall_dice
 from warband.rulesets.wyrdcry.scenario import control_range, objective_at, plays_for_objectives, token_holder
 
 #: A fighter still standing, on top of its health left (a fraction of 1): victory counts fighters out of action
@@ -54,9 +68,9 @@ PENDING_ATTACK_DIE = 0.15
 #: An unspent "+N damage per hit" bonus (Hammer of Sigmar, Hunter's Eye), per point, with a target in reach.
 PENDING_HIT_BONUS = 0.08
 #: Per inch between a fighter and its nearest enemy beyond its longest weapon's reach, in the first round ...
-DISTANCE_WEIGHT = 0.04
+DISTANCE_WEIGHT = 0.06
 #: ... and in the last regular round (linear in between): the fewer rounds left, the harder the side presses.
-DISTANCE_WEIGHT_LAST = 0.08
+DISTANCE_WEIGHT_LAST = 0.12
 #: Enemies (the nearest ones) a fighter's distance is averaged over, and the inches of the pull's soft cap.
 PULL_NEAREST = 3
 PULL_SCALE = 24.0
@@ -65,8 +79,10 @@ PULL_SCALE = 24.0
 ROUTE_CELL = 1.0
 ROUTE_CLEARANCE = 0.5
 ROUTE_CACHE = 256
-#: Per enemy shot the evaluated side's fighters stand open to (a loaded ranged weapon in range and in sight).
-EXPOSURE_WEIGHT = 0.04
+#: Per share of a fighter's health an enemy shooter's best shot is expected to take (in range and in sight).
+EXPOSURE_WEIGHT = 0.33
+#: Per ranged weapon of the side left empty (a Wait reloads it).
+EMPTY_WEAPON_VALUE = 0.15
 #: Per vp of a treasure token the side controls (objective scenarios only).
 OBJECTIVE_VALUE = 0.6
 #: Per inch between a token the side does not control and the side's nearest fighter (objective scenarios).
@@ -80,9 +96,19 @@ def side_value(state: GameState[Any], side: int) -> float:
         value += STANDING_VALUE + (health - m.token("damage")) / health
         if m.flags.get("status") == "active":
             value += pending_bonus(state, m)
+            if m.flags.get("climbing") and moves_left(state, m) == 0:
+                value -= fall_damage(state, m) / health
     value += dice_value(state, side)
     value += REACTION_DIE_VALUE * reaction_dice(state, side) + WYRD_DIE_VALUE * wyrd_bank(state, side)
-    return value
+    return value - EMPTY_WEAPON_VALUE * sum(len(m.flags.get("empty", [])) for m in standing(state, side))
+
+
+def fall_damage(state: GameState[Any], m: Model) -> float:
+    """The damage a fighter still climbing is expected to take when it falls from where it clings (D §A4: a D3,
+    ``fall_damage_die``, per full ``fall_inches_per_die``)."""
+    p = state.ctx.params
+    dice = fall_dice(climbed(m), float(p["fall_inches_per_die"]))
+    return dice * (int(p["fall_damage_die"]) + 1) / 2
 
 
 def pending_bonus(state: GameState[Any], m: Model) -> float:
@@ -285,7 +311,7 @@ def evaluate(state: GameState[Any], side: int) -> float:
             return 1000.0 if winner == side else -1000.0
     mine = side_value(state, side) - side_value(state, 1 - side) - pressure(state) * pull(state, side)
     if EXPOSURE_WEIGHT:
-        mine -= EXPOSURE_WEIGHT * exposure(state, side)
+        mine -= EXPOSURE_WEIGHT * (exposure(state, side) - exposure(state, 1 - side))
     if objectives_scenario(state):
         mine += objective_value(state, side)
     return mine
@@ -317,21 +343,39 @@ def objective_value(state: GameState[Any], side: int) -> float:
     return value
 
 
-def exposure(state: GameState[Any], side: int) -> int:
-    """How many (enemy shooter, own fighter) pairs have the fighter in the loaded weapon's range and in sight
-    (the shots the enemy may take next; cover and platforms lower it through line of sight)."""
-    count = 0
+def exposure(state: GameState[Any], side: int) -> float:
+    """Over the enemy's shooters, the share of a fighter's health the best shot each may take at one of the
+    side's fighters (a loaded ranged weapon, the target in range and in sight) is expected to deal: the shots
+    the enemy may take next (cover and platforms lower it through line of sight)."""
+    total = 0.0
     mine = standing(state, side)
     for e in standing(state, 1 - side):
         empty = e.flags.get("empty", [])
+        shots = []
         for w in e.data["attacks"]:
             if w["type"] != "ranged" or w["weapon"] in empty:
                 continue
             lo, hi = float(w["range"][0]), float(w["range"][1])
             for m in mine:
-                if lo - 1e-9 <= gap(e, m) <= hi + 1e-9 and visible(state, e, m):
-                    count += 1
-    return count
+                if lo - 1e-9 <= gap(e, m) <= hi + 1e-9:
+                    shots.append((shot_share(e, w, m), m))
+        shots.sort(key=lambda t: -t[0])
+        total += next((share for share, m in shots if visible(state, e, m)), 0.0)
+    return total
+
+
+def shot_share(shooter: Model, weapon: dict[str, Any], target: Model) -> float:
+    """The damage one shot of ``weapon`` is expected to deal ``target``, as a share of its health left."""
+    left = max(1, int(target.data["health"]) - target.token("damage"))
+    dmg = weapon["damage"]
+    mean = mean_damage(int(weapon["attacks"]), int(shooter.data["shoot"]), int(target.data["defense"]), dmg[0], dmg[1])
+    return min(1.0, mean / left)
+
+
+@functools.lru_cache(maxsize=1024)
+def mean_damage(attacks: int, skill: int, defense: int, hit: int, crit: int) -> float:
+    """Mean damage of one attack action (exact odds, the default hit table; :mod:`.odds`)."""
+    return float(damage_distribution(attacks, skill, defense, (hit, crit)).mean())
 
 
 def reach(m: Any) -> float:
