@@ -9,6 +9,7 @@ from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.state import Model
+from warband.rulesets.trench_crusade.roster import read_warband
 
 RS = registry.get("trench-crusade")
 
@@ -62,6 +63,14 @@ def scenario(
     }
 
 
+def book_roster(raw: dict[str, Any]) -> dict[str, Any]:
+    """A warband of catalogue models as the engine reads it (its list's rules other than membership are not
+    asked: a test position is not a legal warband)."""
+    reading = read_warband("test warband", {**raw, "glory_limit": 100})
+    assert reading.roster is not None, [str(p) for p in reading.problems]
+    return reading.roster.model_dump(mode="json", exclude_none=True)
+
+
 def position(
     a: list[dict[str, Any]],
     b: list[dict[str, Any]],
@@ -71,11 +80,17 @@ def position(
     terrain: list[dict[str, Any]] | None = None,
     params: dict[str, object] | None = None,
     seed: int = 1,
+    factions: tuple[str, str] | None = None,
     **scen: Any,
 ) -> Game:
     """A game in the Activation phase of turn 1 with the models in ``at`` on the table (others are out of
-    action), side ``to_act`` to choose, or ``active`` already activated."""
-    game = Game.new(RS, [roster(*a, name="A"), roster(*b, name="B")], scenario(terrain, **scen), seed, params)
+    action), side ``to_act`` to choose, or ``active`` already activated. With ``factions`` the entries are
+    catalogue models of those lists (``{"model": ..., "equipment": [...]}``)."""
+    ra, rb = roster(*a, name="A"), roster(*b, name="B")
+    if factions is not None:
+        ra["faction"], rb["faction"] = factions
+        ra, rb = book_roster(ra), book_roster(rb)
+    game = Game.new(RS, [ra, rb], scenario(terrain, **scen), seed, params)
     st = game.state
     st.stack = []
     st.turn = 1

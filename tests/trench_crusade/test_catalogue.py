@@ -84,15 +84,18 @@ def test_catalogue_weapons_become_the_engines_weapons() -> None:
 
 
 def test_what_the_engine_does_not_play_of_an_item_is_named() -> None:
-    assert gaps_of_item(CAT.items["musket"]) == ["-1 injury DICE"]
+    assert gaps_of_item(CAT.items["musket"]) == []  # its -1 injury DICE is played (weapon injury_dice)
     assert gaps_of_item(CAT.items["machine_gun"]) == []
-    assert "CONSUMABLE" in gaps_of_item(CAT.items["martyrdom_pills"])
-    grenade = gaps_of_item(CAT.items["grenades"])
-    assert grenade == ["Models in the blast other than the target roll injuries at -1 DICE"]
+    pills = gaps_of_item(CAT.items["martyrdom_pills"])
+    assert "CONSUMABLE" not in pills and any("FEAR" in g for g in pills)  # the keyword is played, the effect not
+    assert gaps_of_item(CAT.items["grenades"]) == []  # BLAST FRINGE plays its rule text
+    assert gaps_of_item(CAT.items["sniper_rifle"]) == []  # CRITICAL PIERCES, and the scope's IGNORE LONG RANGE
+    assert gaps_of_item(CAT.items["silenced_pistol"]) != []
     # the catalogue's notes on where a number came from are not rules
-    assert gaps_of_item(CAT.items["greatsword_greataxe"]) == ["+1 injury DICE"]
-    assert ("ability", "puppet_master") in gaps_of_profile(CAT.profiles["heretic_priest"])
-    assert ("keyword", "INFILTRATOR") in gaps_of_profile(CAT.profiles["death_commando"])
+    assert gaps_of_item(CAT.items["greatsword_greataxe"]) == []
+    assert ("ability", "puppet_master") not in gaps_of_profile(CAT.profiles["heretic_priest"])  # played
+    assert ("ability", "devour_the_guilty") in gaps_of_profile(CAT.profiles["sin_eater"])
+    assert ("keyword", "INFILTRATOR") not in gaps_of_profile(CAT.profiles["death_commando"])  # played
 
 
 def test_the_modelled_list_names_only_real_entries() -> None:
@@ -100,7 +103,9 @@ def test_the_modelled_list_names_only_real_entries() -> None:
     catalogue_keywords = {k.name.replace(" (X)", "") for k in CAT.keywords.values()}
     engine_only = {"FLYING", "NEGATE FEAR", "MEDIC", "IRON SULTANATE", "SERPENT", "MERCENARY"}
     assert set(modelled.keywords) <= catalogue_keywords | engine_only
-    assert set(modelled.abilities) <= set(CAT.abilities)
+    # an ability is a catalogue ability, or the power an upgrade grants (Miasma of Pestilence)
+    granted = {a for u in modelled.upgrades.values() for a in u.abilities}
+    assert set(modelled.abilities) <= set(CAT.abilities) | (granted & set(CAT.upgrades))
     assert set(modelled.rules) <= set(CAT.rules)
     assert set(modelled.upgrades) <= set(CAT.upgrades)
     assert set(modelled.items) <= set(CAT.items)
@@ -132,5 +137,6 @@ def test_every_model_of_every_list_reads_and_becomes_an_engine_model(list_id: st
         if reading.roster is not None:
             (spec, *_) = model_specs(reading.roster)
             weapons = [i for i in reading.roster.models[0].book.items if CAT.items[i].is_weapon]  # type: ignore[union-attr]
-            assert len(spec["data"]["weapons"]) == len(weapons)
+            unarmed = not any("melee" in CAT.items[i].modes for i in weapons)  # it fights Unarmed
+            assert len(spec["data"]["weapons"]) == len(weapons) + unarmed
             assert isinstance(unmodelled(reading.roster), list)

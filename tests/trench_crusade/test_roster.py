@@ -358,6 +358,7 @@ def _implemented_model_keywords() -> set[str]:
     for src in (DATA.parent).glob("*.py"):
         text = src.read_text()
         found.update(re.findall(r'has_kw\(\w+, "([A-Z][A-Z ]*)"\)', text))
+        found.update("NEGATE " + k for k in re.findall(r'negates\(\w+, "([A-Z][A-Z ]*)"\)', text))
         found.update(re.findall(r'"([A-Z][A-Z ]*)" (?:not )?in (?:tk|mk|kws|\w+\.data\["keywords"\])', text))
     from warband.rulesets.trench_crusade.roster import WEAPON_KEYWORDS
 

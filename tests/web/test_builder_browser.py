@@ -128,13 +128,10 @@ def test_build_a_legal_heretic_legion_list_save_it_and_play_it(
     assert saved.name == "the_choir.yaml"
     validate = CliRunner().invoke(app, ["validate", str(saved)])
     assert validate.exit_code == 0, validate.output
-    assert "not modelled: ability Puppet Master (Father Orobas)" in validate.output
+    assert "not modelled" not in validate.output  # every rule of the built Heretic Legion list is played
 
-    # a game against a sample warband: refused until unmodelled rules are allowed
-    assert page.locator("[data-testid=note]").count() > 0
-    assert page.is_disabled("[data-testid=play]")
-    assert "allow unmodelled rules" in page.inner_text("[data-testid=use-reason]")
-    page.check("[data-testid=allow-unmodelled]")
+    # a game against a sample warband starts at once: no rule of either warband needs allowing
+    assert not page.is_disabled("[data-testid=play]")
     page.click("[data-testid=play]")
     page.wait_for_selector("[data-testid=link-A]", timeout=WAIT)
     page.goto(live.url + (page.get_attribute("[data-testid=link-A]", "href") or ""))
@@ -150,7 +147,6 @@ def test_a_short_simulation_of_the_built_warband_kept_across_a_reload(browser: A
     checked(page)
     assert page.inner_text("[data-testid=entry-title-0]") == "Father Orobas (Heretic Priest)"
     assert page.input_value("[data-testid=warband-name]") == "The Choir"
-    page.check("[data-testid=allow-unmodelled]")
     page.fill("[data-testid=games]", "2")
     page.select_option("[data-testid=agent-a]", "random")
     page.select_option("[data-testid=agent-b]", "random")
@@ -159,7 +155,7 @@ def test_a_short_simulation_of_the_built_warband_kept_across_a_reload(browser: A
         "document.querySelector('[data-testid=sim-result]').textContent.includes('2 games')", timeout=120_000
     )
     text = page.inner_text("[data-testid=sim-result]")
-    assert "The Choir (random)" in text and "--allow-unmodelled" in text
+    assert "The Choir (random)" in text and "--allow-unmodelled" not in text
     assert page.inner_text("[data-testid=error]") == ""
     shot(page, "builder-simulation")
     page.close()

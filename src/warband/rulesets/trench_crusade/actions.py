@@ -16,9 +16,19 @@ from warband.kernel.events import ActionTaken, Event, Note
 from warband.kernel.space import gap
 from warband.kernel.state import Model
 from warband.kernel.steps import push
-from warband.rulesets.trench_crusade import attacks
-from warband.rulesets.trench_crusade.core import R, State, TCAuto, acts, add_act, add_blood, weapon_named, weapons
-from warband.rulesets.trench_crusade.keywords import has_kw, heavy_applies, not_assault, wkw
+from warband.rulesets.trench_crusade import abilities, attacks
+from warband.rulesets.trench_crusade.core import (
+    R,
+    State,
+    TCAuto,
+    acts,
+    add_act,
+    add_blood,
+    the_weapon,
+    weapon_named,
+    weapons,
+)
+from warband.rulesets.trench_crusade.keywords import consume, consumed, has_kw, heavy_applies, not_assault, wkw
 from warband.rulesets.trench_crusade.movement import begin_charge, begin_dash, begin_move, begin_retreat
 from warband.rulesets.trench_crusade.sight import visible
 
@@ -46,6 +56,9 @@ def _check_retreat(state: State, m: Model, a: Action, eng: list[Model]) -> list[
     """Seed 000 Retreat: only for a model within 1" of an enemy."""
     if not eng:
         return [(f"{R}/retreat/not-engaged", 'a Retreat is only for a model within 1" of an enemy')]
+    holders = [e.id for e in eng if abilities.has_effect(e, "no_retreat_from")]
+    if holders:
+        return [(f"{R}/ability/no-retreat", f"{holders[0]} holds {m.id} fast: it cannot Retreat from it")]
     return []
 
 
@@ -57,6 +70,7 @@ def _check_charge(state: State, m: Model, a: Action, eng: list[Model]) -> list[R
     t = _enemy(state, m, a)
     if t is None:
         return _not_an_enemy(a, "charge")
+    out += _hidden(t, "charged")
     if eng:
         out.append(
             (f"{R}/charge/engaged", 'a model already within 1" of an enemy cannot Charge (it may Fight or Retreat)')
@@ -86,6 +100,7 @@ def _check_shoot(state: State, m: Model, a: Action, eng: list[Model]) -> list[Re
     if isinstance(found, list):
         return found
     w, t = found
+    out += _used_up(m, w) + _hidden(t, "shot")
     if eng:
         out.append((f"{R}/shoot/engaged", 'a model within 1" of an enemy cannot Shoot'))
     done = acts(state)
@@ -117,13 +132,20 @@ def _check_shoot(state: State, m: Model, a: Action, eng: list[Model]) -> list[Re
 
 def _check_fight(state: State, m: Model, a: Action, eng: list[Model]) -> list[Reason]:
     """Seed 000 Fight: a Melee Attack with a melee weapon at an enemy within 1" (and in sight, digest §5); seed
-    000: not after Shooting without ASSAULT."""
-    found = _armed_at_enemy(state, m, a, "melee", "fight")
+    000: not after Shooting without ASSAULT. Whip of God (effect ``attack_friends``): a friend within 1" too."""
+    friend = state.models.get(a.target or "")
+    if friend is not None and friend.side == m.side and friend is not m and friend.on_table:
+        if abilities.has_effect(m, "attack_friends") and weapon_named(m, a.option, "melee") is not None:
+            found: tuple[dict[str, Any], Model] | list[Reason] = (weapon_named(m, a.option, "melee") or {}, friend)
+        else:
+            found = _not_an_enemy(a, "fight")
+    else:
+        found = _armed_at_enemy(state, m, a, "melee", "fight")
     if isinstance(found, list):
         return found
     t = found[1]
     p = state.ctx.params
-    out: list[Reason] = []
+    out: list[Reason] = _used_up(m, found[0])
     if gap(m, t) > p["engagement_range"] + 1e-9:
         out.append((f"{R}/fight/range", f'{t.id} is not within 1" of {m.id}'))
     elif not visible(state.ctx, m, t):
@@ -147,8 +169,22 @@ def _check_tend(state: State, m: Model, a: Action, eng: list[Model]) -> list[Rea
         return [(f"{R}/other/tend", f"{a.target} is not a friendly model on the table")]
     if f.token("blood") == 0:
         return [(f"{R}/other/tend", f"{f.id} has no Blood markers to remove")]
+    if has_kw(f, "GOLEM"):
+        return [(f"{R}/keyword/golem", f"{f.id} is a GOLEM: its own side cannot remove its Blood markers")]
     if f is not m and gap(m, f) > state.ctx.params["engagement_range"] + 1e-9:
         return [(f"{R}/other/tend", f'{f.id} is not within 1" of {m.id}')]
+    return []
+
+
+def _hidden(t: Model, what: str) -> list[Reason]:
+    """Hide: a hidden model cannot be shot or charged."""
+    return [(f"{R}/ability/hide", f"{t.id} is hidden: it cannot be {what}")] if abilities.hidden(t) else []
+
+
+def _used_up(m: Model, w: dict[str, Any]) -> list[Reason]:
+    """CONSUMABLE: a single-use weapon already used this battle cannot be used again."""
+    if consumed(m, w):
+        return [(f"{R}/keyword/consumable", f"{w['name']} is CONSUMABLE and {m.id} has already used it this battle")]
     return []
 
 
@@ -209,10 +245,13 @@ def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
         w = weapon_named(m, a.option, "ranged")
         assert w is not None
         state.vars["shot_with"] = [*state.vars.get("shot_with", []), w["name"]]
+        consume(m, w)
+        m.flags.pop("hidden", None)  # Hide ends when it shoots
         attacks.begin_shoot(state, m, state.models[a.target or ""], w, events)
         if wkw(w, "RELOAD"):
             push(state, EndAfter("RELOAD"))
     elif a.kind == "fight":
+        consume(m, the_weapon(m, a.option, "melee"))
         attacks.begin_fight(state, m, state.models[a.target or ""], a.option or "", events)
     elif a.kind == "tend":
         f = state.models[a.target or ""]

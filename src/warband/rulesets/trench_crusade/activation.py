@@ -7,21 +7,25 @@ at most once, and only one of Move, Charge or Retreat (:func:`action_reasons`). 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from warband.kernel import steps, turns
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
-from warband.kernel.events import Activated, Event, Note, StatusChanged
+from warband.kernel.events import ActionTaken, Activated, Event, Note, StatusChanged, TokensChanged
 from warband.kernel.space import gap
 from warband.kernel.state import Model
+from warband.rulesets.trench_crusade import abilities, ability_actions
 from warband.rulesets.trench_crusade.actions import CHECKS, MOVES, do_action
 from warband.rulesets.trench_crusade.core import (
     R,
     State,
     activatable,
     acts,
+    add_blood,
+    add_infection,
     is_down,
     model_dice,
     push_success,
@@ -45,37 +49,152 @@ class Activate(turns.Activate[State]):
     by: int
 
     def ready(self, state: State) -> list[str]:
-        return [x.id for x in activatable(state, self.by)]
+        ordered = commanded(state, self.by)  # On My Command!: the enemy chose the model to activate next
+        return [ordered] if ordered is not None else [x.id for x in activatable(state, self.by)]
 
     def unready(self, state: State, piece: str) -> list[Reason]:
-        return activate_reasons(state.models[piece])
+        return activate_reasons(state, state.models[piece])
 
     def begin(self, state: State, piece: str, events: list[Event]) -> None:
         begin_activation(state, state.models[piece], events)
 
 
-def activate_reasons(m: Model) -> list[Reason]:
+def activate_reasons(state: State, m: Model) -> list[Reason]:
     """Why a model of the side to act cannot activate: it is off the table, or it has activated this Turn (seed
     000: at most once per Turn)."""
     if not m.on_table:
         return [(f"{R}/activation/not-on-table", f"{m.id} is not on the table")]
     if m.flags.get("activated"):
         return [(f"{R}/activation/once-per-turn", f"{m.id} has already been Activated this Turn")]
+    ordered = commanded(state, m.side)
+    if ordered is not None and m.id != ordered:
+        return [(f"{R}/ability/on_my_command", f"On My Command!: {ordered} must activate next")]
     return []
 
 
+def commanded(state: State, side: int) -> str | None:
+    """On My Command!: the model of ``side`` the enemy chose to activate next, while it still may."""
+    mid = state.vars.get("commanded")
+    m = state.models.get(mid) if isinstance(mid, str) else None
+    return m.id if m is not None and m.side == side and m.on_table and not m.flags.get("activated") else None
+
+
 def begin_activation(state: State, m: Model, events: list[Event]) -> None:
-    """Activate ``m``: a Down model stands (digest §6: Movement halved this activation); a model standing
-    in dangerous terrain takes a Risky roll (digest §7)."""
+    """Activate ``m`` (and, in a FIRETEAM, its partner with it: :func:`team_of`)."""
     state.vars.update({"active": m.id, "acts": [], "shot_with": [], "end_now": False, "charged": None})
+    state.vars.pop("commanded", None)
+    p = partner(state, m)
+    if p is not None:
+        state.vars["team"] = {"members": [m.id, p.id], "saved": {}, "done": []}
+        events.append(Note(f"{m.id} and {p.id} activate together as a FIRETEAM", f"{R}/keyword/fireteam"))
+    start_part(state, m, events)
+
+
+def start_part(state: State, m: Model, events: list[Event]) -> None:
+    """The start of ``m``'s activation: a Down model stands (digest §6: Movement halved this activation); a model
+    carrying Infection markers gains one (INFECTION MARKER); a model standing in dangerous terrain takes a Risky
+    roll (digest §7)."""
     events.append(Activated(m.id, m.side))
+    m.flags.pop("miasma", None)  # Miasma of Pestilence lasts until its caster's next activation
+    for fx in abilities.effects(m, "heal_on_activation"):  # Miracle of Regeneration
+        add_blood(state, m, -fx.count, events)
+    if abilities.has_effect(m, "blood_to_blessing") and m.token("blood") > 0:  # Blessed Stigmata
+        add_blood(state, m, -1, events)
+        m.tokens["blessing"] = m.token("blessing") + 1
+        events.append(TokensChanged(m.id, "Blessing", 1, m.token("blessing")))
     if is_down(m):
         set_flag(m, "down", False)
         set_flag(m, "stood", True)
         events.append(StatusChanged(m.id, "Down", False))
         events.append(Note(f"{m.id} stands up: Movement halved this activation", f"{R}/down/stand"))
+    if m.token("infection") > 0:
+        # INFECTION MARKER (catalogue keyword): a model that activates carrying any gains more
+        add_infection(state, m, int(state.ctx.params["infection_growth"]), events)
     if in_dangerous(state, (m.x, m.y)):
         push_success(state, m.id, "dangerous", *model_dice(state, m), True, AfterDangerous(m.id), True)
+
+
+# ------------------------------------------------------------------------------------------- FIRETEAM
+def pair_fireteams(models: Iterable[Model]) -> None:
+    """FIRETEAM (catalogue keyword; New Antioch Fireteams): the two models of a side with the same ``fireteam``
+    number are partners (the warband file names the teams; ``warband validate`` checks they are pairs)."""
+    teams: dict[tuple[int, int], list[Model]] = {}
+    for m in models:
+        if m.data.get("fireteam") is not None:
+            teams.setdefault((m.side, int(m.data["fireteam"])), []).append(m)
+    for pair in teams.values():
+        if len(pair) == 2:
+            a, b = pair
+            a.data = {**a.data, "partner": b.id, "keywords": [*a.data["keywords"], "FIRETEAM"]}
+            b.data = {**b.data, "partner": a.id, "keywords": [*b.data["keywords"], "FIRETEAM"]}
+
+
+def partner(state: State, m: Model) -> Model | None:
+    """The FIRETEAM partner of ``m`` that may activate with it: on the table and not yet activated this turn."""
+    pid = m.data.get("partner")
+    p = state.models.get(pid) if pid else None
+    return p if p is not None and p.on_table and not p.flags.get("activated") else None
+
+
+def team_of(state: State) -> dict[str, Any] | None:
+    """The FIRETEAM activating now: ``members`` (the two ids), ``saved`` (the bookkeeping of the member not in
+    control), ``done`` (members whose part is over)."""
+    team = state.vars.get("team")
+    return team if isinstance(team, dict) else None
+
+
+def team_other(state: State, m: Model) -> Model | None:
+    """The partner ``m`` may hand control to now: in the team activating, on the table, its part not over."""
+    team = team_of(state)
+    if team is None or m.id not in team["members"]:
+        return None
+    other = state.models[next(x for x in team["members"] if x != m.id)]
+    return other if other.on_table and other.id not in team["done"] else None
+
+
+def may_switch(state: State, m: Model) -> Model | None:
+    """The partner ``m`` may hand control to by the menu's ``switch``: only after ``m`` took an action since it
+    got control (so that handing back and forth always makes progress)."""
+    team = team_of(state)
+    other = team_other(state, m)
+    if team is None or other is None or len(acts(state)) <= int(team.get("acts_at", 0)):
+        return None
+    return other
+
+
+def switch_to(state: State, m: Model, other: Model, events: list[Event]) -> None:
+    """FIRETEAM: the two members interleave their actions: hand control from ``m`` to ``other`` (each keeps the
+    actions it took; the first hand-over starts the partner's activation). The team's record is replaced, never
+    changed in place (clones of the state share it)."""
+    team = team_of(state)
+    assert team is not None
+    saved = dict(team["saved"])
+    saved[m.id] = {k: state.vars.get(k) for k in ("acts", "shot_with", "charged")}
+    resumed = saved.pop(other.id, None)
+    state.vars.update({"team": {**team, "saved": saved}, "active": other.id, "end_now": False})
+    events.append(Note(f"{m.id} hands over to {other.id} (FIRETEAM)", f"{R}/keyword/fireteam"))
+    if resumed is None:
+        state.vars.update({"acts": [], "shot_with": [], "charged": None})
+        start_part(state, other, events)
+    else:
+        state.vars.update(resumed)
+    state.vars["team"] = {**state.vars["team"], "acts_at": len(acts(state))}
+
+
+def end_part(state: State, m: Model) -> tuple[bool, list[str]]:
+    """FIRETEAM: ``m``'s part of the team's activation is over. Returns (hand over to the partner, the other
+    members whose activation ends with it): a chosen end (or nothing left to do) hands over while the partner's
+    part is not over; a forced end (a failed Risky roll, Down, Out of Action) stops both."""
+    team = team_of(state)
+    assert team is not None
+    chosen = bool(state.vars.pop("part_over", False))
+    forced = (bool(state.vars.get("end_now")) and not chosen) or not m.on_table or is_down(m)
+    done = [*team["done"], m.id]
+    state.vars["team"] = {**team, "done": done}
+    if team_other(state, m) is not None and not forced:
+        return True, []
+    state.vars.pop("team", None)
+    return False, [x for x in team["members"] if x != m.id and x not in done]
 
 
 # ------------------------------------------------------------------------------------------- the action menu
@@ -100,9 +219,13 @@ def _tries(state: State, m: Model, eng: list[Model], only_legal: bool) -> Iterat
     for w in weapons(m, "ranged"):
         for e in enemies:
             yield Action("shoot", m.id, e.id, option=w["name"])
+    friends = [f for f in state.models.values() if f.side == m.side and f is not m and f.on_table]
+    reach = float(state.ctx.params["engagement_range"])
+    whipped = [f for f in friends if gap(m, f) <= reach + 1e-9] if abilities.has_effect(m, "attack_friends") else []
     for w in weapons(m, "melee"):
-        for e in eng if only_legal else enemies:
+        for e in [*(eng if only_legal else enemies), *whipped]:
             yield Action("fight", m.id, e.id, option=w["name"])
+    yield from ability_actions.tries(state, m)
     if has_kw(m, "MEDIC") or not only_legal:
         for f in state.models.values():
             if f.side == m.side and f.on_table:
@@ -114,6 +237,9 @@ def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
     model might try, legal or not, for explanations)."""
     eng = engaged_with(state, m)
     out = [a for a in _tries(state, m, eng, only_legal) if not only_legal or _legal(state, m, a, eng)]
+    other = may_switch(state, m)
+    if other is not None:
+        out.append(Action("switch", m.id, other.id))
     out.append(Action("end", m.id))
     return out
 
@@ -123,6 +249,8 @@ def _legal(state: State, m: Model, a: Action, eng: list[Model]) -> bool:
     reach, a model within 1" of an enemy, an action already taken) tested first and cheaply: the menu and
     :func:`has_action` ask it of every action the model might try, after every step."""
     kind = a.kind
+    if _barred(m, kind):
+        return False
     if a.target is not None and kind in ("charge", "shoot"):
         if eng:
             return False  # _check_charge and _check_shoot: not within 1" of an enemy
@@ -142,10 +270,19 @@ def _legal(state: State, m: Model, a: Action, eng: list[Model]) -> bool:
         return False
     if (kind in MOVES or kind == "dash") and _heavy_then_move(state, m):
         return False
+    if kind == "ability":
+        return not ability_actions.reasons(state, m, a)
     check = CHECKS.get(kind)
     if check is None:
         return kind == "end"
     return not check(state, m, a, eng)
+
+
+def _barred(m: Model, kind: str) -> list[Reason]:
+    """An action the model's ability forbids it (Dignified Conduct: it cannot Dash)."""
+    if any(e.action == kind for e in abilities.effects(m, "no_action")):
+        return [(f"{R}/ability/no-action", f"{m.id} may not {kind.title()}: an ability of its profile forbids it")]
+    return []
 
 
 def has_action(state: State, m: Model) -> bool:
@@ -156,6 +293,18 @@ def has_action(state: State, m: Model) -> bool:
 
 def action_reasons(state: State, m: Model, a: Action, eng: list[Model] | None = None) -> list[Reason]:
     """Every rule of seed 000 (and 001 as the ``shoot_restriction`` option) that forbids ``a`` now."""
+    barred = _barred(m, a.kind)
+    if barred:
+        return barred
+    if a.kind == "ability":
+        return ability_actions.reasons(state, m, a)
+    if a.kind == "switch":
+        other = team_other(state, m)
+        if other is None or a.target != other.id:
+            return [(f"{R}/keyword/fireteam", f"{m.id} has no FIRETEAM partner {a.target} left to hand over to")]
+        if may_switch(state, m) is None:
+            return [(f"{R}/keyword/fireteam", f"{m.id} hands over to {other.id} only after taking an action")]
+        return []
     done = acts(state)
     out: list[Reason] = []
     if a.kind != "end" and a.kind in done:
@@ -192,4 +341,19 @@ def _heavy_then_move(state: State, m: Model) -> list[Reason]:
 
 
 #: The activated model's menu, the rules of each action and doing it (:class:`ActionMenu`).
-MODEL_ACTIONS: steps.ModelActions[State] = steps.ModelActions(menu, action_reasons, do_action)
+def take_action(state: State, m: Model, action: Action, events: list[Event]) -> None:
+    """Take the checked action ``action`` of the active model: a FIRETEAM hand-over (``switch``), an ability
+    action (``ability``), or one of the game's actions (:func:`.actions.do_action`)."""
+    if action.kind == "switch":
+        switch_to(state, m, state.models[action.target or ""], events)
+        return
+    if action.kind == "ability":
+        events.append(ActionTaken(m.id, str(action), m.side))
+        ability_actions.take(state, m, action, events)
+        return
+    if action.kind == "end" and team_of(state) is not None:
+        state.vars["part_over"] = True  # FIRETEAM: a chosen end hands over (end_part)
+    do_action(state, m, action, events)
+
+
+MODEL_ACTIONS: steps.ModelActions[State] = steps.ModelActions(menu, action_reasons, take_action)

@@ -19,6 +19,7 @@ from warband.kernel.errors import RosterError
 from warband.kernel.roster import problems_from_validation, read_document, require_unique
 
 __all__ = [
+    "ACCEPTED_MODEL_KEYWORDS",
     "ARMOURY_PATH",
     "MODEL_KEYWORDS",
     "VALUED_KEYWORDS",
@@ -67,9 +68,12 @@ WEAPON_KEYWORDS: frozenset[str] = frozenset(
         "ASSAULT",
         "AUTOMATIC",
         "BLAST",
+        "BLAST FRINGE",
         "BLOCK",
         "CLEAVE",
+        "CONSUMABLE",
         "CRITICAL",
+        "CRITICAL PIERCES",
         "CUMBERSOME",
         "DEADLY",
         "FIRE",
@@ -80,14 +84,22 @@ WEAPON_KEYWORDS: frozenset[str] = frozenset(
         "IGNORE ARMOUR",
         "IGNORE COVER",
         "IGNORE LONG RANGE",
+        "PISTOL",
         "RELOAD",
         "RISKY",
+        "SAME TARGET",
         "SCATTER",
         "SHOTGUN",
         "SHRAPNEL",
     }
 )
 VALUED_KEYWORDS: frozenset[str] = frozenset({"AUTOMATIC", "BLAST", "CLEAVE"})
+
+
+#: The keywords a hand-typed profile may carry: :data:`MODEL_KEYWORDS`, and NEGATE with a model or weapon keyword
+#: (NEGATE GAS, NEGATE HEAVY).
+ACCEPTED_MODEL_KEYWORDS: frozenset[str] = MODEL_KEYWORDS | {f"NEGATE {k}" for k in MODEL_KEYWORDS | WEAPON_KEYWORDS}
+
 
 _KEYWORD_RE = re.compile(r'^\s*([A-Z][A-Z \-]*?)\s*(?:(\d+)\s*"?)?\s*$')
 
@@ -121,6 +133,7 @@ class WeaponItem(_Model):
     hands: Literal[0, 1, 2] = Field(description="Hands it takes; 0 for a built-in weapon or a grenade.")
     dice: int = Field(default=0, description="+/-DICE on the attack's Success Roll.")
     injury_mod: int = Field(default=0, description="+/- modifier on the Injury Roll.")
+    injury_dice: int = Field(default=0, description="+/-INJURY DICE on the Injury Roll of a model it hits.")
     keywords: list[str] = Field(default_factory=list, description='e.g. "HEAVY", "AUTOMATIC 2".')
     cost: int = Field(ge=0, description="Ducats.")
     guessed: list[str] = Field(default_factory=list, description="Fields whose value is a guess.")

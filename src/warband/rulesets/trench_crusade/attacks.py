@@ -16,10 +16,11 @@ from fractions import Fraction
 from typing import Any
 
 from warband.kernel.actions import Action, DiceSpec
-from warband.kernel.events import DiceRolled, Event, Note, Removed, StatusChanged
+from warband.kernel.events import DiceRolled, Event, Note, Removed, StatusChanged, TokensChanged
 from warband.kernel.space import gap
 from warband.kernel.state import Model
-from warband.kernel.steps import OneDie, pop, push, replace_top, top
+from warband.kernel.steps import OneDie, pop, push, top
+from warband.rulesets.trench_crusade import abilities
 from warband.rulesets.trench_crusade import rolls as tcr
 from warband.rulesets.trench_crusade.core import (
     AfterSuccess,
@@ -31,8 +32,12 @@ from warband.rulesets.trench_crusade.core import (
     TCChoice,
     Vec,
     add_blood,
+    amend_below,
     place,
+    push_blessing,
     push_success,
+    spend_markers,
+    spendable,
     the_weapon,
     weapons,
 )
@@ -41,6 +46,9 @@ from warband.rulesets.trench_crusade.keywords import (
     blocks_charger,
     causes_fear,
     critical_injury_dice,
+    extra_blood,
+    golem_stands,
+    has_kw,
     tough_unused,
 )
 from warband.rulesets.trench_crusade.odds import injury_odds, success_odds
@@ -69,14 +77,50 @@ def take_out(state: State, m: Model, attacker: Model | None, events: list[Event]
         m.flags["taken_out_by"] = attacker.id
     if state.vars.get("active") == m.id:
         state.vars["end_now"] = True
+    _bless_on_death(state, m, events)
+    if attacker is not None and attacker.side == m.side and abilities.has_effect(attacker, "attack_friends"):
+        flags = state.sides[m.side].flags  # Whip of God: +1 DICE to the side's next Morale check
+        flags["morale_bonus"] = int(flags.get("morale_bonus", 0)) + 1
+    elite_kill = attacker is not None and attacker.on_table and has_kw(m, "ELITE")
+    if elite_kill and attacker is not None and abilities.has_effect(attacker, "leaves_on_elite_kill"):
+        leave(state, attacker, "it took an enemy ELITE Out of Action (Law of Hell)", events)
     check_wipe(state, events)
+
+
+def leave(state: State, m: Model, why: str, events: list[Event]) -> None:
+    """The model leaves the battle, not as a casualty (Law of Hell: it counts toward no Morale check)."""
+    m.on_table = False
+    m.flags["left"] = True
+    m.flags.pop("down", None)
+    events.append(Removed(m.id, f"leaves the battle: {why}"))
+    if state.vars.get("active") == m.id:
+        state.vars["end_now"] = True
+
+
+def _bless_on_death(state: State, m: Model, events: list[Event]) -> None:
+    """Dark Blessing (effect ``blessing_on_death``): a friend with the effect's keywords gains a Blessing marker;
+    ours: the LEADER if it qualifies, else the first such model in warband order."""
+    for fx in abilities.effects(m, "blessing_on_death"):
+        friends = [
+            f
+            for f in state.models.values()
+            if f.side == m.side and f.on_table and all(has_kw(f, k) for k in fx.keywords)
+        ]
+        if not friends:
+            continue
+        f = sorted(friends, key=lambda x: not has_kw(x, "LEADER"))[0]
+        f.tokens["blessing"] = f.token("blessing") + 1
+        events.append(TokensChanged(f.id, "Blessing", 1, f.token("blessing")))
 
 
 # ------------------------------------------------------------------------------------------- declaring attacks
 def begin_shoot(state: State, m: Model, t: Model, w: dict[str, Any], events: list[Event]) -> None:
     """A Ranged Attack; AUTOMATIC X makes X attacks at targets within ``automatic_spread`` of the first."""
     shots = attack_count(w, "AUTOMATIC")
-    if shots > 1:
+    if shots > 1 and "SAME TARGET" in w["keywords"]:  # the lists' Automatic Rifle: every attack at the one target
+        for _ in range(shots - 1):
+            push(state, Attack(m.id, t.id, w["name"], "ranged", False, True))
+    elif shots > 1:
         push(state, AutoNext(m.id, t.id, w["name"], shots - 1))
     push(state, Attack(m.id, t.id, w["name"], "ranged", False, True))
 
@@ -84,7 +128,7 @@ def begin_shoot(state: State, m: Model, t: Model, w: dict[str, Any], events: lis
 def begin_fight(state: State, m: Model, t: Model, wname: str, events: list[Event]) -> None:
     """A Melee Attack: CLEAVE X makes X attacks; a second melee weapon adds one off-hand attack (digest §5)."""
     w = the_weapon(m, wname, "melee")
-    count = attack_count(w, "CLEAVE")
+    count = max(attack_count(w, "CLEAVE"), abilities.weapon_attacks(m, w))
     others = [x for x in weapons(m, "melee") if x is not w]
     steps = [Attack(m.id, t.id, w["name"], "melee", False, True) for _ in range(count)]
     if others:
@@ -104,16 +148,21 @@ def attack_dice(
 ) -> tuple[int, int, list[str]]:
     """(+DICE, -DICE, reasons) of an attack's Success Roll (digest §4 Modifiers, §5 -1/+1 DICE)."""
     p = state.ctx.params
-    mods: list[tuple[int, str]] = [(int(m.data[mode]), f"{mode} characteristic"), (int(w["dice"]), w["name"])]
+    # a PISTOL (the lists' Pistol / Revolver) is used in melee with the Ranged characteristic
+    own = "ranged" if mode == "melee" and "PISTOL" in w["keywords"] else mode
+    mods: list[tuple[int, str]] = [(int(m.data[own]), f"{own} characteristic"), (int(w["dice"]), w["name"])]
     if m.flags.get("down"):
         mods.append((int(p["down_dice"]), "attacker is Down"))
     kws = w["keywords"]
     if mode == "ranged":
         if long_range(state, m, t, w) and "SHOTGUN" not in kws:
             mods.append((int(p["long_range_dice"]), "long range"))
-        if "IGNORE COVER" not in kws and "GRENADE" not in kws and cover_piece(state.ctx, m, t) is not None:
+        covered = cover_piece(state.ctx, m, t) is not None or bool(t.flags.get("fortified")) or in_miasma(state, t)
+        if "IGNORE COVER" not in kws and "GRENADE" not in kws and covered:
             mods.append((int(p["cover_dice"]), "target in cover"))
-        if elevated_over(state.ctx, m, t):
+        if m.flags.get("aimed"):
+            mods.append((int(m.flags["aimed"]), "Aim"))
+        if elevated_over(state.ctx, m, t) and not in_miasma(state, m):
             mods.append((int(p["elevation_dice"]), "elevated"))
     else:
         if offhand:
@@ -126,9 +175,19 @@ def attack_dice(
             mods.append((int(p["dive_dice"]), "diving charge"))
         if blocks_charger(state, m, t):
             mods.append((int(p["block_dice"]), "target has BLOCK against a charger"))
+    mods.append((abilities.dice_against(t, mode), f"{t.id}'s ability against {mode} attacks"))
+    mods.append((abilities.aura_dice(state, m), "an enemy's aura"))
     plus = sum(v for v, _ in mods if v > 0)
     minus = -sum(v for v, _ in mods if v < 0)
     return plus, minus, [f"{'+' if v > 0 else ''}{v} {why}" for v, why in mods if v]
+
+
+def in_miasma(state: State, x: Model) -> bool:
+    """Miasma of Pestilence: ``x`` stands within the range of a caster's miasma (in cover, no elevation bonus)."""
+    return any(
+        c.on_table and c.flags.get("miasma") is not None and gap(c, x) <= float(c.flags["miasma"]) + 1e-9
+        for c in state.models.values()
+    )
 
 
 def long_range(state: State, m: Model, t: Model, w: dict[str, Any]) -> bool:
@@ -176,7 +235,8 @@ class Attack(TCAuto):
         if self.mode == "melee":
             m.flags.pop("dive", None)
         events.append(Note(f"{m.id} attacks {t.id} with {w['name']} ({', '.join(why) or 'no modifiers'})", ""))
-        push_success(state, m.id, "attack", plus, minus, "RISKY" in w["keywords"], then, self.own)
+        blood = not any(fx.mode in (None, self.mode) for fx in abilities.effects(m, "no_blood_spend"))
+        push_success(state, m.id, "attack", plus, minus, "RISKY" in w["keywords"], then, self.own, spend=blood)
 
     def _into_melee(self, state: State, m: Model, t: Model) -> bool:
         """Shooting at a target within 1" of the shooter's friends (digest §4): roll first (True if so)."""
@@ -260,8 +320,10 @@ class AfterHit(AfterSuccess):
             victims.extend(_blast_victims(state, m, t, float(w["values"].get("BLAST", 0))))
             radius = float(w["values"].get("BLAST", 0))
             events.append(Note(f'BLAST {radius:g}": {", ".join(v.id for v in victims)} hit', f"{R}/keyword/blast"))
+        fringe = 1 if "BLAST FRINGE" in w["keywords"] else 0  # the lists' Grenades: the others at -1 INJURY DICE
         for v in reversed(victims):
-            push(state, Injury(m.id, v.id, w["name"], self.mode, crit, injury_minus=self.injury_minus))
+            minus = self.injury_minus + (fringe if v is not t else 0)
+            push(state, Injury(m.id, v.id, w["name"], self.mode, crit, injury_minus=minus))
 
 
 def _blast_victims(state: State, m: Model, t: Model, radius: float) -> list[Model]:
@@ -372,17 +434,32 @@ class Injury(TCAuto):
         att = state.models[self.attacker] if self.attacker else None
         w = the_weapon(att, self.weapon, self.mode or "") if att and self.weapon else None
         plus, modifier, all_dice = injury_terms(state, v, w, self.mode, self.crit + self.fall)
+        more, less = weapon_injury_dice(w)
+        against = abilities.injury_dice_against(v, w["keywords"]) if w is not None else 0
+        against += abilities.injury_dice_for(att, v, self.mode) if att is not None else 0
+        more, less = more + max(0, against), less + max(0, -against)
+        plus += more
         if self.source is not None:
             modifier = 0
-        shrapnel = bool(w is not None and any(k in w["keywords"] for k in ("SHRAPNEL", "FIRE", "GAS")))
+        shrapnel = bool(extra_blood(w, v))
         deadly = w is not None and "DEADLY" in w["keywords"]
         source = self.source or (w["name"] if w is not None else None)
         push(
             state,
-            InjuryRoll(v.id, self.attacker, plus, self.injury_minus, modifier, all_dice, deadly, shrapnel, source),
+            InjuryRoll(
+                v.id, self.attacker, plus, self.injury_minus + less, modifier, all_dice, deadly, shrapnel, source
+            ),
         )
-        if v.token("blood") > 0:
+        push_blessing(state, v, injury=True)
+        if spendable(v) > 0:
             push(state, SpendInjury(v.id, 1 - v.side))
+
+
+def weapon_injury_dice(w: dict[str, Any] | None) -> tuple[int, int]:
+    """(+INJURY DICE, -INJURY DICE) of the weapon itself: the v1.6 lists' "+1 injury DICE" modifier (catalogue
+    ``injury_dice``), extra dice on the Injury Roll kept two (highest or lowest), not a flat modifier."""
+    d = int(w.get("injury_dice", 0)) if w is not None else 0
+    return max(0, d), max(0, -d)
 
 
 def injury_terms(
@@ -396,7 +473,8 @@ def injury_terms(
     if mode == "melee" and v.flags.get("down"):
         plus += int(p["down_melee_injury_dice"])
     mods = []
-    if w is None or "IGNORE ARMOUR" not in w["keywords"]:
+    pierce = w is not None and "CRITICAL PIERCES" in w["keywords"] and extra > 0 and mode == "ranged"
+    if (w is None or "IGNORE ARMOUR" not in w["keywords"]) and not pierce:
         mods.append(int(v.data["armour"]))
     if w is not None:
         mods.append(int(w["injury_mod"]))
@@ -408,7 +486,7 @@ def attack_preview(state: State, m: Model, t: Model, w: dict[str, Any], mode: st
     """The exact odds of one attack of ``m`` on ``t`` with ``w`` as the game resolves it now (the 'odds before
     an action'): the hit and the critical (FLAMETHROWER: always a plain hit), then the Injury Roll with the
     critical's extra INJURY DICE, a Down target's die in melee, SHOTGUN at long range, armour (IGNORE
-    ARMOUR), DEADLY, and TOUGH turning a first Out of Action into Down. Keys ``hit``, ``critical``, ``down``,
+    ARMOUR), DEADLY, and TOUGH (or GOLEM) turning a first Out of Action into Down. Keys ``hit``, ``critical``, ``down``,
     ``out``, ``net`` (the DICE). Blood markers the opponent may spend are choices, not counted."""
     p = state.ctx.params
     if "FLAMETHROWER" in w["keywords"]:
@@ -418,12 +496,15 @@ def attack_preview(state: State, m: Model, t: Model, w: dict[str, Any], mode: st
         net = tcr.net_dice(plus, minus)
         hit = success_odds(net, p)
     minus_inj = 1 if mode == "ranged" and "SHOTGUN" in w["keywords"] and long_range(state, m, t, w) else 0
+    more, less = weapon_injury_dice(w)
+    minus_inj += less
     crit_dice = critical_injury_dice(w, p)
-    tough = tough_unused(t)
+    tough = tough_unused(t) or golem_stands(t, False)
     out: dict[str, Fraction] = {"hit": hit["success"], "critical": hit["critical"], "down": Fraction(0)}
     out["out"] = Fraction(0)
     for chance, extra in ((hit["success"] - hit["critical"], 0), (hit["critical"], crit_dice)):
         plus_inj, modifier, all_dice = injury_terms(state, t, w, mode, extra)
+        plus_inj += more
         if all_dice:
             inj = injury_odds(0, modifier, all_dice, p)
         else:
@@ -450,7 +531,7 @@ class SpendInjury(TCChoice):
     def options(self, state: State) -> list[Action]:
         p = state.ctx.params
         v = state.models[self.model]
-        n = v.token("blood")
+        n = spendable(v)
         out = [Action("spend", v.id, option=str(k)) for k in range(n + 1)]
         cost = p["bloodbath_cost_down"] if v.flags.get("down") else p["bloodbath_cost"]
         if n >= cost:
@@ -461,19 +542,21 @@ class SpendInjury(TCChoice):
         """+1 INJURY DICE per Blood marker spent, or a Bloodbath: 3D6 all added (digest §6)."""
         p = state.ctx.params
         v = state.models[self.model]
-        roll = top(state)
-        assert isinstance(roll, InjuryRoll), roll
         if action.kind == "bloodbath":
             cost = int(p["bloodbath_cost_down"] if v.flags.get("down") else p["bloodbath_cost"])
-            add_blood(state, v, -cost, events)
+            spend_markers(state, v, cost, events)
             events.append(Note(f"Bloodbath against {v.id}", f"{R}/injury/bloodbath"))
-            dice = int(p["deadly_dice"] if roll.deadly else p["bloodbath_dice"])
-            replace_top(state, replace(roll, all_dice=dice))
+
+            def bath(roll: InjuryRoll) -> InjuryRoll:
+                dice = int(p["deadly_dice"] if roll.deadly else p["bloodbath_dice"])
+                return replace(roll, all_dice=dice, bloodbath=True)
+
+            amend_below(state, InjuryRoll.kind, bath)
             return
         k = int(action.option or 0)
         if k > 0:
-            add_blood(state, v, -k, events)
-            replace_top(state, replace(roll, plus=roll.plus + k))
+            spend_markers(state, v, k, events)
+            amend_below(state, InjuryRoll.kind, lambda roll: replace(roll, plus=roll.plus + k))
 
 
 @dataclass(frozen=True, slots=True)
@@ -492,6 +575,7 @@ class InjuryRoll(TCChance):
     deadly: bool
     shrapnel: bool
     source: str | None
+    bloodbath: bool = False
 
     def dice(self, state: State) -> DiceSpec:
         if self.all_dice:
@@ -515,10 +599,16 @@ class InjuryRoll(TCChance):
         elif result == "down":
             add_blood(state, v, 2 if v.flags.get("down") else 1, events)
             make_down(state, v, events)
+        elif result == "out" and abilities.has_effect(v, "ignore_out_once") and not v.flags.get("out_ignored"):
+            v.flags["out_ignored"] = True
+            events.append(Note(f"{v.id} ignores the Out of Action result (once a battle)", f"{R}/ability/ignore-out"))
         elif result == "out":
-            if tough_unused(v):
-                v.flags["tough_used"] = True
-                events.append(Note(f"{v.id} is TOUGH: Out of Action becomes Down", f"{R}/keyword/tough"))
+            if golem_stands(v, self.bloodbath) or tough_unused(v):
+                if golem_stands(v, self.bloodbath):
+                    events.append(Note(f"{v.id} is a GOLEM: Out of Action becomes Down", f"{R}/keyword/golem"))
+                else:
+                    v.flags["tough_used"] = True
+                    events.append(Note(f"{v.id} is TOUGH: Out of Action becomes Down", f"{R}/keyword/tough"))
                 add_blood(state, v, 2 if v.flags.get("down") else 1, events)
                 make_down(state, v, events)
             else:
@@ -552,7 +642,8 @@ def fall_from_jump(state: State, m: Model, dest: Vec, events: list[Event]) -> No
             break
     drop = m.z - table.surface_height(spot)
     place(state, m, spot, table.surface_height(spot), events)
-    if drop >= state.ctx.params["fall_height"] - 1e-9 and "FLYING" not in m.data["keywords"]:
+    no_fall = "FLYING" in m.data["keywords"] or abilities.has_effect(m, "no_fall")
+    if drop >= state.ctx.params["fall_height"] - 1e-9 and not no_fall:
         push_fall(state, m, drop, events)
 
 

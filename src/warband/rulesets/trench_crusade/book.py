@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from warband.kernel.errors import Problem
 from warband.kernel.roster import problems_from_validation
+from warband.rulesets.trench_crusade.armoury import WeaponItem
 from warband.rulesets.trench_crusade.catalogue import Catalogue, FactionList, Item, ListModel, Profile, norm
 from warband.rulesets.trench_crusade.document import MAX_BOOK_BASE_MM, MAX_COUNT, MAX_DICE, BookRef, TCModel
 from warband.rulesets.trench_crusade.modelled import engine_weapon, load_modelled
@@ -63,6 +64,9 @@ class BookEntry(BaseModel):
         default=False, description="Takes the list's leader slot (where the model may also be fielded as a trooper)."
     )
     base: float | None = Field(default=None, gt=0, description="A base size (mm) from the profile's options.")
+    fireteam: int | None = Field(
+        default=None, ge=1, le=9, description="The FIRETEAM (1, 2, ...) it forms with one other model of the warband."
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +94,7 @@ class Entry:
     base: float | None = None
     movement: float | None = None
     key: str = "model"
+    fireteam: int | None = None
 
     @property
     def place(self) -> str:
@@ -311,6 +316,7 @@ def read_entry(
         base,
         movement,
         key,
+        spec.fireteam,
     )
     return entry, problems + bad_base + bad_items + bad_upgrades
 
@@ -356,6 +362,8 @@ def _apply_item(p: _Profile, item: Item) -> None:
     p.keywords += [k for k in mods.get("grants_keywords", []) if k not in p.keywords]
     if "FEAR" in mods.get("immune_to", []) and "NEGATE FEAR" not in p.keywords:
         p.keywords.append("NEGATE FEAR")
+    # helmets, gas masks, crosses: no extra Blood marker from these keywords (NEGATE X, keywords.extra_blood)
+    p.keywords += [f"NEGATE {k}" for k in mods.get("negates_extra_blood_from", []) if f"NEGATE {k}" not in p.keywords]
     p.melee += int(mods.get("adds_melee_dice", 0))
     p.ranged += int(mods.get("adds_ranged_dice", 0))
     if "sets_ranged" in mods:
@@ -400,11 +408,27 @@ def _own_ducats(entry: Entry) -> int:
     return (entry.slot.ducats or 0) if entry.slot is not None else 0
 
 
+def _scoped(weapons: list[WeaponItem], entry: Entry) -> list[WeaponItem]:
+    """A Sniper Scope: the rifle it is fitted to ignores long range (ours: the Sniper Rifle, else the first rifle)."""
+    if not any(b.id == "sniper_scope" for b in entry.items):
+        return weapons
+    rifles = [w for w in weapons if w.name == "Sniper Rifle"] or [w for w in weapons if "Rifle" in w.name]
+    if not rifles:
+        return weapons
+    fitted = rifles[0]
+    return [
+        w.model_copy(update={"keywords": [*w.keywords, "IGNORE LONG RANGE"]}) if w is fitted else w for w in weapons
+    ]
+
+
 def to_document(cat: Catalogue, faction: FactionList, entry: Entry) -> TCModel:
     """The engine's entry for a catalogue model that passed the list's rules."""
     p = _profile(cat, entry)
     hands = {e.item: e.hands for e in faction.equipment if e.hands is not None}
     weapons = [cat.items[b.id] for b in entry.items if cat.items[b.id].is_weapon]
+    if not any("melee" in w.modes for w in weapons):
+        # no melee weapon: it fights Unarmed (-1 DICE, -1 INJURY DICE), or without the penalty where its profile says
+        weapons.append(cat.items["unarmed_no_penalty" if entry.profile.no_unarmed_penalty else "unarmed"])
     ref = BookRef(
         model=entry.profile.id,
         list_id=faction.id,
@@ -428,5 +452,6 @@ def to_document(cat: Catalogue, faction: FactionList, entry: Entry) -> TCModel:
         keywords=p.keywords,
         shield=p.shield,
         book=ref,
-        weapon_items=[engine_weapon(w, hands.get(w.id)) for w in weapons],
+        weapon_items=_scoped([engine_weapon(w, hands.get(w.id)) for w in weapons], entry),
+        fireteam=entry.fireteam,
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import abc
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -19,8 +20,10 @@ from warband.kernel import turns
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, Moved, Note, TokensChanged
 from warband.kernel.records import Step
+from warband.kernel.space import gap
 from warband.kernel.state import GameState, Model
-from warband.kernel.steps import Auto, Chance, Choice, pop, push, replace_top, top
+from warband.kernel.steps import Auto, Chance, Choice, pop, push
+from warband.rulesets.trench_crusade import abilities
 from warband.rulesets.trench_crusade import rolls as tcr
 from warband.rulesets.trench_crusade.context import Context
 
@@ -134,6 +137,20 @@ def place(state: State, m: Model, p: Vec, z: float, events: list[Event], travell
     m.x, m.y, m.z = p[0], p[1], z
     dist = travelled if travelled is not None else math.hypot(p[0] - start[0], p[1] - start[1])
     events.append(Moved(m.id, start, p, dist))
+    if dist > 0:
+        m.flags.pop("fortified", None)  # Fortify: in cover until it moves
+    _reveal(state, m, events)
+
+
+def _reveal(state: State, moved: Model, events: list[Event]) -> None:
+    """Hide ends when the hidden model moves or an enemy comes within its range (the flag holds the range)."""
+    for h in state.models.values():
+        if h.flags.get("hidden") is None or not h.on_table:
+            continue
+        near = h.side != moved.side and moved.on_table and gap(h, moved) <= float(h.flags["hidden"]) + 1e-9
+        if (h is moved and moved.on_table) or near:
+            h.flags.pop("hidden", None)
+            events.append(Note(f"{h.id} is no longer hidden", f"{R}/ability/hide"))
 
 
 def over(state: State) -> bool:
@@ -199,16 +216,59 @@ class SpendHit(TCChoice):
 
     def options(self, state: State) -> list[Action]:
         m = state.models[self.model]
-        return [Action("spend", m.id, option=str(k)) for k in range(m.token("blood") + 1)]
+        return [Action("spend", m.id, option=str(k)) for k in range(spendable(m) + 1)]
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
         k = int(action.option or 0)
         if k <= 0:
             return
-        add_blood(state, state.models[self.model], -k, events)
-        roll = top(state)
-        assert isinstance(roll, SuccessRoll), roll
-        replace_top(state, replace(roll, minus=roll.minus + k))
+        spend_markers(state, state.models[self.model], k, events)
+        amend_below(state, SuccessRoll.kind, lambda roll: replace(roll, minus=roll.minus + k))
+
+
+@dataclass(frozen=True, slots=True)
+class SpendBlessing(TCChoice):
+    """BLESSING MARKER (catalogue keyword): before a Success Roll of its model (``injury`` False) or an Injury
+    Roll against it (``injury`` True), its owner spends any of its Blessing markers, each +1 DICE on the roll or
+    -1 INJURY DICE."""
+
+    kind = "spend-blessing"
+    about = "model"
+    model: str
+    by: int
+    injury: bool = False
+
+    def options(self, state: State) -> list[Action]:
+        m = state.models[self.model]
+        return [Action("bless", m.id, option=str(k)) for k in range(m.token("blessing") + 1)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        k = int(action.option or 0)
+        if k <= 0:
+            return
+        m = state.models[self.model]
+        m.tokens["blessing"] = m.token("blessing") - k
+        events.append(TokensChanged(m.id, "Blessing", -k, m.token("blessing")))
+        if self.injury:
+            amend_below(state, "injury-roll", lambda roll: replace(roll, minus=roll.minus + k))
+        else:
+            amend_below(state, SuccessRoll.kind, lambda roll: replace(roll, plus=roll.plus + k))
+
+
+def amend_below(state: State, kind: str, change: Callable[[Any], Step]) -> None:
+    """Change the nearest step of ``kind`` pending beneath the top of the stack: the roll that markers spent
+    before it change (several spending choices may wait above one roll)."""
+    for i in range(len(state.stack) - 1, -1, -1):
+        if state.stack[i].kind == kind:
+            state.stack[i] = change(state.stack[i])
+            return
+    raise LookupError(f"no {kind} step pending")  # pragma: no cover - a rules bug
+
+
+def push_blessing(state: State, m: Model, injury: bool) -> None:
+    """Offer the owner of ``m`` its Blessing markers before the roll just pushed (BLESSING MARKER)."""
+    if m.token("blessing") > 0:
+        push(state, SpendBlessing(m.id, m.side, injury))
 
 
 def push_success(
@@ -221,17 +281,49 @@ def push_success(
     then: AfterSuccess,
     own_activation: bool,
     side: int = 0,
+    spend: bool = True,
 ) -> None:
     """Queue a Success Roll and what follows it. If the rolling model carries Blood markers, its opponent first
     decides how many to spend (digest §6). A Shaken warband's rolls are all Risky (digest §1). ``side`` names
-    the rolling side when no model rolls (a Morale check)."""
+    the rolling side when no model rolls (a Morale check); ``spend`` False: the opponent may not spend the
+    model's Blood on this roll (Absolute Faith)."""
     side = state.models[model_id].side if model_id else side
+    if model_id is not None and purpose != "attack":  # an attack's dice are attacks.attack_dice's
+        m = state.models[model_id]
+        extra = abilities.action_dice(m, purpose) + abilities.aura_dice(state, m)
+        plus, minus = plus + max(0, extra), minus + max(0, -extra)
     if state.sides[side].flags.get("shaken"):
         risky = True
     push(state, then)
     push(state, SuccessRoll(purpose, model_id, plus, minus, risky, own_activation, side))
-    if model_id is not None and state.models[model_id].token("blood") > 0:
-        push(state, SpendHit(model_id, 1 - side))
+    if model_id is not None:
+        # the owner's Blessing markers are offered after the opponent has spent the Blood (pushed first: asked last)
+        push_blessing(state, state.models[model_id], injury=False)
+        if spend and spendable(state.models[model_id]) > 0:
+            push(state, SpendHit(model_id, 1 - side))
+
+
+def spendable(m: Model) -> int:
+    """Markers the opponent may spend on ``m``: its Blood and, spent like Blood (INFECTION MARKER), its
+    Infection markers."""
+    return m.token("blood") + m.token("infection")
+
+
+def spend_markers(state: State, m: Model, k: int, events: list[Event]) -> None:
+    """Spend ``k`` of ``m``'s markers: Blood first, then Infection (ours: the spender keeps the Infection
+    markers, which grow, for last)."""
+    blood = min(k, m.token("blood"))
+    add_blood(state, m, -blood, events)
+    add_infection(state, m, -(k - blood), events)
+
+
+def add_infection(state: State, m: Model, delta: int, events: list[Event]) -> None:
+    """INFECTION MARKER (catalogue keyword): at most ``infection_max`` per model, beside its Blood markers."""
+    before = m.token("infection")
+    after = max(0, min(int(state.ctx.params["infection_max"]), before + delta))
+    if after != before:
+        m.tokens["infection"] = after
+        events.append(TokensChanged(m.id, "Infection", after - before, after))
 
 
 def add_blood(state: State, m: Model, delta: int, events: list[Event]) -> None:

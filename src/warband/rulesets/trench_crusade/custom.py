@@ -15,7 +15,7 @@ from pydantic import Field
 
 from warband.kernel.errors import Problem
 from warband.kernel.roster import unknown_entries
-from warband.rulesets.trench_crusade.armoury import MODEL_KEYWORDS, Armoury, WeaponItem
+from warband.rulesets.trench_crusade.armoury import ACCEPTED_MODEL_KEYWORDS, MODEL_KEYWORDS, Armoury, WeaponItem
 from warband.rulesets.trench_crusade.document import MAX_BASE_MM, MAX_HANDS, MIN_BASE_MM, HandTyped, TCModel
 
 __all__ = ["CustomEntry", "check_custom", "salvage_custom"]
@@ -37,7 +37,11 @@ def check_custom(file: str, i: int, m: TCModel, arm: Armoury, skip_weapons: bool
     out: list[Problem] = []
     here = f"models[{i}]"
     out += unknown_entries(
-        file, f"{here}.keywords", m.keywords, MODEL_KEYWORDS, f"a model keyword ({_known(list(MODEL_KEYWORDS))})"
+        file,
+        f"{here}.keywords",
+        m.keywords,
+        ACCEPTED_MODEL_KEYWORDS,
+        f"a model keyword ({_known(list(MODEL_KEYWORDS))}, or NEGATE and a keyword)",
     )
     strong = "STRONG" in m.keywords
     if not m.weapons and not skip_weapons:

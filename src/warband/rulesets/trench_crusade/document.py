@@ -87,6 +87,9 @@ class HandTyped(_Model):
     armour_item: str | None = Field(default=None, description="Armour name from the armoury.")
     shield: bool = Field(default=False, description="Carries a Trench Shield.")
     guessed: list[str] = Field(default_factory=list, description="Fields whose value is a guess.")
+    fireteam: int | None = Field(
+        default=None, ge=1, le=9, description="The FIRETEAM (1, 2, ...) it forms with one other model of the warband."
+    )
 
     @model_validator(mode="after")
     def _guesses(self) -> HandTyped:

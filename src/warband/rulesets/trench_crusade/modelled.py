@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field
@@ -23,7 +23,10 @@ from warband.rulesets.trench_crusade.document import TCModel, TCRoster
 
 __all__ = [
     "MODELLED_PATH",
+    "AbilityRules",
+    "Effect",
     "Modelled",
+    "UpgradeEffect",
     "custom_gaps",
     "engine_weapon",
     "gaps_of_item",
@@ -46,6 +49,74 @@ class UpgradeEffect(BaseModel):
     keywords: tuple[str, ...] = ()
     ranged: int = 0
     melee: int = 0
+    abilities: tuple[str, ...] = Field(default=(), description="Abilities it grants (keys of ``abilities``).")
+
+
+EffectKind = Literal[
+    "dice_against",
+    "enemy_aura",
+    "action_dice",
+    "ignore_difficult",
+    "dash_factor",
+    "negate",
+    "injury_dice_against",
+    "no_retreat_from",
+    "no_fall",
+    "free_climb",
+    "blessing_on_death",
+    "leaves_on_elite_kill",
+    "no_battle_effect",
+    "no_action",
+    "injury_dice_vs_down",
+    "heal_on_activation",
+    "blood_to_blessing",
+    "charge_dice",
+    "ignore_heavy",
+    "weapon_attacks",
+    "ignore_out_once",
+    "no_blood_spend",
+    "ability_action",
+    "attack_friends",
+]
+
+
+class Effect(BaseModel):
+    """One effect of a named ability, by kind (the engine plays kinds, not names: abilities that share an effect
+    share its code). Fields a kind does not use stay at their defaults."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: EffectKind
+    mode: Literal["ranged", "melee"] | None = None
+    action: str | None = None
+    dice: int = 0
+    range: float = 0.0
+    factor: float = 1.0
+    keywords: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+    count: int = 1
+    # an ``ability_action`` (an ACTION of the menu: its Success Roll, then its ``outcome`` on a success)
+    outcome: (
+        Literal["blood", "aim", "heal", "rally", "fortify", "hide", "command", "puppet", "free_retreat", "miasma"]
+        | None
+    ) = None
+    target: Literal["enemy", "friend", "self", "any"] = "self"
+    roll: bool = True
+    goetic: int = Field(default=0, ge=0, description="GOETIC (X): Blood markers spent to cast it.")
+    putrescere: int = Field(default=0, ge=0, description="PUTRESCERE (X): Infection markers spent to cast it.")
+    risky: bool = False
+    sight: bool = True
+    characteristic: Literal["ranged", "melee"] | None = None
+    critical_count: int = 0
+
+
+class AbilityRules(BaseModel):
+    """A named ability the engine plays: its effects and, in words, where the code plays them."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    effects: tuple[Effect, ...] = Field(min_length=1)
+    code: str
 
 
 class ItemRules(BaseModel):
@@ -62,7 +133,7 @@ class Modelled(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     keywords: dict[str, str]
-    abilities: dict[str, str] = Field(default_factory=dict)
+    abilities: dict[str, AbilityRules] = Field(default_factory=dict)
     rules: dict[str, str] = Field(default_factory=dict)
     upgrades: dict[str, UpgradeEffect]
     modifiers: dict[str, str]
@@ -131,6 +202,7 @@ def engine_weapon(item: Item, hands: int | None = None) -> WeaponItem:
         hands=min(2, max(0, hands if hands is not None else int(item.hands or 0))),  # type: ignore[arg-type]
         dice=int(item.modifiers.get("hit_dice", 0)),
         injury_mod=int(item.modifiers.get("injury_mod", 0)),
+        injury_dice=int(item.modifiers.get("injury_dice", 0)),
         keywords=engine_keywords(item),
         cost=0,
     )
@@ -143,9 +215,7 @@ def _modifier_gaps(item: Item) -> list[str]:
     known = load_modelled().modifiers
     out: list[str] = []
     for key, value in item.modifiers.items():
-        if key == "injury_dice":
-            out.append(f"{int(value):+d} injury DICE")
-        elif key == "injury_roll" and value != "3D6":
+        if key == "injury_roll" and value != "3D6":
             out.append(f"injury roll {value}")
         elif key == "immune_to":
             out += [f"immune to {x}" for x in value if x != "FEAR"]
@@ -168,11 +238,16 @@ def _effect_rules(effect: str) -> list[str]:
     return ["; ".join(kept)] if kept else []
 
 
+def _played(keyword: str, modelled: Modelled) -> bool:
+    """A keyword the engine plays: listed, or NEGATE with any keyword (NEGATE GAS: keywords.negates)."""
+    return keyword in modelled.keywords or (keyword.startswith("NEGATE ") and "NEGATE" in modelled.keywords)
+
+
 def gaps_of_item(item: Item) -> list[str]:
     """Each rule of the item the engine does not play, in words (``-1 injury DICE``, ``CONSUMABLE``, its rule
     text when ``modelled.yaml`` does not say the engine plays it)."""
     modelled = load_modelled()
-    out = [k for k in item.keyword_names if k not in modelled.keywords]
+    out = [k for k in item.keyword_names if not _played(k, modelled)]
     out += _modifier_gaps(item)
     if item.id not in modelled.items:
         # the rule text, or where there is none the conditions the data gives
@@ -183,7 +258,7 @@ def gaps_of_item(item: Item) -> list[str]:
 def gaps_of_profile(profile: Profile) -> list[tuple[str, str]]:
     """(kind, name) of each keyword and ability of the profile the engine does not play."""
     modelled = load_modelled()
-    out = [("keyword", k) for k in profile.keywords if k not in modelled.keywords]
+    out = [("keyword", k) for k in profile.keywords if not _played(k, modelled)]
     out += [("ability", a) for a in profile.abilities if a not in modelled.abilities]
     return out
 
@@ -197,7 +272,7 @@ def _melee_capable(m: TCModel) -> bool:
 
 def _model_gaps(cat: Catalogue, m: TCModel, modelled: Modelled) -> list[str]:
     assert m.book is not None
-    out = [f"keyword {k}" for k in m.keywords if k not in modelled.keywords]
+    out = [f"keyword {k}" for k in m.keywords if not _played(k, modelled)]
     out += [f"ability {cat.name_of(a)}" for a in m.book.abilities if a not in modelled.abilities]
     out += [f"upgrade {cat.name_of(u)}" for u in m.book.upgrades if u not in modelled.upgrades]
     for item_id in dict.fromkeys(m.book.items):

@@ -23,7 +23,7 @@ def begin_morale_phase(state: State, events: list[Event]) -> None:
 
 def needs_check(state: State, side: int) -> bool:
     """A check when at least half the warband (rounded up) is Down or Out of Action, or while Shaken."""
-    models = state.side_models(side)
+    models = [m for m in state.side_models(side) if not m.flags.get("left")]  # one that left is no casualty
     hurt = sum(1 for m in models if not m.on_table or m.flags.get("down"))
     need = math.ceil(len(models) * float(state.ctx.params["morale_fraction"]))
     return bool(state.sides[side].flags.get("shaken")) or hurt >= need
@@ -43,6 +43,7 @@ def morale_idle(state: State, events: list[Event]) -> bool:
         state.vars["morale_queue"] = queue
         if needs_check(state, side):
             plus = int(state.ctx.params["leader_morale_dice"]) if leader_up(state, side) else 0
+            plus += int(state.sides[side].flags.pop("morale_bonus", 0))  # Whip of God's victims
             events.append(Note(f"side {'AB'[side]} takes a Morale check", f"{R}/morale/check"))
             push_success(state, None, "morale", plus, 0, False, AfterMorale(side), False, side=side)
             return True

@@ -19,7 +19,7 @@ from warband.kernel.events import DiceRolled, Event, Note
 from warband.kernel.space import gap_at
 from warband.kernel.state import Model
 from warband.kernel.steps import pop, push, top
-from warband.rulesets.trench_crusade import attacks
+from warband.rulesets.trench_crusade import abilities, attacks
 from warband.rulesets.trench_crusade.core import (
     AfterSuccess,
     R,
@@ -86,6 +86,38 @@ def begin_charge(state: State, m: Model, t: Model, events: list[Event]) -> None:
         push_success(state, m.id, "climb", *model_dice(state, m), True, AfterClimb(m.id, False), True)
         return
     push_charge_die(state, m, t)
+    if skirmishes(state, t):
+        push(state, SkirmishRoll(t.id))
+
+
+def skirmishes(state: State, t: Model) -> bool:
+    """SKIRMISHER (catalogue keyword; digest §9): a charged model with it that is not in melee may first move D3
+    inches, not into melee (once per charge: the charge asks once)."""
+    return has_kw(t, "SKIRMISHER") and not engaged_with(state, t)
+
+
+def into_melee(state: State, m: Model, p: Vec) -> bool:
+    """Whether ``m`` standing at ``p`` would be within 1" of an enemy."""
+    reach = float(state.ctx.params["engagement_range"])
+    return any(
+        e.on_table and e.side != m.side and gap_at(p, m.radius, e) <= reach + 1e-9 for e in state.models.values()
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SkirmishRoll(TCChance):
+    """SKIRMISHER: the D3 inches the charged model may move before the charger does."""
+
+    kind = "skirmish-roll"
+    prompt = "skirmish"
+    model: str
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(1, int(state.ctx.params["skirmish_die_sides"]), "skirmish", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        events.append(DiceRolled("skirmish die", values, f'{self.model} may move {values[0]}"', self.model))
+        push(state, Destination(self.model, "skirmish", float(values[0])))
 
 
 def push_charge_die(state: State, m: Model, t: Model) -> None:
@@ -102,7 +134,7 @@ def after_move_hazards(state: State, m: Model, drop: float, dangerous: bool, eve
     if dangerous:
         own = state.vars.get("active") == m.id
         push_success(state, m.id, "dangerous", *model_dice(state, m), True, AfterDangerous(m.id), own)
-    if drop >= p["fall_height"] - 1e-9 and not has_kw(m, "FLYING"):
+    if drop >= p["fall_height"] - 1e-9 and not has_kw(m, "FLYING") and not abilities.has_effect(m, "no_fall"):
         attacks.push_fall(state, m, drop, events)
 
 
@@ -127,9 +159,11 @@ class Destination(TCChoice):
     mode: str
     allow: float
     away: Vec | None = None
+    by: int | None = None
 
     def player(self, state: State) -> int:
-        return state.models[self.model].side
+        """The moving model's side, or the side whose ability moves it (Puppet Master)."""
+        return state.models[self.model].side if self.by is None else self.by
 
     def options(self, state: State) -> list[Action]:
         m = state.models[self.model]
@@ -138,6 +172,10 @@ class Destination(TCChoice):
             pts = retreat_candidates(state, m, self.allow, self.away)
             return [Action("to", m.id, point=p) for p in pts] or [Action("stay", m.id)]
         pts = move_candidates(state, m, self.allow)
+        if self.mode == "skirmish":
+            pts = [p for p in pts if not into_melee(state, m, p)]
+        if self.mode == "puppet":  # one direction: a straight line
+            pts = [p for p in pts if isinstance(plan_move(state, m, p, self.allow, straight=True), MovePlan)]
         return [Action("to", m.id, point=p) for p in pts] + [Action("stay", m.id)]
 
     def reasons(self, state: State, action: Action) -> list[Reason]:
@@ -154,7 +192,10 @@ class Destination(TCChoice):
         out: list[Reason] = []
         if retreat and self.away is not None:
             out.extend(retreat_point_reasons(state, m, a.point, self.allow, self.away))
-        plan = plan_move(state, m, a.point, self.allow, "retreat" if self.mode == "retreat" else "move")
+        if self.mode == "skirmish" and into_melee(state, m, a.point):
+            out.append((f"{R}/keyword/skirmisher", 'a SKIRMISHER moves away from a charge, not within 1" of an enemy'))
+        kind = "retreat" if self.mode == "retreat" else "move"
+        plan = plan_move(state, m, a.point, self.allow, kind, straight=self.mode == "puppet")
         if not isinstance(plan, MovePlan):
             out.extend(plan)
         return out
@@ -165,9 +206,9 @@ class Destination(TCChoice):
             events.append(Note(f"{m.id} stays where it is", ""))
             return
         mode = "retreat" if self.mode == "retreat" else "move"
-        plan = plan_move(state, m, action.point, self.allow, mode)
+        plan = plan_move(state, m, action.point, self.allow, mode, straight=self.mode == "puppet")
         assert isinstance(plan, MovePlan)
-        if plan.climb > 0 or plan.jump:
+        if (plan.climb > 0 and not abilities.has_effect(m, "free_climb")) or plan.jump:
             # seed 000 Move: climbing a sheer surface needs a passed Risky roll first (digest §7: jumps too).
             push(state, MoveGo(m.id, action.point, self.allow, mode))
             purpose = "jump" if plan.jump else "climb"
@@ -264,11 +305,16 @@ class ChargeRoll(TCChance):
     sides: int
 
     def dice(self, state: State) -> DiceSpec:
-        return DiceSpec(1, self.sides, "charge", self.model)
+        return DiceSpec(self._count(state), self.sides, "charge", self.model)
+
+    def _count(self, state: State) -> int:
+        """Dice rolled, the highest kept: one, or more by an ability (Shock Charge: the higher of two)."""
+        return max([fx.count for fx in abilities.effects(state.models[self.model], "charge_dice")] or [1])
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
-        events.append(DiceRolled("charge die", values, f'+{values[0]}"', self.model))
-        push(state, ChargeGo(self.model, self.target, values[0]))
+        die = max(values)
+        events.append(DiceRolled("charge die", values, f'+{die}"', self.model))
+        push(state, ChargeGo(self.model, self.target, die))
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,7 +418,7 @@ class AfterDash(AfterSuccess):
     def follow(self, state: State, roll: SuccessRoll, result: str, events: list[Event]) -> None:
         if result != "failure":
             m = state.models[self.model]
-            push(state, Destination(m.id, "dash", movement(state, m)))
+            push(state, Destination(m.id, "dash", movement(state, m) * abilities.dash_factor(m)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,6 +479,7 @@ MOVEMENT_STEPS = (
     RetreatMove,
     Strike,
     ChargeRoll,
+    SkirmishRoll,
     ChargeGo,
     ChargeEnd,
     AfterDash,

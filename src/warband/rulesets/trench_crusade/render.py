@@ -75,8 +75,9 @@ def render_table(state: State) -> str:
             marks = []
             if m.flags.get("down"):
                 marks.append("Down")
-            if m.token("blood"):
-                marks.append(f"Blood {m.token('blood')}")
+            for token, label in (("blood", "Blood"), ("infection", "Infection"), ("blessing", "Blessing")):
+                if m.token(token):
+                    marks.append(f"{label} {m.token(token)}")
             if m.flags.get("activated"):
                 marks.append("activated")
             lines.append(f"  {m.id:4} {m.name:28} {where:24} {' '.join(marks)}")

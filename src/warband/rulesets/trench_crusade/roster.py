@@ -43,7 +43,7 @@ from warband.rulesets.trench_crusade.document import (
     roster_points,
 )
 from warband.rulesets.trench_crusade.listrules import check_warband, unchecked
-from warband.rulesets.trench_crusade.modelled import custom_gaps, unmodelled_rules
+from warband.rulesets.trench_crusade.modelled import UpgradeEffect, custom_gaps, load_modelled, unmodelled_rules
 from warband.rulesets.trench_crusade.warband_file import WarbandHeader
 
 __all__ = [
@@ -228,10 +228,31 @@ def _glory_limit(given: int | None, faction: FactionList | None) -> int:
 
 
 def _list_rules(cat: Catalogue, faction: FactionList | None, r: _Read, points_limit: int) -> None:
+    _fireteams(r, faction)
     if faction is None:
         _one_leader(r)
         return
     r.problems += check_warband(cat, faction, r.file, r.entries, r.customs, points_limit)
+
+
+def _fireteams(r: _Read, faction: FactionList | None) -> None:
+    """FIRETEAM (catalogue keyword; New Antioch Fireteams): each team is two single models, and a list forms at
+    most its number of teams (a warband of your own, any number)."""
+    members = [(f"models[{e.index}]", e.count, e.fireteam) for e in r.entries if e.fireteam is not None]
+    members += [(f"models[{i}]", m.count, m.fireteam) for i, m in r.customs if m.fireteam is not None]
+    teams: dict[int, list[str]] = {}
+    for place, count, team in members:
+        assert team is not None
+        teams.setdefault(team, []).append(place)
+        if count > 1:
+            r.add(f"{place}.count", f"FIRETEAM: a fireteam member is a single model, found count {count}")
+    for team, places in sorted(teams.items()):
+        if len(places) != 2:
+            found = ", ".join(places)
+            r.add(f"{places[0]}.fireteam", f"FIRETEAM: fireteam {team} is two models, found {len(places)} ({found})")
+    if faction is not None and teams and len(teams) > (faction.fireteams or 0):
+        allowed = faction.fireteams or 0
+        r.add("models", f"FIRETEAM: the {faction.name} list forms at most {allowed} fireteams, found {len(teams)}")
 
 
 def _one_leader(r: _Read) -> None:
@@ -334,7 +355,8 @@ def load_roster(path: str | Path, armoury: Armoury | None = None) -> TCRoster:
 
 
 def _weapon_spec(item: WeaponItem) -> dict[str, Any]:
-    return {
+    extra = {"injury_dice": item.injury_dice} if item.injury_dice else {}  # only the catalogue's weapons have them
+    return extra | {
         "name": item.name,
         "modes": list(item.modes),
         "range": float(item.range) if item.range is not None else None,
@@ -393,10 +415,25 @@ def model_specs(r: TCRoster, armoury: Armoury | None = None) -> list[dict[str, A
                 "armour": armour,
                 "keywords": list(m.keywords),
                 "shield": m.shield,
+                **({"fireteam": m.fireteam} if m.fireteam is not None else {}),
+                **_abilities(m),
                 "weapons": [_copy_weapon(w) for w in weapons],
             }
             out.append({"name": name, "type": m.type, "base_mm": float(m.base), "points": points, "data": data})
     return out
+
+
+_NO_UPGRADE = UpgradeEffect()
+
+
+def _abilities(m: TCModel) -> dict[str, Any]:
+    """A catalogue model's abilities for the rules: its profile's and those its upgrades grant (a PUTRESCERE
+    power bought as an upgrade); nothing for a custom model."""
+    if m.book is None:
+        return {}
+    granted = [a for u in m.book.upgrades for a in load_modelled().upgrades.get(u, _NO_UPGRADE).abilities]
+    out = [*m.book.abilities, *granted]
+    return {"abilities": out} if out else {}
 
 
 def _copy_weapon(w: dict[str, Any]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from warband.kernel.ruleset import GameResult, SteppedRuleset, new_state
 from warband.kernel.state import GameState, Model
 from warband.kernel.steps import SteppedRules
 from warband.rulesets.trench_crusade import scenario, turn
+from warband.rulesets.trench_crusade.activation import pair_fireteams
 from warband.rulesets.trench_crusade.context import Context, build_context, model_height
 from warband.rulesets.trench_crusade.roster import (
     TCRoster,
@@ -37,7 +38,7 @@ class TrenchCrusade(SteppedRuleset):
     """Trench Crusade behind the kernel protocol."""
 
     id: ClassVar[str] = "trench-crusade"
-    version: ClassVar[str] = "1.2.0"
+    version: ClassVar[str] = "1.3.0"
     title: ClassVar[str] = "Trench Crusade (v1.0 activation rules, seed 000)"
     params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
     rules: ClassVar[SteppedRules[Any]] = turn.RULES
@@ -85,6 +86,7 @@ class TrenchCrusade(SteppedRuleset):
             for mid in ctx.order[side]
             for spec in [ctx.specs[mid]]
         ]
+        pair_fireteams(models)
         return new_state(ctx, models, ctx.rosters, seed)
 
     def describe_roster(self, roster: dict[str, Any]) -> RosterSummary:

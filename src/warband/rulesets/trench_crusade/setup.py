@@ -1,11 +1,13 @@
 """Set-up (digest §1, Claim No Man's Land deployment): the roll-off winner picks a deployment zone
 (:class:`ChooseZone`; the roll-off itself is :class:`.turn.RollOff`, which also settles a level Initiative), then
 the sides place one model each in turn, wholly inside their zones, the side with more models first
-(:class:`Deploy`). When both are on the table the first turn is due (:mod:`.turn`).
+(:class:`Deploy`); INFILTRATORs last, hidden from the enemy (:func:`infiltration_problems`).
+When both are on the table the first turn is due (:mod:`.turn`).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from warband.kernel import setup as kernel_setup
@@ -14,6 +16,7 @@ from warband.kernel.events import Event, placements
 from warband.kernel.space import overlapping
 from warband.kernel.state import Model
 from warband.rulesets.trench_crusade.core import TURN_OVER, R, State, Vec, place
+from warband.rulesets.trench_crusade.keywords import has_kw
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +42,18 @@ class Deploy(kernel_setup.Deploy[State]):
     piece: str = ""
 
     def pieces(self, state: State, side: int) -> list[str]:
+        """The side's models still to deploy; INFILTRATORs only once every other model of both sides is down."""
+        rest = [m for m in undeployed(state, side) if not infiltrator(m)]
+        if rest or any(not infiltrator(m) for m in undeployed(state, 1 - side)):
+            return [m.id for m in rest]
         return [m.id for m in undeployed(state, side)]
 
     def spots(self, state: State, piece: str, first: bool = False) -> list[Vec]:
         m = state.models[piece]
+        if infiltrator(m):
+            hidden = infiltration_spots(state, m)
+            if hidden:
+                return hidden[:1] if first else hidden
         zone = state.ctx.zones[state.vars["zone_of"][m.side]]
         grid = _zone_grid(state, m)
         clear = set(grid)  # the zone and the terrain already allow these: only the other bases are left to check
@@ -56,7 +67,14 @@ class Deploy(kernel_setup.Deploy[State]):
         return state.models[piece].radius  # one side's models with the same base have the same spots
 
     def problems(self, state: State, piece: str, at: Vec) -> list[Reason]:
-        return deploy_problems(state, state.models[piece], at)
+        m = state.models[piece]
+        if infiltrator(m):
+            out = infiltration_problems(state, m, at)
+            if not out:
+                return []
+            if infiltration_spots(state, m):  # it can infiltrate: only a hidden spot will do
+                return out
+        return deploy_problems(state, m, at)
 
     def put(self, state: State, piece: str, at: Vec, events: list[Event]) -> None:
         m = state.models[piece]
@@ -101,6 +119,51 @@ def _zone_terrain_problems(state: State, m: Model, p: Vec) -> list[Reason]:
     return []
 
 
+# ------------------------------------------------------------------------------------------- INFILTRATOR
+def infiltrator(m: Model) -> bool:
+    """INFILTRATOR (catalogue keyword; digest §9): it deploys after every other model, anywhere out of sight of
+    the enemy and at least ``infiltrate_distance`` from it, or, where no such spot exists, in its own zone."""
+    return has_kw(m, "INFILTRATOR")
+
+
+#: Inches between the candidate spots an INFILTRATOR is offered over the whole table.
+INFILTRATE_STEP = 2.0
+
+
+def infiltration_problems(state: State, m: Model, p: Vec) -> list[Reason]:
+    """Why ``m`` cannot infiltrate to ``p``: off the table, in terrain no model deploys in, on another base,
+    too near an enemy or seen by one."""
+    table = state.ctx.table
+    rule = f"{R}/keyword/infiltrator"
+    if not table.on_table(p, m.radius):
+        return [(rule, f"{m.id} must be placed wholly on the table")]
+    for piece in table.terrain:
+        if piece.kind in ("impassable", "blocking", "dangerous") and piece.circle_overlaps(p, m.radius):
+            return [(f"{R}/deploy/terrain", f"{m.id} cannot be placed in {piece.kind} terrain {piece.id}")]
+    if over := _overlap_problems(state, m, p):
+        return over
+    near = float(state.ctx.params["infiltrate_distance"])
+    z = table.surface_height(p)
+    for e in state.models.values():
+        if e.side == m.side or not e.on_table:
+            continue
+        if math.hypot(e.x - p[0], e.y - p[1]) - e.radius - m.radius < near - 1e-9:
+            return [(rule, f'an INFILTRATOR must be at least {near:g}" from every enemy; {e.id} is nearer')]
+        if table.can_see(e.pos, e.radius, e.z, e.height, p, m.radius, z, m.height):
+            return [(rule, f"an INFILTRATOR must be out of sight of every enemy; {e.id} would see it")]
+    return []
+
+
+def infiltration_spots(state: State, m: Model) -> list[Vec]:
+    """The spots of a grid over the whole table where ``m`` may infiltrate, spread apart (at most
+    ``kernel_setup.FINE_SPOTS``)."""
+    table = state.ctx.table
+    nx, ny = int(table.width // INFILTRATE_STEP), int(table.depth // INFILTRATE_STEP)
+    grid = [((i + 0.5) * table.width / nx, (j + 0.5) * table.depth / ny) for i in range(nx) for j in range(ny)]
+    ok = [(round(x, 2), round(y, 2)) for x, y in grid if not infiltration_problems(state, m, (x, y))]
+    return kernel_setup.spread(ok, kernel_setup.FINE_SPOTS)
+
+
 def undeployed(state: State, side: int) -> list[Model]:
     return [m for m in state.models.values() if m.side == side and not m.on_table and not m.flags.get("out")]
 
@@ -108,6 +171,9 @@ def undeployed(state: State, side: int) -> list[Model]:
 def first_deployer(state: State) -> int:
     """The side with more models deploys first; level sides: the roll-off winner (digest §1)."""
     counts = [len(undeployed(state, s)) for s in (0, 1)]
+    side = int(state.vars.get("rolloff_winner", 0))
     if counts[0] != counts[1]:
-        return 0 if counts[0] > counts[1] else 1
-    return int(state.vars.get("rolloff_winner", 0))
+        side = 0 if counts[0] > counts[1] else 1
+    if all(infiltrator(m) for m in undeployed(state, side)):
+        return 1 - side  # a warband of INFILTRATORs waits for the other to deploy
+    return side

@@ -26,6 +26,7 @@ from warband.kernel.space import (
     walk_path,
 )
 from warband.kernel.state import Model
+from warband.rulesets.trench_crusade import abilities
 from warband.rulesets.trench_crusade.context import Context
 from warband.rulesets.trench_crusade.core import R, State
 from warband.rulesets.trench_crusade.sight import engaged_with, standing_enemies
@@ -87,9 +88,14 @@ def _walk_solids(ctx: Context, start_platform: TerrainPiece | None) -> list[Terr
     return out
 
 
-def _leg_cost(ctx: Context) -> Callable[[Vec, Vec], float]:
+def _difficult_extra(ctx: Context, m: Model) -> float:
+    """What an inch of difficult terrain costs ``m`` beyond an inch (none with an ability that ignores it)."""
+    return 0.0 if abilities.has_effect(m, "ignore_difficult") else float(ctx.params["difficult_cost"]) - 1.0
+
+
+def _leg_cost(ctx: Context, m: Model) -> Callable[[Vec, Vec], float]:
     table = ctx.table
-    extra = float(ctx.params["difficult_cost"]) - 1.0
+    extra = _difficult_extra(ctx, m)
 
     def cost(a: Vec, b: Vec) -> float:
         tr = table.trace(a, b)
@@ -276,7 +282,7 @@ def _plan_move(
     end_platform = _own_platform(table, dest)
     end_z = end_platform.height if end_platform is not None else 0.0
     solids = [x for x in env.solids if x is not end_platform] if end_platform is not None else env.solids
-    cost_fn = _leg_cost(ctx)
+    cost_fn = _leg_cost(ctx, m)
     path: list[Vec]
     dangerous = False
     over = 0.0
@@ -285,7 +291,7 @@ def _plan_move(
         tr = table.trace(start, dest)
         cost = tr.length
         if tr.crossings:
-            cost += (p["difficult_cost"] - 1.0) * tr.length_in("difficult")
+            cost += _difficult_extra(ctx, m) * tr.length_in("difficult")
             dangerous = any(c.piece.kind == "dangerous" for c in tr.crossings)
     elif straight:
         return [(f"{R}/move/no-path", "the straight line is blocked")]
@@ -588,7 +594,7 @@ def _short_end(state: State, m: Model, target: Model, allowance: float, ring: li
     ``allowance`` goes, pulled back until the base overlaps nothing (digest §7: shortest route)."""
     ctx = state.ctx
     start = (m.x, m.y)
-    cost_fn = _leg_cost(ctx)
+    cost_fn = _leg_cost(ctx, m)
     free = ctx.params["obstacle_free_height"]
     for goal in sorted(ring, key=lambda p: math.hypot(p[0] - m.x, p[1] - m.y))[:6]:
         end_platform = _own_platform(ctx.table, goal)

@@ -18,15 +18,26 @@ from dataclasses import dataclass
 from warband.kernel import setup as kernel_setup
 from warband.kernel import turns
 from warband.kernel.events import Event, Note, PhaseStarted
+from warband.kernel.state import Model
 from warband.kernel.steps import push
 from warband.rulesets.trench_crusade import morale
+from warband.rulesets.trench_crusade.ability_actions import ABILITY_STEPS
 from warband.rulesets.trench_crusade.actions import EndAfter
-from warband.rulesets.trench_crusade.activation import ActionMenu, Activate, has_action
+from warband.rulesets.trench_crusade.activation import (
+    ActionMenu,
+    Activate,
+    end_part,
+    has_action,
+    switch_to,
+    team_of,
+    team_other,
+)
 from warband.rulesets.trench_crusade.attacks import ATTACK_STEPS
 from warband.rulesets.trench_crusade.core import (
     ACTIVATION,
     TURN_OVER,
     R,
+    SpendBlessing,
     SpendHit,
     State,
     SuccessRoll,
@@ -100,19 +111,34 @@ def begin_activation_phase(state: State, holder: int, events: list[Event]) -> No
 
 def end_activation(state: State, events: list[Event]) -> None:
     """Seed 000 §Ending the Activation Phase: the model's Activation ends, and the opponent may now Activate one of
-    their models."""
+    their models. A FIRETEAM member's end may instead hand over to its partner (``activation.end_part``)."""
     m = active_model(state)
+    if m is not None and team_of(state) is not None:
+        hand_over, stopped = end_part(state, m)
+        if hand_over:
+            other = team_other(state, m)
+            assert other is not None
+            _close(m, events)
+            switch_to(state, m, other, events)
+            return
+        for mid in stopped:
+            _close(state.models[mid], events)
     if m is not None:
-        set_flag(m, "activated", True)
-        m.flags.pop("stood", None)
-        m.flags.pop("dive", None)
-        events.append(Note(f"{m.id}'s activation ends", f"{R}/activation/end"))
+        _close(m, events)
         side = m.side
     else:
         side = state.vars["next_side"]
     state.vars.update({"active": None, "acts": [], "shot_with": [], "end_now": False, "charged": None})
     if not over(state) and (activatable(state, 1 - side) or activatable(state, side)):
         ACTIVATION.set_side(state, 1 - side)  # the opponent's turn; with nothing ready it passes back (the kernel)
+
+
+def _close(m: Model, events: list[Event]) -> None:
+    set_flag(m, "activated", True)
+    m.flags.pop("stood", None)
+    m.flags.pop("dive", None)
+    m.flags.pop("aimed", None)  # Aim lasts the rest of the activation
+    events.append(Note(f"{m.id}'s activation ends", f"{R}/activation/end"))
 
 
 # ------------------------------------------------------------------------------------------- the turn loop
@@ -163,7 +189,9 @@ STEPS = (
     EndAfter,
     SuccessRoll,
     SpendHit,
+    SpendBlessing,
     *ATTACK_STEPS,
+    *ABILITY_STEPS,
     *morale.MORALE_STEPS,
 )
 RULES = TCRules(STEPS)

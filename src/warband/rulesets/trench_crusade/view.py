@@ -45,6 +45,10 @@ def model_badges(m: Model) -> list[dict[str, str]]:
         out.append(badge("Down", "bad", "Down: the model lies prone until it stands"))
     if blood_markers(m):
         out.append(badge(f"Blood {blood_markers(m)}", "token", "Blood markers: add dice to rolls against it"))
+    if m.token("infection"):
+        out.append(badge(f"Infection {m.token('infection')}", "token", "Infection markers: spent like Blood; grow"))
+    if m.token("blessing"):
+        out.append(badge(f"Blessing {m.token('blessing')}", "token", "Blessing markers: its side spends them"))
     if is_activated(m):
         out.append(badge("activated", "info", "has activated this turn"))
     return out

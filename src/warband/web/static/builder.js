@@ -293,7 +293,7 @@ class Builder {
     this.notes.replaceChildren(notes.length
       ? h("div", {}, h("p", { class: "small" }, "The engine plays these without their rules; games and simulations need “allow unmodelled rules”."),
         h("ul", { class: "notes" }, notes.map((n) => h("li", { "data-testid": "note" }, n))))
-      : h("p", { class: "small muted" }, r.ok ? "None: every rule of this warband is played." : "Listed once the warband breaks no rule."));
+      : h("p", { class: "small muted" }, r.ok ? "Every rule of this warband is played." : "Listed once the warband breaks no rule."));
   }
 
   renderUse() {

@@ -1,0 +1,123 @@
+"""Named model abilities of the catalogue, played by the kind of their effects.
+
+``data/modelled.yaml`` ``abilities`` gives each ability's effects, e.g. ``{kind: dice_against, mode: ranged,
+dice: -1}``. A model carries its ability ids in ``m.data["abilities"]`` (catalogue models); the rules ask
+:func:`effects` for a kind, so abilities that share an effect share its code. Where each kind is played:
+
+=====================  ==================================================================================
+dice_against           :func:`dice_against`: ``attacks.attack_dice`` (attacks of a mode against the bearer)
+enemy_aura             :func:`aura_dice`: ``attacks.attack_dice``, ``core.push_success`` (enemy ACTIONs near it)
+action_dice            :func:`action_dice`: ``core.push_success`` (the bearer's roll for one action)
+ignore_difficult       ``space.plan_move``, ``space._leg_cost`` (difficult terrain costs it nothing extra)
+dash_factor            ``movement.AfterDash`` (the Dash's distance)
+negate                 ``keywords.negates`` (like NEGATE X)
+injury_dice_against    :func:`injury_dice_against`: ``attacks.Injury.run`` (weapons with a keyword)
+no_retreat_from        ``actions._check_retreat`` (enemies within 1" of the bearer cannot Retreat)
+no_fall, free_climb    ``movement.after_move_hazards``, ``attacks.fall_from_jump``, ``movement.Destination``
+blessing_on_death      ``attacks.take_out`` (a friend gains a Blessing marker)
+leaves_on_elite_kill   ``attacks.take_out`` (the bearer leaves the battle)
+no_battle_effect       nothing: a campaign or list rule (selling, experience)
+no_action              ``activation.action_reasons``, ``activation._legal`` (an action it may not take)
+injury_dice_vs_down    :func:`injury_dice_for`: ``attacks.Injury.run`` (its melee hits on Down enemies)
+heal_on_activation     ``activation.start_part`` (Blood markers removed as it activates)
+blood_to_blessing      ``activation.start_part`` (a Blood marker becomes a Blessing marker)
+charge_dice            ``movement.ChargeRoll`` (the charge die: the highest of N)
+ignore_heavy           ``keywords.heavy_applies`` (HEAVY of its melee weapons, or of the items named)
+weapon_attacks         ``attacks.begin_fight`` (a named weapon attacks N times)
+ignore_out_once        ``attacks.InjuryRoll.roll`` (once a battle an Out of Action result has no effect)
+no_blood_spend         ``attacks.Attack.run`` (its Blood is not spent against its attacks of a mode)
+attack_friends         ``actions._check_fight``, ``activation._tries`` (Fight friends within 1"), ``attacks.take_out``
+                       and ``morale.morale_idle`` (each friend it takes out: +DICE to its side's next Morale check)
+=====================  ==================================================================================
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from warband.kernel.space import gap
+from warband.kernel.state import GameState, Model
+from warband.rulesets.trench_crusade.context import Context
+from warband.rulesets.trench_crusade.modelled import Effect, load_modelled
+
+State = GameState[Context]
+
+
+@cache
+def _effects_of(ability: str) -> tuple[Effect, ...]:
+    rules = load_modelled().abilities.get(ability)
+    return rules.effects if rules is not None else ()
+
+
+def effects(m: Model, kind: str) -> list[Effect]:
+    """The effects of ``kind`` among the abilities ``m`` has."""
+    return [e for a in m.data.get("abilities", ()) for e in _effects_of(a) if e.kind == kind]
+
+
+def has_effect(m: Model, kind: str) -> bool:
+    return bool(effects(m, kind))
+
+
+def dice_against(t: Model, mode: str) -> int:
+    """DICE on attacks of ``mode`` against ``t`` (Stealth Generator: -1 against ranged attacks)."""
+    return sum(e.dice for e in effects(t, "dice_against") if e.mode in (None, mode))
+
+
+def aura_dice(state: State, m: Model) -> int:
+    """DICE on every ACTION of ``m`` from enemies' auras within range (Unholy Hymns: -1 within 8")."""
+    total = 0
+    for e in state.models.values():
+        if e.side == m.side or not e.on_table:
+            continue
+        for fx in effects(e, "enemy_aura"):
+            if gap(e, m) <= fx.range + 1e-9:
+                total += fx.dice
+    return total
+
+
+def action_dice(m: Model, purpose: str) -> int:
+    """DICE on ``m``'s own Success Roll for the action ``purpose`` (Loping Dash: +2 DICE to Dash)."""
+    return sum(e.dice for e in effects(m, "action_dice") if e.action == purpose)
+
+
+def injury_dice_against(v: Model, weapon_keywords: list[str]) -> int:
+    """INJURY DICE on the Injury Roll against ``v`` from a weapon with one of the effect's keywords (Artificial
+    Life: -1 against GAS)."""
+    return sum(e.dice for e in effects(v, "injury_dice_against") if any(k in weapon_keywords for k in e.keywords))
+
+
+def dash_factor(m: Model) -> float:
+    """The fraction of its Movement a Dash moves ``m`` (Slow: half)."""
+    f = 1.0
+    for e in effects(m, "dash_factor"):
+        f *= e.factor
+    return f
+
+
+def injury_dice_for(m: Model, v: Model, mode: str | None) -> int:
+    """INJURY DICE ``m``'s ``mode`` attack adds against ``v``: Finish the Fallen, +1 on a Down enemy in melee unless
+    it has one of the effect's keywords."""
+    total = 0
+    for e in effects(m, "injury_dice_vs_down"):
+        if mode == (e.mode or mode) and v.flags.get("down") and not any(k in v.data["keywords"] for k in e.keywords):
+            total += e.dice
+    return total
+
+
+def ignores_heavy(m: Model, w: dict[str, object]) -> bool:
+    """Whether ``m`` ignores the HEAVY of weapon ``w`` (Assault Drill: its melee weapons; Battlefield Demolition:
+    the items named)."""
+    for e in effects(m, "ignore_heavy"):
+        if w["name"] in e.items or (e.mode is not None and list(w["modes"]) == [e.mode]):  # type: ignore[call-overload]
+            return True
+    return False
+
+
+def weapon_attacks(m: Model, w: dict[str, object]) -> int:
+    """Attacks one Fight with ``w`` makes by an ability (Lightning Speed: twice with its polearm), else 1."""
+    return max([e.count for e in effects(m, "weapon_attacks") if w["name"] in e.items] or [1])
+
+
+def hidden(t: Model) -> bool:
+    """Hide: the model cannot be shot or charged (BLAST still reaches it) until it is revealed (``core.place``)."""
+    return t.flags.get("hidden") is not None

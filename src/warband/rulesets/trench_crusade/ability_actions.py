@@ -1,0 +1,282 @@
+"""Abilities that are actions of the menu, their outcomes, and their GOETIC and PUTRESCERE costs.
+
+Effect kind ``ability_action`` in ``data/modelled.yaml``: the model takes the ability as an ACTION, at most once
+an activation (``ability MODEL [TARGET] [Name]``), with a Success Roll (Risky where the ability says so, with its
++DICE), and on a success its ``outcome``:
+
+=========  =========================================================================================
+blood      the target gains ``count`` Blood markers (``critical_count`` on a Critical; ``count`` + 1
+           against a model with one of ``keywords``): Goetic Gaze, Divine Judgement
+aim        its ranged attacks get ``count`` +DICE for the rest of the activation: Aim
+heal       the target (a friend within ``range``, or itself) loses D``count`` Blood markers: Laying On Hands
+rally      Down friends within ``range`` stand up at no cost: Enforced Orthodoxy
+fortify    it counts as in cover until it moves: Fortify
+hide       (touching sight-blocking terrain) it cannot be shot or charged until it moves or shoots or an
+           enemy comes within ``range``: Hide
+command    (no roll; once a turn) its activation ends and the opponent must activate the target next: On
+           My Command!
+puppet     the target (any model within ``range``) moves up to D6 inches in a straight line, the user's
+           side choosing where: Puppet Master
+free_retreat  a Retreat with no Melee Attacks against it: Shadow Walker
+miasma     until its next activation, models within ``range`` count as in cover and lose elevation bonuses:
+           Miasma of Pestilence
+=========  =========================================================================================
+
+GOETIC (X) and PUTRESCERE (X) (catalogue keywords) are what such an action costs instead of a roll: X Blood markers
+taken from models that are neither DEMONIC nor BLACK GRAIL, or X Infection markers taken from models within 12" of
+the caster (:func:`payers`; ours: the enemy's markers first, most first, then the caster's side's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warband.kernel.actions import Action, DiceSpec
+from warband.kernel.errors import Reason
+from warband.kernel.events import DiceRolled, Event, Note, StatusChanged
+from warband.kernel.space import gap
+from warband.kernel.state import Model
+from warband.kernel.steps import push
+from warband.rulesets.trench_crusade import abilities
+from warband.rulesets.trench_crusade.catalogue import load_catalogue
+from warband.rulesets.trench_crusade.core import (
+    AfterSuccess,
+    R,
+    State,
+    SuccessRoll,
+    TCChance,
+    acts,
+    add_act,
+    add_blood,
+    add_infection,
+    model_dice,
+    movement,
+    push_success,
+)
+from warband.rulesets.trench_crusade.modelled import Effect
+from warband.rulesets.trench_crusade.movement import Destination
+from warband.rulesets.trench_crusade.sight import engaged_with, visible
+from warband.rulesets.trench_crusade.space import away_direction
+
+
+def ability_name(ability_id: str) -> str:
+    return load_catalogue().name_of(ability_id)
+
+
+def action_abilities(m: Model) -> list[tuple[str, Effect]]:
+    """(ability id, its action) for each ability of ``m`` that is an action."""
+    out = []
+    for a in m.data.get("abilities", ()):
+        for fx in abilities._effects_of(a):
+            if fx.kind == "ability_action":
+                out.append((a, fx))
+    return out
+
+
+def tries(state: State, m: Model) -> list[Action]:
+    """Every ability action ``m`` might take (each target for one that has a target)."""
+    out = []
+    for a, fx in action_abilities(m):
+        name = ability_name(a)
+        if fx.target == "self":
+            out.append(Action("ability", m.id, option=name))
+        else:
+            for t in state.models.values():
+                if t.on_table and _kind_ok(m, t, fx):
+                    out.append(Action("ability", m.id, t.id, option=name))
+    return out
+
+
+def _kind_ok(m: Model, t: Model, fx: Effect) -> bool:
+    return fx.target == "any" or (t.side != m.side) == (fx.target == "enemy")
+
+
+def touching_cover(state: State, m: Model) -> bool:
+    """Whether ``m``'s base touches terrain that blocks sight (within ``cover_contact``)."""
+    reach = m.radius + float(state.ctx.params["cover_contact"])
+    return any(p.blocks_los and p.circle_overlaps((m.x, m.y), reach) for p in state.ctx.table.terrain)
+
+
+def payers(state: State, m: Model, fx: Effect) -> tuple[str, int, list[Model]]:
+    """(marker, how many, the models that may pay) of a GOETIC or PUTRESCERE cost, in the order they pay."""
+    if fx.goetic:
+        pool = [
+            x
+            for x in state.models.values()
+            if x.on_table and x.token("blood") > 0 and not ({"DEMONIC", "BLACK GRAIL"} & set(x.data["keywords"]))
+        ]
+        marker, need = "blood", fx.goetic
+    else:
+        reach = float(state.ctx.params["putrescere_range"])
+        pool = [x for x in state.models.values() if x.on_table and x.token("infection") > 0 and gap(m, x) <= reach]
+        marker, need = "infection", fx.putrescere
+    pool.sort(key=lambda x: (x.side == m.side, -x.token(marker), x.id))
+    return marker, need, pool
+
+
+def _pay(state: State, m: Model, fx: Effect, events: list[Event]) -> None:
+    marker, need, pool = payers(state, m, fx)
+    for x in pool:
+        k = min(need, x.token(marker))
+        if marker == "blood":
+            add_blood(state, x, -k, events)
+        else:
+            add_infection(state, x, -k, events)
+        need -= k
+        if need == 0:
+            return
+
+
+def _named(m: Model, name: str | None) -> tuple[str, Effect] | None:
+    return next(((a, fx) for a, fx in action_abilities(m) if ability_name(a) == name), None)
+
+
+def reasons(state: State, m: Model, a: Action) -> list[Reason]:
+    """Why ``m`` cannot take the ability action ``a`` now (its rule named)."""
+    found = _named(m, a.option)
+    if found is None:
+        names = [ability_name(x) for x, _ in action_abilities(m)]
+        return [(f"{R}/ability/unknown", f"{m.id} has no ability action {a.option!r} (has {names or 'none'})")]
+    ab, fx = found
+    rule = f"{R}/ability/{ab}"
+    if f"ability:{ab}" in acts(state):
+        return [(rule, f"{a.option} was already taken this activation")]
+    if fx.outcome == "fortify" and engaged_with(state, m):
+        return [(rule, f'{a.option} is not for a model within 1" of an enemy')]
+    if fx.outcome == "hide" and not touching_cover(state, m):
+        return [(rule, f"{a.option} needs {m.id} touching terrain that blocks sight")]
+    if fx.outcome == "command" and m.flags.get("commanded_turn") == state.turn:
+        return [(rule, f"{a.option} is once a turn")]
+    if fx.goetic or fx.putrescere:
+        marker, need, pool = payers(state, m, fx)
+        have = sum(x.token(marker) for x in pool)
+        if have < need:
+            cost = f"GOETIC ({need})" if fx.goetic else f"PUTRESCERE ({need})"
+            return [(rule, f"{a.option} costs {cost}: {need} {marker.title()} markers to spend, {have} to be had")]
+    if fx.outcome == "free_retreat":
+        if not engaged_with(state, m):
+            return [(rule, f'{a.option} is a Retreat: only for a model within 1" of an enemy')]
+        if any(k in acts(state) for k in ("move", "charge", "retreat")):
+            return [(rule, f"{a.option} is a Retreat: only one of Move, Charge or Retreat")]
+    if fx.target == "self":
+        return [] if a.target in (None, m.id) else [(rule, f"{a.option} has no target")]
+    t = state.models.get(a.target or "")
+    if t is None or not t.on_table or not _kind_ok(m, t, fx):
+        who = {"enemy": "an enemy", "friend": "a friendly", "any": "a"}[fx.target]
+        return [(rule, f"{a.option} needs {who} model on the table")]
+    if fx.outcome == "command" and t.flags.get("activated"):
+        return [(rule, f"{t.id} has already activated this turn")]
+    if t is not m and gap(m, t) > fx.range + 1e-9:
+        return [(rule, f'{t.id} is beyond the {fx.range:g}" of {a.option}')]
+    if fx.sight and t is not m and not visible(state.ctx, m, t):
+        return [(rule, f"{t.id} is not in line of sight of {m.id}")]
+    return []
+
+
+def take(state: State, m: Model, a: Action, events: list[Event]) -> None:
+    """Take the ability action ``a`` (already checked): its Success Roll, then :class:`AfterAbility`."""
+    found = _named(m, a.option)
+    assert found is not None
+    ab, fx = found
+    add_act(state, f"ability:{ab}")
+    plus, minus = model_dice(state, m)
+    if fx.characteristic is not None:
+        own = int(m.data[fx.characteristic])
+        plus, minus = plus + max(0, own), minus + max(0, -own)
+    plus, minus = plus + max(0, fx.dice), minus + max(0, -fx.dice)
+    events.append(Note(f"{m.id} uses {a.option}", f"{R}/ability/{ab}"))
+    if fx.goetic or fx.putrescere:
+        _pay(state, m, fx, events)
+    if fx.outcome == "free_retreat":
+        add_act(state, "retreat")
+    then = AfterAbility(m.id, ab, a.target or m.id)
+    if not fx.roll:
+        then.follow(state, None, "success", events)
+        return
+    push_success(state, m.id, ab, plus, minus, fx.risky, then, True)
+
+
+@dataclass(frozen=True, slots=True)
+class AfterAbility(AfterSuccess):
+    """An ability action's outcome on a success (a Critical for ``critical_count``)."""
+
+    kind = "after-ability"
+    model: str
+    ability: str
+    target: str
+
+    def follow(self, state: State, roll: SuccessRoll | None, result: str, events: list[Event]) -> None:
+        if result == "failure":
+            return
+        m = state.models[self.model]
+        t = state.models[self.target]
+        fx = next(f for a, f in action_abilities(m) if a == self.ability)
+        if fx.outcome == "blood" and t.on_table:
+            n = fx.critical_count if result == "critical" and fx.critical_count else fx.count
+            if any(k in t.data["keywords"] for k in fx.keywords):
+                n += 1
+            add_blood(state, t, n, events)
+        elif fx.outcome == "aim":
+            m.flags["aimed"] = fx.count
+        elif fx.outcome == "heal":
+            push(state, HealRoll(t.id, fx.count))
+        elif fx.outcome == "rally":
+            for f in state.models.values():
+                if f.side == m.side and f.on_table and f.flags.get("down") and gap(m, f) <= fx.range + 1e-9:
+                    f.flags.pop("down", None)
+                    events.append(StatusChanged(f.id, "Down", False))
+        elif fx.outcome == "fortify":
+            m.flags["fortified"] = True
+            events.append(Note(f"{m.id} is fortified: in cover until it moves", f"{R}/ability/{self.ability}"))
+        elif fx.outcome == "hide":
+            m.flags["hidden"] = fx.range
+            events.append(Note(f"{m.id} hides: it cannot be shot or charged", f"{R}/ability/{self.ability}"))
+        elif fx.outcome == "command":
+            m.flags["commanded_turn"] = state.turn
+            state.vars["commanded"] = t.id
+            state.vars["end_now"] = True
+            events.append(Note(f"{t.id} must activate next", f"{R}/ability/{self.ability}"))
+        elif fx.outcome == "puppet" and t.on_table:
+            push(state, PuppetRoll(t.id, m.side))
+        elif fx.outcome == "free_retreat":
+            push(state, Destination(m.id, "retreat", movement(state, m), away_direction(state, m)))
+        elif fx.outcome == "miasma":
+            m.flags["miasma"] = fx.range
+            events.append(Note(f"miasma around {m.id} until its next activation", f"{R}/ability/{self.ability}"))
+
+
+@dataclass(frozen=True, slots=True)
+class HealRoll(TCChance):
+    """The D``sides`` Blood markers a healing ability removes."""
+
+    kind = "heal-roll"
+    prompt = "heal"
+    model: str
+    sides: int
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(1, self.sides, "healing", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        events.append(DiceRolled("healing", values, f"{values[0]} Blood markers removed", self.model))
+        add_blood(state, state.models[self.model], -values[0], events)
+
+
+@dataclass(frozen=True, slots=True)
+class PuppetRoll(TCChance):
+    """Puppet Master: the D6 inches the target may be moved, then where (the user's side chooses)."""
+
+    kind = "puppet-roll"
+    prompt = "puppet"
+    model: str
+    by: int
+
+    def dice(self, state: State) -> DiceSpec:
+        return DiceSpec(1, 6, "puppet", self.model)
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        events.append(DiceRolled("puppet", values, f'{self.model} may be moved {values[0]}"', self.model))
+        push(state, Destination(self.model, "puppet", float(values[0]), by=self.by))
+
+
+ABILITY_STEPS = (AfterAbility, HealRoll, PuppetRoll)
