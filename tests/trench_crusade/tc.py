@@ -8,6 +8,7 @@ from tables import box as box  # re-exported: the tests import it from here
 from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
+from warband.kernel.events import DiceRolled, Event
 from warband.kernel.state import Model
 from warband.rulesets.trench_crusade.roster import read_warband
 
@@ -126,6 +127,17 @@ def act(game: Game, text: str) -> None:
     """Apply an action, then resolve any dice it calls for (forced ones first)."""
     game.apply(Action.parse(text))
     game.settle()
+
+
+def run(game: Game, text: str) -> list[Event]:
+    """Apply an action and resolve what follows; every event, the action's and the dice's."""
+    events = game.apply(Action.parse(text))
+    return events + game.settle()
+
+
+def rolls(events: list[Event], start: str) -> list[DiceRolled]:
+    """The dice rolls among ``events`` whose label starts with ``start`` ("attack", "injury", "dash" ...)."""
+    return [e for e in events if isinstance(e, DiceRolled) and e.label.startswith(start)]
 
 
 def rules_of(game: Game, text: str) -> list[str]:

@@ -3,11 +3,10 @@ played from the player's side with catalogue models (effects by kind: data/model
 
 from __future__ import annotations
 
-from tc import act, box, legal_texts, model, position, rules_of
+from tc import act, box, legal_texts, model, position, rolls, rules_of, run
 
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
-from warband.kernel.events import DiceRolled, Event
 
 R = "trench-crusade"
 NA, TP, HL = "New Antioch", "Trench Pilgrims", "Heretic Legion"
@@ -18,15 +17,6 @@ LEADERS = {
 }
 YEOMAN = {"model": "Yeoman", "equipment": ["Bolt-Action Rifle", "Trench Club"]}
 PILGRIM = {"model": "Trench Pilgrim", "equipment": ["Trench Club"]}
-
-
-def run(game: Game, text: str) -> list[Event]:
-    events = game.apply(Action.parse(text))
-    return events + game.settle()
-
-
-def rolls(events: list[Event], start: str) -> list[DiceRolled]:
-    return [e for e in events if isinstance(e, DiceRolled) and e.label.startswith(start)]
 
 
 def game(

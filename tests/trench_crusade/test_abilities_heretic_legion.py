@@ -4,25 +4,14 @@ are data (data/modelled.yaml); abilities.py plays them by kind."""
 
 from __future__ import annotations
 
-from tc import act, box, legal_texts, model, position, rules_of
+from tc import act, box, legal_texts, model, position, rolls, rules_of, run
 
-from warband.kernel.actions import Action
 from warband.kernel.engine import Game
-from warband.kernel.events import DiceRolled, Event
 
 R = "trench-crusade"
 HL = ("Heretic Legion", "Heretic Legion")
 PRIEST = {"model": "Heretic Priest"}  # the list's leader (off the table unless placed)
 TROOPER = {"model": "Heretic Trooper", "equipment": ["Bolt-Action Rifle", "Trench Club"]}
-
-
-def run(game: Game, text: str) -> list[Event]:
-    events = game.apply(Action.parse(text))
-    return events + game.settle()
-
-
-def rolls(events: list[Event], start: str) -> list[DiceRolled]:
-    return [e for e in events if isinstance(e, DiceRolled) and e.label.startswith(start)]
 
 
 def hl(

@@ -3,11 +3,10 @@ dice, fixed positions, the outcome asserted. One test (or more) per keyword; the
 
 from __future__ import annotations
 
-from tc import RS, act, box, legal_texts, model, position, roster, rules_of, scenario, trooper
+from tc import RS, act, box, legal_texts, model, position, rolls, roster, rules_of, run, scenario, trooper
 
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
-from warband.kernel.events import DiceRolled, Event
 from warband.rulesets.trench_crusade.attacks import in_miasma
 
 R = "trench-crusade"
@@ -17,15 +16,6 @@ PROPHET = {"model": "War Prophet"}
 ANTIOCH = ("New Antioch", "New Antioch")
 LIEUTENANT = {"model": "Lieutenant"}
 PILGRIM = {"model": "Trench Pilgrim", "equipment": ["Trench Club"]}
-
-
-def run(game: Game, text: str) -> list[Event]:
-    events = game.apply(Action.parse(text))
-    return events + game.settle()
-
-
-def rolls(events: list[Event], start: str) -> list[DiceRolled]:
-    return [e for e in events if isinstance(e, DiceRolled) and e.label.startswith(start)]
 
 
 # ------------------------------------------------------------------------------------------- NEGATE, DEMONIC

@@ -319,17 +319,17 @@ def spend_markers(state: State, m: Model, k: int, events: list[Event]) -> None:
 
 def add_infection(state: State, m: Model, delta: int, events: list[Event]) -> None:
     """INFECTION MARKER (catalogue keyword): at most ``infection_max`` per model, beside its Blood markers."""
-    before = m.token("infection")
-    after = max(0, min(int(state.ctx.params["infection_max"]), before + delta))
-    if after != before:
-        m.tokens["infection"] = after
-        events.append(TokensChanged(m.id, "Infection", after - before, after))
+    _add_markers(m, "infection", int(state.ctx.params["infection_max"]), delta, events)
 
 
 def add_blood(state: State, m: Model, delta: int, events: list[Event]) -> None:
     """Blood markers: at most ``blood_max`` per model (digest §6)."""
-    before = m.token("blood")
-    after = max(0, min(int(state.ctx.params["blood_max"]), before + delta))
+    _add_markers(m, "blood", int(state.ctx.params["blood_max"]), delta, events)
+
+
+def _add_markers(m: Model, token: str, cap: int, delta: int, events: list[Event]) -> None:
+    before = m.token(token)
+    after = max(0, min(cap, before + delta))
     if after != before:
-        m.tokens["blood"] = after
-        events.append(TokensChanged(m.id, "Blood", after - before, after))
+        m.tokens[token] = after
+        events.append(TokensChanged(m.id, token.title(), after - before, after))
