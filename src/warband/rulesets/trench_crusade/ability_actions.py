@@ -31,12 +31,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from warband.kernel.actions import Action, DiceSpec
+from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event, Note, StatusChanged
 from warband.kernel.space import gap
 from warband.kernel.state import Model
-from warband.kernel.steps import push
+from warband.kernel.steps import OneDie, push
 from warband.rulesets.trench_crusade import abilities
 from warband.rulesets.trench_crusade.catalogue import load_catalogue
 from warband.rulesets.trench_crusade.core import (
@@ -44,7 +44,6 @@ from warband.rulesets.trench_crusade.core import (
     R,
     State,
     SuccessRoll,
-    TCChance,
     acts,
     add_act,
     add_blood,
@@ -246,16 +245,18 @@ class AfterAbility(AfterSuccess):
 
 
 @dataclass(frozen=True, slots=True)
-class HealRoll(TCChance):
+class HealRoll(OneDie[State]):
     """The D``sides`` Blood markers a healing ability removes."""
 
+    rules = R
     kind = "heal-roll"
     prompt = "heal"
+    label = "healing"
     model: str
     sides: int
 
-    def dice(self, state: State) -> DiceSpec:
-        return DiceSpec(1, self.sides, "healing", self.model)
+    def faces(self, state: State) -> int:
+        return self.sides
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
         events.append(DiceRolled("healing", values, f"{values[0]} Blood markers removed", self.model))
@@ -263,16 +264,15 @@ class HealRoll(TCChance):
 
 
 @dataclass(frozen=True, slots=True)
-class PuppetRoll(TCChance):
+class PuppetRoll(OneDie[State]):
     """Puppet Master: the D6 inches the target may be moved, then where (the user's side chooses)."""
 
+    rules = R
     kind = "puppet-roll"
     prompt = "puppet"
+    label = "puppet"
     model: str
     by: int
-
-    def dice(self, state: State) -> DiceSpec:
-        return DiceSpec(1, 6, "puppet", self.model)
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
         events.append(DiceRolled("puppet", values, f'{self.model} may be moved {values[0]}"', self.model))
