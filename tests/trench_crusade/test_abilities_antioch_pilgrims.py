@@ -365,3 +365,24 @@ def test_whip_of_god_lashes_friends_and_steadies_the_flock() -> None:
     g.force([4] * dice, [6, 6])
     run(g, "fight a1 a2 [Trench Club]")
     assert not model(g, "a2").on_table and g.state.sides[0].flags.get("morale_bonus") == 1
+
+
+def test_pilgrim_bodyguard_takes_the_hit_meant_for_a_pilgrim() -> None:
+    """Pilgrim Bodyguard (Communicant): when a PILGRIM within 1" is hit (not by a BLAST), its side may have the
+    Communicant take the hit instead."""
+    shooter = {"model": "Yeoman", "equipment": ["Bolt-Action Rifle"]}
+    guarded = [PILGRIM, {"model": "Communicant"}, LEADERS[TP]]
+    g = position(
+        [shooter, LEADERS[NA]],
+        guarded,
+        {"a1": (12, 4), "b1": (12, 12), "b2": (13.2, 12)},
+        active="a1",
+        factions=(NA, TP),
+    )
+    g.force([4, 4])
+    run(g, "shoot a1 b1 [Bolt-Action Rifle]")
+    assert g.decision.prompt == "bodyguard" and g.decision.player == 1
+    assert legal_texts(g) == ["guard b2 b1", "decline b1"]
+    g.force([4, 4])
+    events = run(g, "guard b2 b1")
+    assert rolls(events, "injury")[0].model == "b2" and model(g, "b1").token("blood") == 0

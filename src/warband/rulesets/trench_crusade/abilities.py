@@ -26,6 +26,7 @@ ignore_heavy           ``keywords.heavy_applies`` (HEAVY of its melee weapons, o
 weapon_attacks         ``attacks.begin_fight`` (a named weapon attacks N times)
 ignore_out_once        ``attacks.InjuryRoll.roll`` (once a battle an Out of Action result has no effect)
 no_blood_spend         ``attacks.Attack.run`` (its Blood is not spent against its attacks of a mode)
+bodyguard              ``attacks.AfterHit.hit``, ``attacks.Bodyguard`` (it takes a hit meant for a friend within 1")
 attack_friends         ``actions._check_fight``, ``activation._tries`` (Fight friends within 1"), ``attacks.take_out``
                        and ``morale.morale_idle`` (each friend it takes out: +DICE to its side's next Morale check)
 =====================  ==================================================================================

@@ -324,6 +324,44 @@ class AfterHit(AfterSuccess):
         for v in reversed(victims):
             minus = self.injury_minus + (fringe if v is not t else 0)
             push(state, Injury(m.id, v.id, w["name"], self.mode, crit, injury_minus=minus))
+        if "BLAST" not in w["keywords"] and bodyguards(state, t):
+            push(state, Bodyguard(t.id, t.side))
+
+
+def bodyguards(state: State, t: Model) -> list[Model]:
+    """Pilgrim Bodyguard (effect ``bodyguard``): friends within 1" of ``t`` that may take a hit meant for it (when
+    ``t`` has one of the effect's keywords)."""
+    reach = float(state.ctx.params["engagement_range"])
+    return [
+        g
+        for g in state.models.values()
+        if g.side == t.side
+        and g is not t
+        and g.on_table
+        and gap(g, t) <= reach + 1e-9
+        and any(any(k in t.data["keywords"] for k in fx.keywords) for fx in abilities.effects(g, "bodyguard"))
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Bodyguard(TCChoice):
+    """Pilgrim Bodyguard: the hit's side chooses whether a bodyguard takes the hit meant for ``model`` (not BLAST)."""
+
+    kind = "bodyguard"
+    about = "model"
+    model: str
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        t = state.models[self.model]
+        return [Action("guard", g.id, t.id) for g in bodyguards(state, t)] + [Action("decline", t.id)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.kind != "guard" or action.model is None:
+            return
+        guard = action.model
+        events.append(Note(f"{guard} takes the hit meant for {self.model}", f"{R}/ability/pilgrim_bodyguard"))
+        amend_below(state, Injury.kind, lambda inj: replace(inj, victim=guard))
 
 
 def _blast_victims(state: State, m: Model, t: Model, radius: float) -> list[Model]:
@@ -647,4 +685,4 @@ def fall_from_jump(state: State, m: Model, dest: Vec, events: list[Event]) -> No
         push_fall(state, m, drop, events)
 
 
-ATTACK_STEPS = (Attack, Deflect, AfterHit, AutoNext, AutoTarget, Injury, SpendInjury, InjuryRoll)
+ATTACK_STEPS = (Bodyguard, Attack, Deflect, AfterHit, AutoNext, AutoTarget, Injury, SpendInjury, InjuryRoll)

@@ -77,6 +77,7 @@ EffectKind = Literal[
     "no_blood_spend",
     "ability_action",
     "attack_friends",
+    "bodyguard",
 ]
 
 
