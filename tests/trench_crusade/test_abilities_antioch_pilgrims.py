@@ -386,3 +386,19 @@ def test_pilgrim_bodyguard_takes_the_hit_meant_for_a_pilgrim() -> None:
     g.force([4, 4])
     events = run(g, "guard b2 b1")
     assert rolls(events, "injury")[0].model == "b2" and model(g, "b1").token("blood") == 0
+
+
+def test_voice_of_god_sends_a_friend_next() -> None:
+    """Voice of God (Observer): a Risky action: an unactivated model of either side (here a friend) activates
+    right after, and the Observer's activation ends."""
+    g = position(
+        [{"model": "Observer"}, YEOMAN, LEADERS[NA]],
+        [YEOMAN, LEADERS[NA]],
+        {"a1": (12, 4), "a2": (4, 4), "b1": (12, 20)},
+        active="a1",
+        factions=(NA, NA),
+    )
+    g.force([4, 4])
+    run(g, "ability a1 a2 [Voice of God]")
+    assert model(g, "a1").flags.get("activated")
+    assert g.decision.player == 0 and legal_texts(g) == ["activate a2"]

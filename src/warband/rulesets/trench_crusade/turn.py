@@ -130,7 +130,11 @@ def end_activation(state: State, events: list[Event]) -> None:
         side = state.vars["next_side"]
     state.vars.update({"active": None, "acts": [], "shot_with": [], "end_now": False, "charged": None})
     if not over(state) and (activatable(state, 1 - side) or activatable(state, side)):
-        ACTIVATION.set_side(state, 1 - side)  # the opponent's turn; with nothing ready it passes back (the kernel)
+        # the opponent's turn (with nothing ready it passes back: the kernel), unless an ability named the model
+        # that activates next (On My Command!, Voice of God)
+        ordered = state.models.get(str(state.vars.get("commanded")))
+        nxt = ordered.side if ordered is not None and ordered in activatable(state, ordered.side) else 1 - side
+        ACTIVATION.set_side(state, nxt)
 
 
 def _close(m: Model, events: list[Event]) -> None:
