@@ -128,7 +128,7 @@ def seat_link(live: LiveServer, game: Game, name: str, side: int | None = None, 
     here.log = here.log or []
     table = open_table(live.server.store, table_id, here, seats, dice)
     live.server.tables[table_id] = table
-    return f"{live.url}/table/{table_id}?token={table.tokens[str(side)]}"
+    return f"{live.url}/table/{table_id}?token={table.fresh_tokens[str(side)]}"
 
 
 def no_sideways_scroll(page: Any) -> None:
