@@ -284,3 +284,34 @@ def test_meta_answers_within_a_second_while_a_hostile_request_is_in_flight(index
         hostile.join(timeout=5)
     assert max(times) < 1.0, times
     assert answered and 400 <= answered[0] < 500, answered
+
+
+def test_meta_answers_within_a_second_while_a_long_valid_upload_is_checked() -> None:
+    """The heaviest upload a person may send (a warband file of ~4,000 entries, just under the upload limit) is
+    checked in a process of its own, so it does not hold the server's GIL: ``/api/meta`` is answered meanwhile."""
+    from warband.web import documents
+    from warband.web.documents import ELSEWHERE_CHARS
+    from warband.web.schemas import UPLOAD_LIMIT
+
+    head = "ruleset: trench-crusade\nname: Big\nfaction: Heretic Legion\npoints_limit: 700\nmodels:\n"
+    entry = "  - model: Heretic Trooper\n    equipment: [Bolt-Action Rifle]\n"
+    text = head + entry * ((UPLOAD_LIMIT - len(head)) // len(entry) - 1)
+    assert ELSEWHERE_CHARS < len(text) <= UPLOAD_LIMIT
+    body = {"ruleset": TC, "kind": "warband", "doc": {"text": text}}
+    with web() as c:
+        assert c.get("/api/meta").status_code == 200
+        c.post("/api/validate", json=body)  # the checking process is started once, as a server's first upload does
+        assert documents._upload_pool is not None, "a long upload was checked in the server's own process"
+        answered: list[Any] = []
+        upload = threading.Thread(target=lambda: answered.append(c.post("/api/validate", json=body)))
+        upload.start()
+        times = []
+        while upload.is_alive() and len(times) < 20:
+            started = time.monotonic()
+            assert c.get("/api/meta").status_code == 200
+            times.append(time.monotonic() - started)
+        upload.join(timeout=30)
+    assert times and max(times) < 1.0, times
+    assert answered and answered[0].status_code == 422, answered
+    # every problem with its place, as the thread path answers it: the list's limits are broken
+    assert answered[0].json()["problems"], answered[0].json()

@@ -4,7 +4,10 @@ uploaded file's content, validated by the ruleset; every problem is answered wit
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +16,7 @@ from warband.kernel.errors import FileProblemsError, UnmodelledError, WarbandErr
 from warband.kernel.ruleset import Ruleset, check_modelled
 from warband.web.errors import ApiError
 from warband.web.schemas import UPLOAD_LIMIT, DocChoice
+from warband.workers import worker_pool
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
@@ -44,11 +48,52 @@ def load_doc(rs: Ruleset, kind: str, choice: DocChoice, label: str) -> dict[str,
         return _read(rs, kind, path, label)
 
 
+#: an upload longer than this is checked in a process of its own (see :func:`load_doc_async`)
+ELSEWHERE_CHARS = 16_000
+
+_upload_pool: ProcessPoolExecutor | None = None
+
+
+def upload_pool() -> ProcessPoolExecutor:
+    """The one worker process that checks long uploads (started at the first, spawned: the server runs threads,
+    and a forked copy of a lock held by one of them would never be released; it dies with the server)."""
+    global _upload_pool
+    if _upload_pool is None:
+        _upload_pool = worker_pool(1, multiprocessing.get_context("spawn"))
+    return _upload_pool
+
+
+def _load_elsewhere(ruleset_id: str, kind: str, text: str, label: str) -> tuple[int, Any, str, list[Any]]:
+    """Body of :func:`load_doc_async` in the upload process: ``(0, doc, "", [])`` or the error as data
+    ``(status, None, message, problems)`` (an exception with keyword fields does not cross processes whole)."""
+    try:
+        return 0, load_doc(registry.get(ruleset_id), kind, DocChoice(text=text), label), "", []
+    except ApiError as exc:
+        return exc.status, None, exc.message, list(exc.extra.get("problems", []))
+
+
 async def load_doc_async(rs: Ruleset, kind: str, choice: DocChoice, label: str) -> dict[str, Any]:
-    """:func:`load_doc` in a worker thread: reading an upload (bounded as every file is, see
-    :func:`warband.kernel.files.read_text_bounded`) never holds the event loop, so every other request is
-    answered meanwhile."""
-    return await asyncio.to_thread(load_doc, rs, kind, choice, label)
+    """:func:`load_doc` off the event loop, so every other request is answered meanwhile: a sample or a short
+    upload in a worker thread; a long upload in a process of its own, since checking a valid file of thousands of
+    models takes a second or more of CPU on a busy machine, and a thread would hold the server's GIL for all of it
+    (issue 24: the table answers ``/api/meta`` within 1 s whatever request is in flight). Every upload is bounded
+    as every file is (:func:`warband.kernel.files.read_text_bounded`)."""
+    global _upload_pool
+    text = choice.text
+    if choice.sample is not None or text is None or len(text) <= ELSEWHERE_CHARS or len(text) > UPLOAD_LIMIT:
+        return await asyncio.to_thread(load_doc, rs, kind, choice, label)
+    loop = asyncio.get_running_loop()
+    try:
+        status, doc, message, problems = await loop.run_in_executor(
+            upload_pool(), _load_elsewhere, rs.id, kind, text, label
+        )
+    except BrokenProcessPool:
+        _upload_pool = None  # the next long upload starts a fresh process; this one is checked here
+        return await asyncio.to_thread(load_doc, rs, kind, choice, label)
+    if status:
+        extra = {"problems": problems} if problems else {}
+        raise ApiError(status, message, **extra)
+    return dict(doc)
 
 
 def _read(rs: Ruleset, kind: str, path: Path, label: str) -> dict[str, Any]:
