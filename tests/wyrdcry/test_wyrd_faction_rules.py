@@ -59,7 +59,7 @@ def test_captains_command_seize_token_helps_attacks_on_targets_near_it() -> None
     game.apply(Action("ability", "a1", option="captain-command 4"))
     assert game.decision.prompt == "command-token" and game.decision.player == 0
     far = Action("token", "a1", option="seize", point=(18.0, 30.0))
-    assert far not in game.legal_actions() and why(game, far) == "wyrdcry/decision/command-token"
+    assert far not in game.legal_actions() and why(game, far) == "wyrdcry/command-token/choice"
     game.apply(Action("token", "a1", option="seize", point=(18.0, 5.5)))  # on the Zealot
     events = game.apply(Action("attack", "a1", "b6", option="Sword"))
     events += game.roll((1, 1, 1))
