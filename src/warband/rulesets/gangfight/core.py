@@ -190,8 +190,9 @@ def foes_in_threat(state: State, m: Model) -> list[Model]:
 
 
 def melee_weapon(m: Model) -> dict[str, Any]:
-    """The melee weapon a model fights with: its best (most ATT + DAM, then the first listed); Unarmed if none
-    (PROPOSED: the party file lists no 'wielded' weapon)."""
+    """The melee weapon a model fights with: its best (most ATT + DAM, then the first listed). Every model carries
+    its free hand weapon (data digest §2 [P], ``free_weapon`` in the armoury); Unarmed only for a hand-made model
+    that lists no melee weapon at all."""
     arms = list(m.data["melee"])
     if not arms:
         return {"name": "Unarmed", "att": -1, "dam": -1, "reach": False, "knockdown": False}
@@ -332,6 +333,9 @@ def plan_move(
     solids = ctx.solid_run if run else ctx.solid
     for piece in solids:
         if piece.circle_overlaps(p, m.radius - 1e-6):
+            if piece.kind == "platform":  # a sheer face: up or across it is Jump/Climb's (seed 004, Jump/Climb)
+                why = f"{piece.id} has no ladder or stairs: {m.id} gets onto it only by a Jump/Climb action"
+                return [(f"{R}/move/jump-climb", why)]
             rule = "run/difficult" if run and piece.kind == "difficult" else "move/terrain"
             return [(f"{R}/{rule}", f"{m.id} cannot end in {piece.kind} terrain {piece.id}")]
     circles = [(o.pos, o.radius + m.radius) for o in state.models.values() if o.id != m.id and standing(o)]

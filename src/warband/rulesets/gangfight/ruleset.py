@@ -65,6 +65,10 @@ def model_specs(party: GFParty, params: Mapping[str, Any]) -> list[dict[str, Any
                 ranged.append(d)
             elif all(x["name"] != name for x in melee):
                 melee.append(d)
+        free = arm.free_melee()
+        if not any(x.get("natural") or x["name"] == free.name for x in melee):
+            # data digest §2 [P]: every model also carries its free hand weapon (a bow-only model fights with it)
+            melee.append(free.model_dump(mode="json"))
         for i in range(entry.count):
             label = entry.display_name if entry.count == 1 else f"{entry.display_name} {i + 1}"
             out.append(
