@@ -52,6 +52,9 @@ class Choice(Step, Generic[S]):
     __slots__ = ()
     #: The field naming the model or unit the decision is about (``Decision.model``); "" for none.
     about: ClassVar[str] = ""
+    #: Kinds of action this step is the moment of, whose refusals it explains itself (a reaction window's
+    #: ``react``): the ruleset's word on when such an action is played (``SteppedRules.timings``) is not added.
+    answers: ClassVar[frozenset[str]] = frozenset()
 
     def player(self, state: S) -> int:
         """The side (0 or 1) that decides; for a reaction or an interrupt, the side that is not active."""
@@ -317,12 +320,12 @@ class SteppedRules(Generic[S]):
         player = step.player(state)
         side = self.owner(state, action.model)
         named = any(f"side {refusals.side_label(player)}" in text for _, text in reasons)
-        if side is not None and side != player and not named:
-            out.append(
-                refusals.whose_decision(step.rules, step.prompt or step.kind, player, step.subject(), action, side)
-            )
+        options = step.options(state)
+        if side is not None and side != player and not named and all(o.model != action.model for o in options):
+            prompt = step.prompt or step.kind
+            out.append(refusals.whose_decision(step.rules, prompt, player, step.subject(), action, side))
         when = self.timings.get(action.kind)
-        if when and all(o.kind != action.kind for o in step.options(state)):
+        if when and action.kind not in step.answers and all(o.kind != action.kind for o in options):
             out.append((f"{step.rules}/timing/{action.kind}", f"'{action.kind}' is played at another moment: {when}"))
         return [*out, *(r for r in reasons if r not in out)]
 

@@ -77,6 +77,7 @@ class InterruptWindow(GFChoice):
 
     kind = "interrupt"
     about = "target"
+    answers = frozenset({"interrupt", "pass"})
     by: int
     attacker: str
     target: str
