@@ -91,7 +91,7 @@ class Gangfight(SteppedRuleset):
     """Gangfight (seed 004) on the kernel's step machine."""
 
     id: ClassVar[str] = "gangfight"
-    version: ClassVar[str] = "0.2.0"
+    version: ClassVar[str] = "0.3.0"
     title: ClassVar[str] = "Gangfight (seed 004: AP, interrupts, banding)"
     params: ClassVar[ParamTable] = ParamTable.load(PARAMS_PATH)
     rules: ClassVar[SteppedRules[Any]] = RULES
