@@ -60,14 +60,21 @@ def test_two_engaged_enemies_each_strike_a_retreating_fighter() -> None:
 
 
 # ------------------------------------------------------------------------------------------- morale
-def test_a_failed_morale_test_makes_the_warband_wavering_not_withdrawn() -> None:
-    """Digest A8 [P]: a failed test -> wavering for the battle; the warband stays and may still carry on."""
+def _half_out(b: str) -> Game:
+    """A (Hardy Company) keeps only a1, B (Pyre) only ``b``: both are half out when the morale phase comes."""
     game = table("mercenaries_hardy_company", "witch_hunters_pyre")
-    clear_table(game, ("a1", "b1"))
+    clear_table(game, ("a1", b))
     put(game, "a1", 6.0, 4.0)
-    put(game, "b1", 30.0, 30.0)
-    _to_morale(game, "a1", "b1")
-    offered = []
+    put(game, b, 30.0, 30.0)
+    _to_morale(game, "a1", b)
+    return game
+
+
+def _morale_phase(game: Game, face: int) -> tuple[list[str], list[tuple[int | None, set[Action]]]]:
+    """Every morale die shows ``face`` and every withdraw offer is answered 'carry-on', up to the panic tests: the
+    dice asked for and the offers made."""
+    asked: list[str] = []
+    offered: list[tuple[int | None, set[Action]]] = []
     while game.decision.is_chance or game.decision.prompt == "withdraw":
         d = game.decision
         if d.prompt == "withdraw":
@@ -77,40 +84,31 @@ def test_a_failed_morale_test_makes_the_warband_wavering_not_withdrawn() -> None
         assert d.dice is not None
         if "panic" in d.dice.label:
             break
-        game.roll((1,) * d.dice.n)  # every morale test fails
+        asked.append(d.dice.label)
+        game.roll((face,) * d.dice.n)
+    return asked, offered
+
+
+def test_a_failed_morale_test_makes_the_warband_wavering_not_withdrawn() -> None:
+    """Digest A8 [P]: a failed test -> wavering for the battle; the warband stays and may still carry on."""
+    game = _half_out("b1")
+    _, offered = _morale_phase(game, 1)  # every morale test fails
     assert game.state.sides[0].flags.get("wavering") and game.state.sides[1].flags.get("wavering")
     assert not game.state.sides[0].flags.get("withdrawn") and m(game, "a1").on_table and m(game, "b1").on_table
     choice = {Action("carry-on"), Action("withdraw")}
-    assert sorted(p for p, _ in offered) == [0, 1] and all(acts == choice for _, acts in offered)
+    assert sorted(p or 0 for p, _ in offered) == [0, 1] and all(acts == choice for _, acts in offered)
 
 
 def test_with_leader_and_every_hero_out_the_test_fails_with_no_die() -> None:
-    game = table("mercenaries_hardy_company", "witch_hunters_pyre")
-    clear_table(game, ("a1", "b6"))  # b6 is a henchman: no leader, no Hero left
-    put(game, "a1", 6.0, 4.0)
-    put(game, "b6", 30.0, 30.0)
-    _to_morale(game, "a1", "b6")
-    asked = []
-    while game.decision.is_chance or game.decision.prompt == "withdraw":
-        d = game.decision
-        if d.prompt == "withdraw":
-            game.apply(Action("carry-on"))
-            continue
-        assert d.dice is not None
-        asked.append(d.dice.label)
-        game.roll((6,) * d.dice.n)
-        if "panic" in d.dice.label:
-            break
+    game = _half_out("b6")  # b6 is a henchman: no leader, no Hero left
+    asked, _ = _morale_phase(game, 6)
+    assert any("side A" in label for label in asked)
     assert not any("side B" in label and "morale" in label for label in asked)
-    assert game.state.sides[1].flags.get("wavering")
+    assert game.state.sides[1].flags.get("wavering") and not game.state.sides[0].flags.get("wavering")
 
 
 def test_withdrawing_is_the_players_choice_and_the_opponent_wins() -> None:
-    game = table("mercenaries_hardy_company", "witch_hunters_pyre")
-    clear_table(game, ("a1", "b1"))
-    put(game, "a1", 6.0, 4.0)
-    put(game, "b1", 30.0, 30.0)
-    _to_morale(game, "a1", "b1")
+    game = _half_out("b1")
     while game.decision.is_chance:
         game.roll((6,) * (game.decision.dice.n if game.decision.dice else 1))  # both pass
     assert not game.state.sides[0].flags.get("wavering")
