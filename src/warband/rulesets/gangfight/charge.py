@@ -47,12 +47,6 @@ from warband.rulesets.gangfight.core import (
 from warband.rulesets.gangfight.interrupts import FireBack, StrikeBack, open_window
 
 
-def charge_reach(state: State, m: Model) -> float:
-    """The longest possible charge: MV plus one inch per MV die (what the heuristics weigh; no limit on declaring)."""
-    mv = stat(m, "MOV")
-    return float(gd.charge_distance(mv, mv, state.ctx.params))
-
-
 def check_charge(state: State, m: Model, a: Action) -> list[Reason]:
     """Charge! may be declared at an enemy model in line of sight (seed 004, Charge!: the only condition the seed
     puts on it; a target beyond the longest charge may be declared at, and the charger then moves the whole
