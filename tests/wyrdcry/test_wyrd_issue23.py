@@ -151,6 +151,8 @@ def test_a_reaction_after_its_moment_names_the_moment() -> None:
     game, _ = _melee_with_reaction_dice(True)
     game.apply(Action("no-reaction"))
     assert game.decision.is_chance  # the hit rolls: the moment has passed
+    counter = Action("react", "b3", "a4", option="counter")
+    assert rules(game, counter) == ["wyrdcry/timing/dice", "wyrdcry/timing/react"]
     game.roll((1, 1, 1))
     while game.decision.is_chance:
         game.roll()

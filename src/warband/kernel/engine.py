@@ -135,7 +135,9 @@ class Game:
         if d.kind == "chance" and d.dice is not None:
             whose = f" for {d.dice.model}" if d.dice.model else ""
             text = f"the dice decide now ({d.dice}{whose}); '{action}' must wait until they are rolled"
-            return [(f"{rid}/timing/dice", text)]
+            when = self.ruleset.timing(action.kind)
+            also = [(f"{rid}/timing/{action.kind}", f"'{action.kind}' is played at another moment: {when}")]
+            return [(f"{rid}/timing/dice", text), *(also if when else [])]
         res = self.result()
         why = f" ({res.reason})" if res is not None and res.reason else ""
         return [(f"{rid}/timing/over", f"the game is over{why}: no more actions are taken")]

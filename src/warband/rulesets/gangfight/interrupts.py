@@ -111,7 +111,7 @@ class InterruptWindow(GFChoice):
             below_action(state, StrikeBack(t.id, self.attacker))
 
 
-TRIGGERS = {"charge": "a Charge!", "fight": "a Fight!", "fire": "a Fire!", "area": "an Area of Effect attack"}
+TRIGGERS = {"charge": "Charge!", "fight": "Fight!", "fire": "Fire!", "area": "Area of Effect attack"}
 
 
 def window_reasons(state: State, w: InterruptWindow, a: Action) -> list[Reason]:
