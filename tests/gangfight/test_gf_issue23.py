@@ -183,3 +183,16 @@ def test_while_the_dice_decide_an_action_is_told_to_wait_for_them() -> None:
     assert g.decision.is_chance
     why = g.why_illegal(A("move a4"))
     assert rules_of(why) == ["gangfight/timing/dice"] and "rolled" in why[0][1]
+
+
+def test_an_interrupt_without_held_ap_is_told_it_needs_one() -> None:
+    """Seed 004 Interrupts: AP held back pay for interrupts; b8 holds none, so no window opens and an interrupt
+    tried at the charge roll is refused with the moment it belongs to."""
+    g = make()
+    arrange(g, 0, {"a4": (10, 2), "b8": (10, 8)})
+    g.state.models["b8"].tokens["ap"] = 0
+    g.apply(A("activate a4"))
+    g.apply(A("charge a4 b8"))
+    why = g.why_illegal(A("interrupt b8 a4 [bulwark]"))
+    assert rules_of(why) == ["gangfight/timing/dice", "gangfight/timing/interrupt"]
+    assert "AP held back" in why[1][1]
