@@ -456,7 +456,9 @@ def _types_section(a: Analysis, chart: Chart) -> str:
         f"<p class='takeaway'>{_e(takeaway_types(a))}</p>"
         + _figure(chart, "per model type")
         + "<p class='note'><b>Kills per 100 points</b> = kills made by models of that type ÷ points spent on them "
-        "(over all games) × 100. <b>Survival</b> = share of those models not taken out at the end of the game "
+        "(over all games) × 100; a kill is an enemy taken out: a friend felled by a stray shot into a melee is "
+        "counted apart, in no one's kills and in no enemy's points taken out. <b>Survival</b> = share of those "
+        "models not taken out at the end of the game "
         "(Down models count as surviving). <b>Points taken out per point fielded</b> = total points of enemy "
         "models taken out ÷ total points of the warband fielded: above 1 means it destroyed more than it "
         "brought.</p>"
