@@ -428,7 +428,7 @@ def test_on_my_mark_needs_loaded_weapons_in_range_and_adds_mrk_and_dam() -> None
     g.state.models["a4"].data = {**g.state.models["a4"].data, **bow_only}
     g.apply(A("activate a1"))
     g.apply(A("band a1 b8 [on-my-mark]"))
-    assert g.why_illegal(A("join a1 a4"))[0][0] == "gangfight/band/loaded"
+    assert g.why_illegal(A("join a1 a4"))[0][0] == "gangfight/fire/loaded"
     g.apply(A("join a1 a2"))
     g.apply(A("done a1"))
     assert dice_n(g) == 4 + 1

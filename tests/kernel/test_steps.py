@@ -95,7 +95,10 @@ def test_the_machine_runs_auto_steps_then_asks_chance_then_the_player_it_names()
     assert (d.kind, d.prompt, d.player) == ("choice", "pick", 0)
     assert rules.legal_actions(state) == [Action("pick", option="x"), Action("pick", option="y")]
     assert rules.why_illegal(state, Action("pick", option="z")) == [
-        ("toy/decision/pick", "expected one of: pick [x], pick [y]")
+        (
+            "toy/pick/choice",
+            "now side A decides 'pick': 'pick [z]' is not among the 'pick' choices: 'pick [x]', 'pick [y]'",
+        )
     ]
     rules.apply(state, Action("pick", option="y"))
     assert state.vars["picked"] == ["y"]

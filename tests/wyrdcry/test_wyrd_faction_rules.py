@@ -59,7 +59,7 @@ def test_captains_command_seize_token_helps_attacks_on_targets_near_it() -> None
     game.apply(Action("ability", "a1", option="captain-command 4"))
     assert game.decision.prompt == "command-token" and game.decision.player == 0
     far = Action("token", "a1", option="seize", point=(18.0, 30.0))
-    assert far not in game.legal_actions() and why(game, far) == "wyrdcry/decision/command-token"
+    assert far not in game.legal_actions() and why(game, far) == "wyrdcry/command-token/choice"
     game.apply(Action("token", "a1", option="seize", point=(18.0, 5.5)))  # on the Zealot
     events = game.apply(Action("attack", "a1", "b6", option="Sword"))
     events += game.roll((1, 1, 1))
@@ -267,8 +267,10 @@ def test_sigmars_blessing_passes_a_bravery_test_without_rolling() -> None:
     game.apply(Action("blessing", "a1", option="pass"))
     assert wyrd(game, 0) == 0
     assert not game.state.sides[0].flags.get("wavering") and not game.state.sides[0].flags.get("withdrawn")
-    # the Witch Hunters have no Blessing: their morale test is rolled
-    assert game.decision.is_chance and "morale" in str(game.decision.dice)
+    game.apply(Action("carry-on"))  # half out: side A may withdraw (D §A8); it carries on
+    # the Witch Hunters keep only a henchman: leader and every Hero out, their test fails with no die (D §A8)
+    assert game.state.sides[1].flags.get("wavering")
+    assert game.decision.prompt == "withdraw" and game.decision.player == 1
 
 
 def test_sigmars_blessing_is_offered_before_a_panic_test_and_declining_rolls_it() -> None:

@@ -123,11 +123,24 @@ class Game:
         """Every rule that forbids ``action`` now, as ``(rule_id, message)``; empty if it is legal."""
         d = self.decision
         if d.kind != "choice":
-            return [("kernel/decision", f"no choice is pending: the game waits for {d.kind}")]
+            return self._nobody_chooses(d, action)
         self.legal_actions()
         if self._listed(action):
             return []
         return self.ruleset.why_illegal(self.state, action)
+
+    def _nobody_chooses(self, d: Decision, action: Action) -> list[Reason]:
+        """Why no action is taken now: the dice must be rolled first, or the game is over."""
+        rid = self.ruleset.id
+        if d.kind == "chance" and d.dice is not None:
+            whose = f" for {d.dice.model}" if d.dice.model else ""
+            text = f"the dice decide now ({d.dice}{whose}); '{action}' must wait until they are rolled"
+            when = self.ruleset.timing(action.kind)
+            also = [(f"{rid}/timing/{action.kind}", f"'{action.kind}' is played at another moment: {when}")]
+            return [(f"{rid}/timing/dice", text), *(also if when else [])]
+        res = self.result()
+        why = f" ({res.reason})" if res is not None and res.reason else ""
+        return [(f"{rid}/timing/over", f"the game is over{why}: no more actions are taken")]
 
     def is_legal(self, action: Action) -> bool:
         return not self.why_illegal(action)
@@ -152,7 +165,9 @@ class Game:
         d = self.decision
         if d.kind != "chance" or d.dice is None:
             raise IllegalActionError(
-                "roll", [("kernel/decision", f"no roll is pending: {d.kind}")], self.state.state_id
+                "roll",
+                [(f"{self.ruleset.id}/timing/roll", f"no dice are to be rolled now: the game waits for a {d.kind}")],
+                self.state.state_id,
             )
         spec = d.dice
         source = "manual"

@@ -27,7 +27,9 @@ class ModelFate:
     ``type`` is the model's type or profile name (per-type statistics group by it); ``points`` its share of its
     warband's points (a ruleset that costs units gives each model its unit's points / models; 0 where the game
     has no points); ``unit`` the unit it belongs to, if the game has units; ``kills`` enemy models it took out
-    (as the ruleset counts them, see its ``result``); ``damage`` damage it carries at the end."""
+    (as the ruleset counts them, see its ``result``); ``damage`` damage it carries at the end. Friendly casualties
+    are counted apart: ``friendly_kills`` models of its own side it took out (a shot into a melee that struck a
+    friend), ``friendly_fire`` whether its own side took it out (it is ``out``, but no enemy's kill)."""
 
     id: str
     side: int
@@ -38,6 +40,8 @@ class ModelFate:
     fate: Fate = "in play"
     kills: int = 0
     damage: int = 0
+    friendly_kills: int = 0
+    friendly_fire: bool = False
 
     def __post_init__(self) -> None:
         if self.fate not in FATES:
@@ -48,8 +52,13 @@ class ModelFate:
         """Removed by the enemy."""
         return self.fate == "out"
 
+    @property
+    def out_by_enemy(self) -> bool:
+        """Removed by the enemy's doing (not by a friend's shot)."""
+        return self.out and not self.friendly_fire
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "id": self.id,
             "side": self.side,
             "name": self.name,
@@ -60,6 +69,11 @@ class ModelFate:
             "kills": self.kills,
             "damage": self.damage,
         }
+        if self.friendly_kills:  # written only when it happened: results and logs of before read the same
+            out["friendly_kills"] = self.friendly_kills
+        if self.friendly_fire:
+            out["friendly_fire"] = True
+        return out
 
     @classmethod
     def from_json(
@@ -83,6 +97,8 @@ class ModelFate:
             fate=cast(Fate, str(fate)),
             kills=int(data.get("kills") or 0),
             damage=int(data.get("damage") or 0),
+            friendly_kills=int(data.get("friendly_kills") or 0),
+            friendly_fire=bool(data.get("friendly_fire", False)),
         )
 
 

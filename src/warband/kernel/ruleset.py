@@ -241,6 +241,11 @@ class Ruleset(abc.ABC):
         found = self.face("explain")
         return "" if found is None else str(found(state, action))
 
+    def timing(self, kind: str) -> str:
+        """When an action of ``kind`` is played, in the player's words (a refusal of one tried at another moment
+        says it); empty if the ruleset does not say."""
+        return ""
+
     def describe_action(self, state: GameState[Any], action: Action) -> str:
         """What a player reads about ``action`` beyond its notation (a scenario action's name and guideline);
         empty if nothing."""
@@ -350,6 +355,9 @@ class SteppedRuleset(Ruleset):
 
     def pending_step(self, state: GameState[Any]) -> Any:
         return None if self.rules.over(state) else self.rules.current(state)
+
+    def timing(self, kind: str) -> str:
+        return self.rules.timings.get(kind, "")
 
 
 def check_modelled(rs: Ruleset, warbands: Sequence[tuple[str, dict[str, Any]]], allow: bool = False) -> None:

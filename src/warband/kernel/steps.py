@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from warband.kernel import refusals
 from warband.kernel.actions import CHANCE, CHOICE, OVER, Action, Decision, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event
@@ -51,6 +52,9 @@ class Choice(Step, Generic[S]):
     __slots__ = ()
     #: The field naming the model or unit the decision is about (``Decision.model``); "" for none.
     about: ClassVar[str] = ""
+    #: Kinds of action this step is the moment of, whose refusals it explains itself (a reaction window's
+    #: ``react``): the ruleset's word on when such an action is played (``SteppedRules.timings``) is not added.
+    answers: ClassVar[frozenset[str]] = frozenset()
 
     def player(self, state: S) -> int:
         """The side (0 or 1) that decides; for a reaction or an interrupt, the side that is not active."""
@@ -66,12 +70,14 @@ class Choice(Step, Generic[S]):
         """The legal choices in a deterministic order (destinations: a finite set of candidates)."""
 
     def reasons(self, state: S, action: Action) -> list[Reason]:
-        """Every rule ``action`` breaks here; empty when legal. The default accepts exactly :meth:`options`;
-        steps that take any point on the table (destinations) override it."""
+        """Every rule ``action`` breaks here; empty when legal. The default accepts exactly :meth:`options` and
+        explains any other action in the player's words (:func:`.refusals.not_offered`); steps with rules of
+        their own, or that take any point on the table (destinations), override it."""
         opts = self.options(state)
         if action in opts:
             return []
-        return [(f"{self.rules}/decision/{self.kind}", "expected one of: " + ", ".join(map(str, opts)))]
+        prompt = self.prompt or self.kind
+        return refusals.not_offered(self.rules, self.kind, prompt, self.player(state), self.subject(), action, opts)
 
     def tries(self, state: S) -> list[Action]:
         """What a player might try here, legal or not (``warband legal --explain``). Defaults to the options."""
@@ -238,6 +244,9 @@ class SteppedRules(Generic[S]):
     #: that deploys some other way.
     deploy_step: ClassVar[StepFor | None] = None
     deploy_phase: ClassVar[str] = "deploy"
+    #: The moment each action kind belongs to, in the player's words (``"react": "a reaction is declared when an
+    #: enemy action offers one"``): a refusal of an action tried at another moment says when it is played.
+    timings: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, kinds: Iterable[type[Step]]) -> None:
         table: dict[str, type[Step]] = {}
@@ -295,8 +304,30 @@ class SteppedRules(Generic[S]):
     def all_actions(self, state: S) -> list[Action]:
         return self._choice(state).tries(state)
 
+    def owner(self, state: S, name: str | None) -> int | None:
+        """The side of the model (or unit) an action names, None when it names none of them."""
+        m = state.models.get(name or "")
+        return None if m is None else m.side
+
     def why_illegal(self, state: S, action: Action) -> list[Reason]:
-        return self._choice(state).reasons(state, action)
+        """The step's own reasons, preceded by whose decision it is when the action names a model of the side that
+        is not deciding, and by the moment the action's kind belongs to when it is tried at another one."""
+        step = self._choice(state)
+        reasons = step.reasons(state, action)
+        if not reasons:
+            return reasons
+        out: list[Reason] = []
+        player = step.player(state)
+        side = self.owner(state, action.model)
+        named = any(f"side {refusals.side_label(player)}" in text for _, text in reasons)
+        options = step.options(state)
+        if side is not None and side != player and not named and all(o.model != action.model for o in options):
+            prompt = step.prompt or step.kind
+            out.append(refusals.whose_decision(step.rules, prompt, player, step.subject(), action, side))
+        when = self.timings.get(action.kind)
+        if when and action.kind not in step.answers and all(o.kind != action.kind for o in options):
+            out.append((f"{step.rules}/timing/{action.kind}", f"'{action.kind}' is played at another moment: {when}"))
+        return [*out, *(r for r in reasons if r not in out)]
 
     def apply(self, state: S, action: Action) -> list[Event]:
         events: list[Event] = []

@@ -6,11 +6,13 @@ Every pair of the given warbands plays ``games`` games (sides alternate). From e
     contribution = kills × (average points of the enemy models taken out in that game)
                  + its own points if it was not taken out
 
-i.e. the enemy points it removed plus the points of itself it kept. Summed over both sides this is (close to)
-all the points on the table, so the contributions share out each game's points among the models that earned
-them. A type's **fair points** is its mean contribution per game, scaled so that all models together are worth
-their listed total; a type whose fair points exceed its listed points did more than its cost in these games
-(under-costed), one below did less (over-costed). The 95% interval is a percentile bootstrap over games.
+i.e. the enemy points it removed plus the points of itself it kept. Kills are enemies only: a friend taken out by
+a stray shot into a melee is counted apart (``ModelFate.friendly_kills``) and its points are no enemy's. Summed
+over both sides this is (close to) all the points on the table, so the contributions share out each game's points
+among the models that earned them. A type's **fair points** is its mean contribution per game, scaled so that all
+models together are worth their listed total; a type whose fair points exceed its listed points did more than its
+cost in these games (under-costed), one below did less (over-costed). The 95% interval is a percentile bootstrap
+over games.
 
 A game that raises (a rules or agent bug) does not stop the round robin: it is left out of every figure and
 reported with its index, seed and the command that replays it alone (``crashes`` in the report), as in
@@ -60,6 +62,7 @@ class ModelLine:
     out: bool
     kills: int
     side: int
+    friendly_fire: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +87,7 @@ def play_models(config: SimulationConfig, index: int, pair: tuple[int, int]) -> 
     if record.crash is not None:
         return BalanceGame(pair, index, None, (), record.crash)
     lines = tuple(
-        ModelLine(pair[m.side], m.type, m.points, m.out, m.kills, m.side)
+        ModelLine(pair[m.side], m.type, m.points, m.out, m.kills, m.side, m.friendly_fire)
         for m in sorted(record.models, key=lambda m: m.id)
     )
     return BalanceGame(pair, index, record.winner, lines)
@@ -95,7 +98,7 @@ def contributions(game: BalanceGame) -> list[float]:
     out_points = [0.0, 0.0]
     out_count = [0, 0]
     for m in game.models:
-        if m.out:
+        if m.out and not m.friendly_fire:  # a friend's stray shot is no enemy's kill
             out_points[m.side] += m.points
             out_count[m.side] += 1
     avg_out = [out_points[s] / out_count[s] if out_count[s] else 0.0 for s in (0, 1)]

@@ -80,6 +80,7 @@ class TypeStats:
     kills: int = 0
     deaths: int = 0
     down: int = 0
+    friendly_kills: int = 0
 
     @property
     def survival(self) -> float:
@@ -156,11 +157,12 @@ def _count_model(model: ModelFate, types: dict[tuple[str, str], TypeStats], mate
     stats = types.setdefault((side, model.type), TypeStats(side, model.type))
     stats.fielded += 1
     stats.points += model.points
-    stats.kills += model.kills
+    stats.kills += model.kills  # enemies only: friends a model took out are counted apart
+    stats.friendly_kills += model.friendly_kills
     stats.deaths += int(model.out)
     stats.down += int(model.fate == "down")
     material[side].fielded += model.points
-    if model.out:
+    if model.out_by_enemy:
         material[SIDES[1 - model.side]].taken_out += model.points
 
 
@@ -357,7 +359,14 @@ def takeaway_types(a: Analysis) -> str:
         f"{best.kills_per_100:.2f} per 100 points. Hardiest: {hardy.type} "
         f"({a.run.names[SIDES.index(hardy.side)]}), {_pct(hardy.survival)} survive. Points of enemies taken out "
         f"per point fielded: {a.run.names[0]} {ma.per_point:.2f}, {a.run.names[1]} {mb.per_point:.2f}."
+        + _friendly_text(a)
     )
+
+
+def _friendly_text(a: Analysis) -> str:
+    """Friends taken out by their own side (stray shots into a melee), counted apart from kills; empty if none."""
+    n = sum(t.friendly_kills for t in a.types)
+    return f" Friendly casualties (counted apart, no kills): {n}." if n else ""
 
 
 # --- the page --------------------------------------------------------------------------------------
@@ -447,7 +456,9 @@ def _types_section(a: Analysis, chart: Chart) -> str:
         f"<p class='takeaway'>{_e(takeaway_types(a))}</p>"
         + _figure(chart, "per model type")
         + "<p class='note'><b>Kills per 100 points</b> = kills made by models of that type ÷ points spent on them "
-        "(over all games) × 100. <b>Survival</b> = share of those models not taken out at the end of the game "
+        "(over all games) × 100; a kill is an enemy taken out: a friend felled by a stray shot into a melee is "
+        "counted apart, in no one's kills and in no enemy's points taken out. <b>Survival</b> = share of those "
+        "models not taken out at the end of the game "
         "(Down models count as surviving). <b>Points taken out per point fielded</b> = total points of enemy "
         "models taken out ÷ total points of the warband fielded: above 1 means it destroyed more than it "
         "brought.</p>"

@@ -33,7 +33,7 @@ from warband.rulesets.gangfight.attacks import (
     under_blast,
 )
 from warband.rulesets.gangfight.banding import BandNominate, check_band
-from warband.rulesets.gangfight.charge import charge_reach, check_charge, declare_charge
+from warband.rulesets.gangfight.charge import check_charge, declare_charge
 from warband.rulesets.gangfight.core import (
     R,
     State,
@@ -88,8 +88,8 @@ def _quick_out(state: State, m: Model, a: Action) -> bool:
     if t is None:
         return True
     g = gap(m, t)
-    if a.kind == "charge":
-        return g > charge_reach(state, m) + 1e-9
+    if a.kind in ("charge", "fight", "power", "finesse", "slam"):
+        return False  # declared at any enemy (in sight, for a charge): seed 004, Charge! and Fight!
     if a.kind == "fire":
         w = ranged_weapon(m, a.option)
         return w is None or g > float(w["range"]) + 1e-9
@@ -121,7 +121,8 @@ def action_reasons(state: State, m: Model, a: Action) -> list[Reason]:
         return []
     check = CHECKS.get(a.kind)
     if check is None:
-        return [(f"{R}/action/unknown", f"{a.kind!r} is not an action of this game")]
+        why = f"{a.kind!r} is not a Standard or Special Action the active model may declare (seed 004, Actions)"
+        return [(f"{R}/action/unknown", why)]
     cost = action_cost(state, a)
     out: list[Reason] = []
     if ap(m) < cost:

@@ -64,17 +64,16 @@ from warband.rulesets.gangfight.morale import hero_fell
 
 # ------------------------------------------------------------------------------------------- what an attack needs
 def check_fight(state: State, m: Model, a: Action) -> list[Reason]:
-    """Fight!, Power Attack, Finesse Attack, Slam!: an enemy within the threat range (seed 004, Fight!); Slam! only
-    by a Large or Huge model against its size or larger, or to trample a smaller one (seed 004, Slam!)."""
+    """Fight!, Power Attack, Finesse Attack, Slam!: declared at any enemy model on the table (seed 004, Fight!: the
+    model then moves up to its threat range toward base contact, and simply moves its threat range when it cannot
+    reach, so the target need not be within reach when declared); Slam! only by a Large or Huge model against its
+    size or larger, or to trample a smaller one (seed 004, Slam!)."""
     t, bad = enemy_target(state, a, "fight")
     if t is None:
         return bad
-    out: list[Reason] = []
-    if not within_threat(state, m, t):
-        out.append((f"{R}/fight/range", f"{t.id} is not within {m.id}'s threat range"))
     if a.kind == "slam" and gd.slam_kind(size(m), size(t)) is None:
-        out.append((f"{R}/slam/size", "only a Large or Huge model may Slam!"))
-    return out
+        return [(f"{R}/slam/size", "only a Large or Huge model may Slam!")]
+    return []
 
 
 def check_reload(state: State, m: Model, a: Action) -> list[Reason]:
@@ -144,13 +143,12 @@ class FightGo(GFAuto):
         m, t = state.models[self.model], state.models[self.target]
         if not standing(m) or not standing(t):
             return
-        g = gap(m, t)
-        if g > 0.01:
+        if gap(m, t) > 0.01:  # toward base contact, at most the threat range (all of it when it cannot reach)
             route_toward(state, m, t, max(0.0, threat(state, m)), events)
         if within_threat(state, m, t):
             start_melee(state, m, t, self.how, events)
         else:
-            events.append(Note(f"{m.id} cannot reach {t.id}", f"{R}/fight/range"))
+            events.append(Note(f"{m.id} moves its threat range and cannot reach {t.id}", f"{R}/fight/short"))
 
 
 @dataclass(frozen=True, slots=True)

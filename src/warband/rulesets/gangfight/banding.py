@@ -22,7 +22,7 @@ from warband.kernel.state import Model
 from warband.kernel.steps import push
 from warband.rulesets.gangfight import dice as gd
 from warband.rulesets.gangfight.attacks import fire_reasons, start_melee, start_ranged
-from warband.rulesets.gangfight.charge import FreeFight, charge_reach, declare_charge
+from warband.rulesets.gangfight.charge import FreeFight, declare_charge
 from warband.rulesets.gangfight.core import (
     GFAuto,
     GFChoice,
@@ -72,8 +72,18 @@ def member_reasons(state: State, kind: str, m: Model, target: str | None) -> lis
     if kind == "bring-it-down" and not engaged_with(state, m, t):
         return [(f"{R}/band/same-target", f"{m.id} is not in close combat with {t.id}")]
     if kind == "on-my-mark" and mark_weapon(state, m, t) is None:
-        return [(f"{R}/band/loaded", f"{m.id} has no loaded ranged weapon that can fire at {t.id}")]
+        return mark_reasons(state, m, t)
     return []
+
+
+def mark_reasons(state: State, m: Model, t: Model) -> list[Reason]:
+    """Why ``m`` cannot fire at ``t`` for On my Mark!: the rule its nearest-to-ready weapon breaks (out of range,
+    out of sight, not loaded, in close combat), not always the loading (seed 004, Banding Actions)."""
+    arms = [w for w in m.data["ranged"] if not w.get("area")]
+    if not arms:
+        return [(f"{R}/band/loaded", f"On my Mark!: {m.id} carries no ranged weapon to fire at {t.id}")]
+    best = min((fire_reasons(state, m, t, w) for w in arms), key=len)
+    return [(rule, f"On my Mark!: {text}") for rule, text in best]
 
 
 def check_band(state: State, m: Model, a: Action) -> list[Reason]:
@@ -239,7 +249,7 @@ class BandOrder(GFChoice):
             return [Action("hold", m.id)]
         out = [Action("move", m.id)]
         for e in enemies_of(state, m):
-            if gap(m, e) <= charge_reach(state, m) + 1e-9 and visible(state, m, e):
+            if visible(state, m, e):  # seed 004, Charge!: line of sight is the only condition
                 out.append(Action("charge", m.id, e.id))
         return [*out, Action("hold", m.id)]
 

@@ -20,11 +20,10 @@ from dataclasses import dataclass
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event, Note
-from warband.kernel.space import gap
 from warband.kernel.state import Model
 from warband.kernel.steps import push
 from warband.rulesets.gangfight import dice as gd
-from warband.rulesets.gangfight.attacks import start_melee
+from warband.rulesets.gangfight.attacks import FightGo, start_melee
 from warband.rulesets.gangfight.core import (
     GFAuto,
     GFChance,
@@ -48,23 +47,18 @@ from warband.rulesets.gangfight.core import (
 from warband.rulesets.gangfight.interrupts import FireBack, StrikeBack, open_window
 
 
-def charge_reach(state: State, m: Model) -> float:
-    """The longest possible charge: MV plus one inch per MV die (PROPOSED: no target farther is legal)."""
-    mv = stat(m, "MOV")
-    return float(gd.charge_distance(mv, mv, state.ctx.params))
-
-
 def check_charge(state: State, m: Model, a: Action) -> list[Reason]:
-    """Charge! may be declared at an enemy model in line of sight (seed 004) within the longest charge."""
+    """Charge! may be declared at an enemy model in line of sight (seed 004, Charge!: the only condition the seed
+    puts on it; a target beyond the longest charge may be declared at, and the charger then moves the whole
+    distance rolled and falls short)."""
     t, bad = enemy_target(state, a, "charge")
     if t is None:
         return bad
-    out: list[Reason] = []
-    if gap(m, t) > charge_reach(state, m) + 1e-9:
-        out.append((f"{R}/charge/range", f"{t.id} is beyond {m.id}'s longest charge ({charge_reach(state, m):g}\")"))
-    elif not visible(state, m, t):
-        out.append((f"{R}/charge/visible", f"{t.id} is not in line of sight of {m.id}"))
-    return out
+    if not visible(state, m, t):
+        return [
+            (f"{R}/charge/visible", f"{m.id} may charge only a model it can see: {t.id} is out of its line of sight")
+        ]
+    return []
 
 
 def declare_charge(state: State, m: Model, t: Model, band: bool = False) -> None:
@@ -165,6 +159,7 @@ class FreeFight(GFChoice):
         return [*(Action("fight", m.id, e.id) for e in foes), Action("decline", m.id)]
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        """The free Fight! is a whole Fight! (seed 004, Charge! and Fight!): its move up to the threat range into
+        base contact first (:class:`.attacks.FightGo`), then the attack."""
         if action.kind == "fight":
-            m = state.models[self.model]
-            start_melee(state, m, state.models[action.target or ""], "fight", events, free=True)
+            push(state, FightGo(self.model, action.target or "", "fight"))

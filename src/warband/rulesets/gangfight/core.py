@@ -190,8 +190,9 @@ def foes_in_threat(state: State, m: Model) -> list[Model]:
 
 
 def melee_weapon(m: Model) -> dict[str, Any]:
-    """The melee weapon a model fights with: its best (most ATT + DAM, then the first listed); Unarmed if none
-    (PROPOSED: the party file lists no 'wielded' weapon)."""
+    """The melee weapon a model fights with: its best (most ATT + DAM, then the first listed). Every model carries
+    its free hand weapon (data digest §2 [P], ``free_weapon`` in the armoury); Unarmed only for a hand-made model
+    that lists no melee weapon at all."""
     arms = list(m.data["melee"])
     if not arms:
         return {"name": "Unarmed", "att": -1, "dam": -1, "reach": False, "knockdown": False}
@@ -332,6 +333,9 @@ def plan_move(
     solids = ctx.solid_run if run else ctx.solid
     for piece in solids:
         if piece.circle_overlaps(p, m.radius - 1e-6):
+            if piece.kind == "platform":  # a sheer face: up or across it is Jump/Climb's (seed 004, Jump/Climb)
+                why = f"{piece.id} has no ladder or stairs: {m.id} gets onto it only by a Jump/Climb action"
+                return [(f"{R}/move/jump-climb", why)]
             rule = "run/difficult" if run and piece.kind == "difficult" else "move/terrain"
             return [(f"{R}/{rule}", f"{m.id} cannot end in {piece.kind} terrain {piece.id}")]
     circles = [(o.pos, o.radius + m.radius) for o in state.models.values() if o.id != m.id and standing(o)]
@@ -403,21 +407,39 @@ def move_candidates(state: State, m: Model, budget: float, run: bool) -> list[Ve
     return out
 
 
+#: Inches a route toward an enemy may run beyond the distance moved and still be followed round terrain; an enemy
+#: farther than that by every route is approached along the straight line (a charge or a Fight! that cannot arrive).
+ROUTE_SLACK = 4.0
+
+
 def route_toward(state: State, m: Model, t: Model, dist: float, events: list[Event]) -> float:
     """Move ``m`` up to ``dist`` inches toward ``t``, stopping at base contact (a charge, a threat move):
     along the kernel's shortest route round terrain and other bases, difficult ground at double; returns the gap
-    left. If no route exists the model stays."""
+    left. When no route reaches the enemy within ``dist`` + :data:`ROUTE_SLACK` (it cannot arrive: seed 004, a
+    failed charge still moves the whole distance, a Fight! that cannot reach simply moves its threat range), the
+    model moves straight toward it as far as the line allows (PROPOSED)."""
     ctx = state.ctx
     d = math.hypot(t.x - m.x, t.y - m.y)
     if d <= 1e-9 or dist <= 0:
         return gap(m, t)
     contact = m.radius + t.radius + 0.001
     goal = (t.x + (m.x - t.x) * contact / d, t.y + (m.y - t.y) * contact / d)
+    if gap(m, t) > dist + ROUTE_SLACK:  # every route is longer than the straight line: no search needed
+        straight_toward(state, m, t, dist, events)
+        return gap(m, t)
     circles = [(o.pos, o.radius + m.radius) for o in state.models.values() if o.id not in (m.id, t.id) and standing(o)]
     found = ctx.table.shortest_path(
-        m.pos, goal, m.radius, ctx.solid, circles, cost=lambda a, b: _leg_cost(state, a, b), cost_at_least_length=True
+        m.pos,
+        goal,
+        m.radius,
+        ctx.solid,
+        circles,
+        cost=lambda a, b: _leg_cost(state, a, b),
+        max_cost=dist + ROUTE_SLACK,
+        cost_at_least_length=True,
     )
     if found is None:
+        straight_toward(state, m, t, min(dist, max(0.0, gap(m, t) - 0.001)), events)
         return gap(m, t)
     path = found[0]
     end = walk_path(path, dist, lambda a, b: _leg_cost(state, a, b))
@@ -443,6 +465,21 @@ def _settle(state: State, m: Model, path: list[Vec], end: Vec) -> Vec:
         ):
             return (round(p[0], 3), round(p[1], 3))
     return start
+
+
+def straight_toward(state: State, m: Model, t: Model, dist: float, events: list[Event]) -> None:
+    """Straight toward ``t`` up to ``dist`` inches, stopped short of terrain it may not enter and other bases."""
+    dx, dy = t.x - m.x, t.y - m.y
+    d = math.hypot(dx, dy)
+    if d <= 1e-9 or dist <= 0:
+        return
+    ux, uy = dx / d, dy / d
+    steps = max(1, int(dist / 0.25))
+    for k in range(steps, 0, -1):  # the farthest point of the line that a straight move reaches
+        q = (round(m.x + ux * dist * k / steps, 3), round(m.y + uy * dist * k / steps, 3))
+        if isinstance(plan_move(state, m, q, dist + 0.01, run=False, straight_only=True), Plan):
+            place(state, m, q, events)
+            return
 
 
 def move_away(state: State, m: Model, frm: Model, dist: float, events: list[Event]) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from warband.kernel.actions import Action
+from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
 from warband.kernel.state import Model
 from warband.kernel.steps import push
@@ -76,6 +77,7 @@ class InterruptWindow(GFChoice):
 
     kind = "interrupt"
     about = "target"
+    answers = frozenset({"interrupt", "pass"})
     by: int
     attacker: str
     target: str
@@ -84,6 +86,11 @@ class InterruptWindow(GFChoice):
     def options(self, state: State) -> list[Action]:
         t, a = state.models[self.target], state.models[self.attacker]
         return [Action("pass", t.id), *interrupt_options(state, t, a, self.trigger)]
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        if action in self.options(state):
+            return []
+        return window_reasons(state, self, action)
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
         if action.kind == "pass":
@@ -102,6 +109,56 @@ class InterruptWindow(GFChoice):
             below_action(state, FireBack(t.id, self.attacker, kind[5:]))
         if kind == "fight":
             below_action(state, StrikeBack(t.id, self.attacker))
+
+
+TRIGGERS = {"charge": "Charge!", "fight": "Fight!", "fire": "Fire!", "area": "Area of Effect attack"}
+
+
+def window_reasons(state: State, w: InterruptWindow, a: Action) -> list[Reason]:
+    """Why ``a`` is not an interrupt ``w``'s model may declare now, each naming its rule (seed 004, Interrupts):
+    interrupts are the only actions in the opponent's turn, declared before any model moves; only the targeted
+    model interrupts, once per enemy action; each interrupt answers its own kind of action."""
+    what = f"{w.attacker}'s {TRIGGERS.get(w.trigger, w.trigger)}"
+    if a.kind not in ("interrupt", "pass"):
+        why = (
+            f"{w.target} may only interrupt {what} now ('interrupt {w.target} {w.attacker} [KIND]') or pass: in the"
+            " opponent's turn held AP buy interrupts alone, declared before any model moves"
+        )
+        return [(f"{R}/interrupt/only", why)]
+    if a.model != w.target:
+        who = state.models.get(a.model or "")
+        if who is not None and who.flags.get("interrupted") == state.vars["seq"]:
+            return [(f"{R}/interrupt/once", f"{who.id} has interrupted this action already: one interrupt each")]
+        return [(f"{R}/interrupt/targeted", f"only the targeted model may interrupt: {what} targets {w.target}")]
+    if a.kind == "pass":
+        return [(f"{R}/interrupt/pass", f"pass with 'pass {w.target}'")]
+    if a.target != w.attacker:
+        return [
+            (
+                f"{R}/interrupt/against",
+                f"{w.target}'s interrupt answers {what}: 'interrupt {w.target} {w.attacker} [KIND]'",
+            )
+        ]
+    t, m = state.models[w.target], state.models[w.attacker]
+    kind = a.option or ""
+    if kind in ("counter-charge", "flee") and w.trigger != "charge":
+        name = "a Counter-Charge" if kind == "counter-charge" else "Flee!"
+        return [(f"{R}/interrupt/{kind}", f"{name} answers only a Charge!, and {what} is not one")]
+    if kind == "flee":
+        return [(f"{R}/interrupt/flee", f"{t.id} is in close combat: it cannot Flee! (PROPOSED)")]
+    if kind == "dodge":
+        return [(f"{R}/interrupt/dodge", f"Dodge answers only an Area of Effect attack, and {what} is not one")]
+    if kind == "fight":
+        if not in_close_combat(state, t):
+            return [(f"{R}/interrupt/fight", f"a Fight! interrupt needs {t.id} already in close combat")]
+        return [(f"{R}/interrupt/fight", f"a Fight! interrupt answers a Fight! by a model {t.id} can reach")]
+    if kind.startswith("fire:"):
+        weapon = ranged_weapon(t, kind[5:])
+        if weapon is None:
+            return [(f"{R}/interrupt/fire", f"{t.id} carries no ranged weapon {kind[5:]!r} to Fire! with")]
+        return [(rule, f"Fire! interrupt: {text}") for rule, text in fire_reasons(state, t, m, weapon)]
+    known = "counter-charge, flee, bulwark, dodge, fight, fire:WEAPON"
+    return [(f"{R}/interrupt/kind", f"{kind!r} is not an interrupt; the interrupts are {known}")]
 
 
 def below_action(state: State, step: GFAuto) -> None:

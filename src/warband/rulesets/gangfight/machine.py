@@ -11,6 +11,9 @@ Design: ``docs/design/gangfight-steps.md`` §1, §2, §6, §8.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar
+
 from warband.kernel.events import Event
 from warband.kernel.steps import Choice, SteppedRules
 from warband.rulesets.gangfight.actions import ChooseAction, has_action
@@ -38,6 +41,19 @@ class GangfightRules(SteppedRules[State]):
     """Gangfight on the kernel's step machine."""
 
     deploy_step = Deploy
+
+    #: When each kind of answer is given (seed 004, Interrupts and Actions), for refusals at another moment.
+    timings: ClassVar[Mapping[str, str]] = {
+        "interrupt": (
+            "an interrupt (seed 004, Interrupts) is declared in the opponent's turn by the model an enemy action"
+            " targets, with an AP held back, right after that action is declared and before any model moves,"
+            " once per enemy action"
+        ),
+        "pass": "passing answers an interrupt window, which opens only for a model an enemy action targets",
+        "activate": "a model is activated in its own player's turn, when no other model is active",
+        "end-turn": "a player ends its own turn when no model is active",
+        "decline": "a free Fight! is declined right after a charge",
+    }
 
     def start_game(self, state: State, events: list[Event]) -> None:
         start_game(state, events)

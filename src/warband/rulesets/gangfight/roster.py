@@ -154,11 +154,21 @@ class Armoury(_Model):
     armour: list[ArmourSuit] = Field(min_length=3, max_length=3)
     shield: ShieldItem
     equipment: list[EquipmentItem] = Field(default_factory=list)
+    free_weapon: str = Field(
+        min_length=1, description="The melee weapon every model carries for free (data digest §2 common rules)."
+    )
 
     @model_validator(mode="after")
     def _unique(self) -> Armoury:
         require_unique([w.name for w in self.melee] + [w.name for w in self.ranged] + [e.name for e in self.equipment])
+        if all(w.name != self.free_weapon for w in self.melee):
+            known = ", ".join(w.name for w in self.melee)
+            raise ValueError(f"free_weapon: expected one of the melee weapons ({known}), found {self.free_weapon!r}")
         return self
+
+    def free_melee(self) -> MeleeWeapon:
+        """The free hand weapon every model carries (data digest §2 [P]); a creature's natural weapons count as it."""
+        return next(w for w in self.melee if w.name == self.free_weapon)
 
     def weapon(self, name: str) -> MeleeWeapon | RangedWeapon | None:
         for w in self.melee:

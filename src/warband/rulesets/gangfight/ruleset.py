@@ -65,6 +65,10 @@ def model_specs(party: GFParty, params: Mapping[str, Any]) -> list[dict[str, Any
                 ranged.append(d)
             elif all(x["name"] != name for x in melee):
                 melee.append(d)
+        free = arm.free_melee()
+        if not any(x.get("natural") or x["name"] == free.name for x in melee):
+            # data digest §2 [P]: every model also carries its free hand weapon (a bow-only model fights with it)
+            melee.append(free.model_dump(mode="json"))
         for i in range(entry.count):
             label = entry.display_name if entry.count == 1 else f"{entry.display_name} {i + 1}"
             out.append(
@@ -87,7 +91,7 @@ class Gangfight(SteppedRuleset):
     """Gangfight (seed 004) on the kernel's step machine."""
 
     id: ClassVar[str] = "gangfight"
-    version: ClassVar[str] = "0.2.0"
+    version: ClassVar[str] = "0.3.0"
     title: ClassVar[str] = "Gangfight (seed 004: AP, interrupts, banding)"
     params: ClassVar[ParamTable] = ParamTable.load(PARAMS_PATH)
     rules: ClassVar[SteppedRules[Any]] = RULES

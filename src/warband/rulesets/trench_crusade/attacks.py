@@ -73,8 +73,12 @@ def take_out(state: State, m: Model, attacker: Model | None, events: list[Event]
     m.flags.pop("down", None)
     events.append(Removed(m.id, "Out of Action"))
     if attacker is not None:
-        attacker.flags["kills"] = int(attacker.flags.get("kills", 0)) + 1
+        # a kill is an enemy taken out; a friend struck by a shot into a melee is counted apart (issue 23)
+        key = "kills" if attacker.side != m.side else "friendly_kills"
+        attacker.flags[key] = int(attacker.flags.get(key, 0)) + 1
         m.flags["taken_out_by"] = attacker.id
+        if attacker.side == m.side:
+            m.flags["friendly_fire"] = True
     if state.vars.get("active") == m.id:
         state.vars["end_now"] = True
     _bless_on_death(state, m, events)

@@ -38,7 +38,7 @@ class TrenchCrusade(SteppedRuleset):
     """Trench Crusade behind the kernel protocol."""
 
     id: ClassVar[str] = "trench-crusade"
-    version: ClassVar[str] = "1.3.0"
+    version: ClassVar[str] = "1.3.1"
     title: ClassVar[str] = "Trench Crusade (v1.0 activation rules, seed 000)"
     params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
     rules: ClassVar[SteppedRules[Any]] = turn.RULES

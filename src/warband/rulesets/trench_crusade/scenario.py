@@ -59,7 +59,8 @@ def finish(state: State, winner: int | None, reason: str, events: list[Event]) -
 
 def result(state: State) -> GameResult | None:
     """The end of the game with each model's fate: Out of Action (``out``), else ``down``, else ``fled`` if its
-    warband fled the field, else ``in play``; ``kills`` counts the enemies it took Out of Action; ``damage`` is its
+    warband fled the field, else ``in play``; ``kills`` counts the enemies it took Out of Action (friends it took out,
+    a shot into a melee gone astray, are ``friendly_kills``, and such a friend ``friendly_fire``); ``damage`` is its
     Blood markers."""
     if state.phase != "over":
         return None
@@ -89,4 +90,6 @@ def model_fate(state: State, m: Model) -> ModelFate:
         fate,
         int(m.flags.get("kills", 0)),
         m.token("blood"),
+        int(m.flags.get("friendly_kills", 0)),
+        bool(m.flags.get("friendly_fire", False)),
     )

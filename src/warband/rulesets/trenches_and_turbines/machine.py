@@ -32,6 +32,11 @@ class TTRules(SteppedRules[State]):
     def start_game(self, state: State, events: list[Event]) -> None:
         start_game(state, events)
 
+    def owner(self, state: State, name: str | None) -> int | None:
+        """Actions name units (or their models): the side of either."""
+        unit = state.ctx.units.get(name or "")
+        return int(unit["side"]) if unit is not None else super().owner(state, name)
+
     def standing(self, state: State) -> Choice[State] | None:
         """Nothing pending and nothing to advance: a side deploys a unit, or the active unit picks an action."""
         uid = active(state)

@@ -279,7 +279,9 @@ class MagicEffect(WAuto, Reactable):
         return out
 
     def react(self, state: State, f: Model, name: str, window: ReactWindow, events: list[Event]) -> None:
-        """Denounce: a D6 over the priest's Bravery cancels the spell."""
+        """Denounce: a D6 over the priest's Bravery cancels the spell. Another priest may still Denounce it
+        (each fighter makes its own reaction, seed 003 Timing): the window asks again after this roll."""
+        push_window(state, window)
         push(state, DenounceRoll(f.id, window.actor, window.target))
 
 
@@ -298,5 +300,10 @@ class DenounceRoll(FighterD6):
         cancelled = values[0] > bravery
         events.append(DiceRolled("denounce", values, "cancelled" if cancelled else "no effect", self.model))
         if cancelled:
-            state.stack = [s for s in state.stack if not (isinstance(s, MagicEffect) and s.model == self.caster)]
+            state.stack = [
+                s
+                for s in state.stack
+                if not (isinstance(s, MagicEffect) and s.model == self.caster)
+                and not (isinstance(s, ReactWindow) and s.timing == "magic" and s.actor == self.caster)
+            ]
             events.append(Note(f"{self.caster}'s {self.name} is cancelled", f"{R}/reaction/denounce"))

@@ -17,6 +17,7 @@ from typing import Final, Literal, cast
 
 from warband.kernel import turns
 from warband.kernel.actions import Action
+from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
 from warband.kernel.state import Model
 from warband.kernel.steps import push
@@ -34,6 +35,7 @@ from warband.rulesets.wyrdcry.core import (
     pool,
     set_pool,
     show_pool,
+    side_name,
     status,
     to_activate,
 )
@@ -147,6 +149,15 @@ class Activate(turns.Activate[State]):
 
     def begin(self, state: State, piece: str, events: list[Event]) -> None:
         begin_activation(state, state.models[piece], events)
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        """A ``pass`` while fighters are left to activate names its rule (S 1: a player passes only once all its
+        fighters have activated); anything else is the kernel's activation refusal."""
+        if action.kind == "pass" and action.model is None:
+            left = ", ".join(self.ready(state))
+            why = f"side {side_name(self.by)} passes only once all its fighters have activated; still to go: {left}"
+            return [(f"{R}/activation/pass", why)]
+        return turns.Activate.reasons(self, state, action)
 
 
 def begin_activation(state: State, m: Model, events: list[Event]) -> None:

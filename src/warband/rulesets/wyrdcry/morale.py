@@ -2,11 +2,12 @@
 morale tests, panic tests, then the next round, the extra round or the end of the battle.
 
 Once half a warband is out of action (hired swords not counted) its leader, or its bravest hero, takes a morale
-test (:class:`MoraleTest`): failing wavers the warband, or withdraws it (the opponent wins) with half out, rounded
-up. Then panic tests, initiative player first (:class:`PanicTurn`, :class:`PanicTest`): a wavering warband's
-fighters and those near a TERRIFYING enemy; a fail panics the fighter (-1 Fight and Shoot) [P]. Sigmar's Blessing
-may pass either test instead (:class:`BlessTest`); Zeal, Unshakeable, Voice of Sigmar, a LEADER's Bravery and a Hold
-token change them. :class:`RoundEnd` clears the round and starts the next one (``initiative.start_round``), rolls
+test (:class:`MoraleTest`; with neither it fails unrolled): failing makes the warband wavering for the battle. With
+half out, rounded up, its player may withdraw it (the opponent wins) or carry on (:class:`Withdraw`).
+Then panic tests, initiative player first (:class:`PanicTurn`, :class:`PanicTest`): a wavering warband's fighters
+and those near a TERRIFYING enemy; a fail panics the fighter (-1 Fight and Shoot) [P]. Sigmar's Blessing may pass
+either test instead (:class:`BlessTest`); Zeal, Unshakeable, Voice of Sigmar, a LEADER's Bravery and a Hold token
+change them. :class:`RoundEnd` clears the round and starts the next one (``initiative.start_round``), rolls
 for an extra round (:class:`ExtraRound`) or ends the battle (``scenario.finish_by_score``).
 """
 
@@ -16,7 +17,7 @@ import math
 from dataclasses import dataclass
 
 from warband.kernel.actions import Action, DiceSpec
-from warband.kernel.events import DiceRolled, Event, PhaseStarted, StatusChanged
+from warband.kernel.events import DiceRolled, Event, Note, PhaseStarted, StatusChanged
 from warband.kernel.space import gap
 from warband.kernel.state import Model
 from warband.kernel.steps import OneDie, push
@@ -51,12 +52,52 @@ def start_morale(state: State, events: list[Event]) -> None:
     push(state, RoundEnd())
     push(state, PanicTurn(holder))
     for s in (1 - holder, holder):
+        if may_withdraw(state, s):
+            push(state, Withdraw(s))  # the player's choice, after its morale test
         if needs_morale(state, s):
             who = tester(state, s)
-            if who is not None and blessed(state, who) and not auto_pass(state, who):
+            if who is None:  # D §A8: leader and every Hero out: the test fails, no die is rolled
+                events.append(Note(f"side {side_name(s)} has no leader or Hero to test: its morale fails", MORALE))
+                waver(state, s, events)
+            elif blessed(state, who) and not auto_pass(state, who):
                 push(state, BlessTest(s, who.id, "morale"))  # Sigmar's Blessing (data §4.2)
             else:
                 push(state, MoraleTest(s))
+
+
+MORALE = f"{R}/morale/test"
+
+
+def waver(state: State, side: int, events: list[Event]) -> None:
+    """D §A8 [P]: a failed morale test makes the warband wavering for the rest of the battle."""
+    state.sides[side].flags["wavering"] = True
+    events.append(Note(f"side {side_name(side)}'s warband is wavering for the rest of the battle", MORALE))
+
+
+def may_withdraw(state: State, side: int) -> bool:
+    """D §A8: a warband with half its fighters (rounded up, hired swords not counted) out may withdraw."""
+    n, out = warband_size(state, side)
+    return bool(n) and out >= math.ceil(n * float(state.ctx.params["withdraw_out_fraction"]) - 1e-9)
+
+
+@dataclass(frozen=True, slots=True)
+class Withdraw(WChoice):
+    """D §A8: in the morale phase a warband with half its fighters (rounded up) out of action may withdraw (all its
+    fighters leave, not out of action; the opponent wins) or carry on: the player's choice, not the test's."""
+
+    kind = "withdraw"
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("carry-on"), Action("withdraw")]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.kind != "withdraw":
+            return
+        state.sides[self.by].flags["withdrawn"] = True
+        for m in standing(state, self.by):
+            m.on_table = False
+        finish(state, 1 - self.by, f"side {side_name(self.by)} withdrew", events)
 
 
 def needs_morale(state: State, side: int) -> bool:
@@ -84,7 +125,8 @@ def tester(state: State, side: int) -> Model | None:
 @dataclass(frozen=True, slots=True)
 class MoraleTest(WChance):
     """D §A8: once half the warband is out of action, a D6 against the leader's Bravery (else the bravest
-    hero's; none fails). Failing with half (rounded up) out withdraws the warband: the opponent wins."""
+    hero's; with neither the test fails unrolled, :func:`start_morale`). Failing makes the warband wavering for
+    the battle [P]; withdrawing is the player's choice (:class:`Withdraw`)."""
 
     kind = "morale-test"
     side: int
@@ -98,16 +140,8 @@ class MoraleTest(WChance):
             auto_pass(state, who) or rolls.bravery_test(max(values), panic_bravery(state, who))
         )
         events.append(DiceRolled(f"morale ({who.id if who else 'no hero'})", values, "passed" if passed else "failed"))
-        if passed:
-            return
-        n, out = warband_size(state, self.side)
-        if out >= math.ceil(n * float(state.ctx.params["withdraw_out_fraction"]) - 1e-9):
-            state.sides[self.side].flags["withdrawn"] = True
-            for m in standing(state, self.side):
-                m.on_table = False
-            finish(state, 1 - self.side, f"side {side_name(self.side)} withdrew", events)
-        else:
-            state.sides[self.side].flags["wavering"] = True
+        if not passed:
+            waver(state, self.side, events)
 
 
 def must_test_panic(state: State, m: Model) -> bool:

@@ -4,7 +4,8 @@ Rules read here, never changed: a reaction is declared by the non-active player 
 names, and costs reaction dice (or a Wyrd blessing where offered) (S 26-32); a wyrd die adds a single or upgrades
 a single or a group one step, and unspent ones stay banked (D §A2.3); the player with the initiative says who
 activates first (S 2); a commanded fighter may activate at once after the activation (S 23); the opponent of a
-falling fighter picks where it lands (D §A4)."""
+falling fighter picks where it lands (D §A4); a warband with half its fighters out may withdraw in the morale phase
+(D §A8)."""
 
 from __future__ import annotations
 
@@ -53,6 +54,10 @@ PROMPTS: dict[str, PromptFn] = {
     "command-activation": template(
         "{model} was given a Command: it may activate right now, before the opponent's next activation, or "
         "decline (the opponent activates next)"
+    ),
+    "withdraw": template(
+        "{side}'s warband has half its fighters (rounded up) out of action: withdraw it from the battle (its "
+        "fighters leave, the opponent wins) or carry on (D §A8)"
     ),
     "landing": template(
         "{model} falls: {side}, its opponent, picks where it lands (on the ground near where it fell); the "

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from warband.kernel.actions import Action, DiceSpec
+from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event, Note, StatusChanged
 from warband.kernel.records import Step
 from warband.kernel.state import Model
@@ -35,6 +36,7 @@ from warband.rulesets.wyrdcry.core import (
     has_kw,
     is_out,
     reaction_dice,
+    side_name,
     standing,
     visible,
 )
@@ -113,6 +115,7 @@ class ReactWindow(WChoice):
 
     kind = "react"
     prompt = "reaction"
+    answers = frozenset({"react", "no-reaction"})
     by: int
     timing: str
     actor: str
@@ -132,6 +135,10 @@ class ReactWindow(WChoice):
 
     def options(self, state: State) -> list[Action]:
         return [*self.eligible(state), Action("no-reaction")]
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        opts = self.options(state)
+        return [] if action in opts else window_reasons(state, self, action, opts)
 
     def apply(self, state: State, action: Action, events: list[Event]) -> None:
         if action.kind != "react":
@@ -155,6 +162,63 @@ class ReactWindow(WChoice):
             step = reacted_to(state, self.timing)
             assert step is not None, self
             step.react(state, f, name, self, events)
+
+
+#: The moment each reaction is declared at (seed 003 S 26-32, D §A7, data §4.2-4.4), for refusals.
+MOMENTS = {
+    "counter": "before the hit rolls of a melee attack on the fighter",
+    "take-cover": "before the hit rolls of a ranged attack on the fighter, when it is in cover",
+    "strike-them-down": 'when an enemy within 1" that the fighter can see Retreats',
+    "deathwish": "when a blow would take the Troll Slayer out of action",
+    "denounce": "when an enemy casts a spell at a fighter within the priest's range",
+    "martyrdom": "when the Sister herself is taken out of action",
+    "sudden-accusation": "when a friend the fighter can see is taken out of action by an enemy it can see",
+}
+WINDOWS = {
+    "melee": "a melee attack's hit rolls",
+    "ranged": "a ranged attack's hit rolls",
+    "retreat": "a Retreat",
+    "deathwish": "a blow about to land",
+    "magic": "a spell about to take effect",
+    "out": "a fighter taken out of action",
+}
+
+
+def window_reasons(state: State, w: ReactWindow, a: Action, opts: list[Action]) -> list[Reason]:
+    """Why ``a`` is not a reaction the reacting player may declare at ``w``, each naming its rule: a reaction
+    costs a reaction die (S 28-30), a fighter makes at most one for each enemy action (seed 003 Timing), and each
+    reaction has its own moment (S 26-32, D §A7)."""
+    moment = WINDOWS.get(w.timing, w.timing)
+    if a.kind not in ("react", "no-reaction"):
+        why = (
+            f"side {side_name(w.by)} answers {w.actor}'s action now ({moment}): declare a reaction"
+            " ('react FIGHTER ENEMY [NAME]') or 'no-reaction'"
+        )
+        return [(f"{R}/reaction/window", why)]
+    if a.kind == "no-reaction":
+        return [(f"{R}/reaction/syntax", "'no-reaction' names nobody: it declines every reaction at this moment")]
+    f = state.models.get(a.model or "")
+    if f is None or f.side != w.by or is_out(f):
+        return [(f"{R}/reaction/whose", f"only a fighter of side {side_name(w.by)} still in action reacts now")]
+    name, _, pay = str(a.option).partition(" ")
+    limit = int(state.ctx.params["reactions_per_enemy_action"])
+    if reactions_used(f, w.seq) >= limit:
+        why = f"{f.id} has reacted to this enemy action already: a fighter makes at most {limit} reaction per action"
+        return [(f"{R}/reaction/once", why)]
+    if name not in MOMENTS:
+        return [(f"{R}/reaction/name", f"{name!r} is not a reaction; the reactions are {', '.join(MOMENTS)}")]
+    if pay != "wyrd" and reaction_dice(state, f.side) < int(state.ctx.params["reaction_cost"]):
+        why = f"a reaction costs a reaction die and side {side_name(f.side)} has none left"
+        return [(f"{R}/reaction/dice", why)]
+    if pay == "wyrd" and not blessed(state, f):
+        return [
+            (f"{R}/reaction/blessing", f"{f.id} may pay for a reaction with a wyrd die only with Sigmar's Blessing")
+        ]
+    mine = [o for o in opts if o.model == f.id and str(o.option).partition(" ")[0] == name]
+    if not mine:
+        why = f"{name} is declared {MOMENTS[name]}; this moment is {moment}, and {f.id} may not make it here"
+        return [(f"{R}/reaction/moment", why)]
+    return [(f"{R}/reaction/target", f"{f.id}'s {name} answers {mine[0].target}: {mine[0]}")]
 
 
 def strike_reactions(state: State, retreater: Model, seq: int) -> list[Action]:

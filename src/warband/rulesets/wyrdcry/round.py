@@ -10,6 +10,9 @@ the morale phase with the round's end (``morale.py``), until the battle ends (``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar
+
 from warband.kernel import turns
 from warband.kernel.actions import Action
 from warband.kernel.events import Event, Note
@@ -41,6 +44,7 @@ from warband.rulesets.wyrdcry.morale import (
     PanicTest,
     PanicTurn,
     RoundEnd,
+    Withdraw,
     start_morale,
 )
 from warband.rulesets.wyrdcry.movement import MoveTo
@@ -72,6 +76,20 @@ class WyrdcryRules(turns.Alternating[State]):
     deploy_step = Deploy
     deploy_phase = "setup"
     activate_step = Activate
+
+    #: When each kind of answer is given (seed 003, digest A5-A8), for refusals at another moment.
+    timings: ClassVar[Mapping[str, str]] = {
+        "react": (
+            "a reaction (seed 003 S 26-32) is declared by the enemy of the acting fighter at the moment it names"
+            " (before hit rolls, a Retreat, a spell, a fighter taken out), paying a reaction die; once that moment"
+            " has passed it can no longer be declared"
+        ),
+        "no-reaction": "'no-reaction' declines a reaction window, which opens only at a reaction's moment",
+        "pass": "a player passes only once all its fighters have activated this round (seed 003 S 1)",
+        "activate": "a fighter is activated in the combat phase, when no fighter of its side is active",
+        "withdraw": "a warband withdraws only in the morale phase, once half of it (rounded up) is out of action",
+        "carry-on": "carrying on answers the morale phase's offer to withdraw",
+    }
 
     def start_game(self, state: State, events: list[Event]) -> None:
         start_game(state, events)
@@ -145,6 +163,7 @@ ALL_STEP_KINDS = (
     MagicEffect,
     DenounceRoll,
     MoraleTest,
+    Withdraw,
     PanicTurn,
     PanicTest,
     RoundEnd,

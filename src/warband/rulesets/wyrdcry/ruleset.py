@@ -23,7 +23,7 @@ class Wyrdcry(SteppedRuleset):
     """Wyrdcry behind the kernel protocol."""
 
     id: ClassVar[str] = "wyrdcry"
-    version: ClassVar[str] = "0.3.0"
+    version: ClassVar[str] = "0.4.0"
     title: ClassVar[str] = "Wyrdcry (seed 003 combat phase, Notion initiative and morale)"
     params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
     rules: ClassVar[SteppedRules[Any]] = RULES
