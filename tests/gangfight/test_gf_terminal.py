@@ -9,6 +9,7 @@ transcript. The AI's play may change with the heuristic's evaluation; the test d
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -68,6 +69,11 @@ def terminal(seed: int, agent_b: str, typed: list[str], *extra: str) -> str:
     return result.output
 
 
+def unnamed(text: str) -> str:
+    """The terminal's text with the names beside model ids left out (``a6 (Human Regular 1)`` -> ``a6``)."""
+    return re.sub(r"\b([ab]\d+) \([^()]*\)", r"\1", text)
+
+
 def first(legal: list[Action], kind: str, option: str | None = None) -> Action | None:
     return next((a for a in legal if a.kind == kind and (option is None or a.option == option)), None)
 
@@ -87,7 +93,8 @@ def test_the_person_is_asked_for_an_interrupt_in_the_ais_turn_and_declares_bulwa
         return first(legal, "end-turn") or legal[0]
 
     typed = script(3, "heuristic", policy)
-    out = terminal(3, "heuristic", typed)
+    named = terminal(3, "heuristic", typed)
+    out = unnamed(named)
     b = declared[0]
     # the question is put to side A in side B's turn, "pass" first, and the answer is carried out
     asked = out.index(f"Side A (Shieldwall Sellswords): interrupt for {b.model}")
@@ -95,6 +102,7 @@ def test_the_person_is_asked_for_an_interrupt_in_the_ais_turn_and_declares_bulwa
     assert "   1. pass " + str(b.model) in out[asked:]
     assert f"choice> {typed[-1]}\n" in out[asked:]
     assert f"{b.model} interrupts: bulwark [gangfight/interrupt/bulwark]" in out[asked:]
+    assert f"{b.model} (Human Regular 1) interrupts: bulwark" in named  # models are named beside their ids
 
 
 def test_the_person_leads_a_with_me_banding_action() -> None:
@@ -118,7 +126,7 @@ def test_the_person_leads_a_with_me_banding_action() -> None:
         return first(legal, "done") or first(legal, "move") or legal[0]
 
     typed = script(5, "random", policy)
-    out = terminal(5, "random", typed)
+    out = unnamed(terminal(5, "random", typed))
     assert "band a1 [with-me]" in out
     assert f"{led[1]} joins a1's with-me [gangfight/band/join]" in out
     assert f"{led[2]} joins a1's with-me [gangfight/band/join]" in out

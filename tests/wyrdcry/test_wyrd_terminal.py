@@ -4,6 +4,7 @@ they type every roll: the roll-off, the initiative dice and the hit rolls."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -54,8 +55,9 @@ def test_two_people_play_a_reaction_an_ability_and_type_the_initiative_dice(tmp_
          "--agent-a", "human", "--agent-b", "human", "--dice", "manual"],
         input="\n".join(script) + "\n",
     )  # fmt: skip
-    text = out.output
-    assert out.exit_code == 0, text
+    assert out.exit_code == 0, out.output
+    assert "a4 (Warrior) uses Onslaught (value 4)" in out.output  # models are named beside their ids
+    text = unnamed(out.output)
     assert "Roll 6d6 (initiative dice of side A)" in text
     assert "side A initiative dice rolled [1, 2, 3, 4, 4, 4] -> [triple 4s], single 1, single 2, single 3" in text
     assert "side B initiative dice rolled [1, 2, 3, 4, 5, 5] -> [double 5s], single 1" in text
@@ -66,3 +68,8 @@ def test_two_people_play_a_reaction_an_ability_and_type_the_initiative_dice(tmp_
     assert "b4: +6 damage (now 6)" in text  # a hit (2) and a crit (4)
     assert "b4's Counter deals 3 damage to a4" in text  # a miss, and a 1 among the rolls
     assert "stopped before the end of the game" in text
+
+
+def unnamed(text: str) -> str:
+    """The terminal's text with the names beside model ids left out (``a4 (Warrior)`` -> ``a4``)."""
+    return re.sub(r"\b([ab]\d+) \([^()]*\)", r"\1", text)
