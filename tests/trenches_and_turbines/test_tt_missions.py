@@ -489,7 +489,7 @@ def test_play_shows_mission_actions_to_a_person() -> None:
     g = game([secure()])
     buf = io.StringIO()
     HumanConsole(Console(file=buf, width=200), lambda _: None).show_choices(g)
-    line_of = next(x for x in buf.getvalue().splitlines() if "mission a1 o1 [secure]" in x)
+    line_of = next(x for x in buf.getvalue().splitlines() if "mission a1 (Squad) o1 [secure]" in x)  # named
     assert "Secure the Intel: A unit within 1 inch of a cache secures it" in line_of
     assert "objectives: o1 at (20.0,20.0); o2 at (40.0,20.0)" in RS.render(g.state)
     act(g, "mission a1 o1 [secure]")
