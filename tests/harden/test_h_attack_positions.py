@@ -153,3 +153,17 @@ def test_a_roster_edited_in_the_header_is_checked_by_its_loader(
 def test_the_untouched_position_is_legal(ruleset: str, positions: dict[str, Doc], tmp_path: Path) -> None:
     out = timed(lambda: cli("legal", _write(positions[ruleset], tmp_path, "ok")))
     assert out.code == 0 and "decides" in out.text, out.text
+
+
+def test_a_gangfight_model_hit_past_zero_endurance_is_a_possible_position(positions: dict[str, Doc]) -> None:
+    """Gangfight keeps the deficit of a model hit past 0 EN (digest gangfight.md, Melee: EN <= 0 is incapacitated),
+    so a saved game holding EN -2 is one the rules reach: it loads (the web table's agents rebuild every game from
+    its JSON, and refusing it froze a game at the next agent move). Any other negative token is still refused."""
+    doc = json.loads(json.dumps(positions["gangfight"]))
+    model = _first_on_table(doc)
+    model["tokens"]["en"] = -2
+    assert Game.from_json(doc).state.models[model["id"]].tokens["en"] == -2
+    model["tokens"]["en"] = 0
+    model["tokens"]["ap"] = -1
+    with pytest.raises(PositionError, match=r"tokens\.ap"):
+        Game.from_json(doc)

@@ -65,8 +65,18 @@ def version(page: Any) -> str:
 
 
 def wait_turn_or_end(page: Any) -> bool:
-    """Wait until this seat must decide (True) or the game is over (False)."""
-    page.wait_for_selector("[data-testid=your-turn], [data-testid=result]", timeout=STEP_TIMEOUT)
+    """Wait until this seat must decide (True) or the game is over (False); if neither comes, fail with what the
+    page says (a fault, the status, the last log lines)."""
+    try:
+        page.wait_for_selector("[data-testid=your-turn], [data-testid=result]", timeout=STEP_TIMEOUT)
+    except Exception as exc:
+        said = {
+            key: page.locator(f"[data-testid={key}]").all_inner_texts()
+            for key in ("status", "error", "turn", "waiting", "dice")
+        }
+        log = page.locator("[data-testid=log]").all_inner_texts()
+        tail = log[-1][-800:] if log else ""
+        raise AssertionError(f"neither this seat's turn nor the result came: {said}; log ends {tail}") from exc
     return page.locator("[data-testid=result]").count() == 0
 
 

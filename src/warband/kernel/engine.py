@@ -237,7 +237,9 @@ class Game:
         params = rs.params.resolve(header["params"])
         rosters = (header["rosters"][0], header["rosters"][1])
         turns = header["scenario"].get("turns") if isinstance(header.get("scenario"), dict) else None
-        problems = sanity.raw_model_problems(file, data["state"]) + sanity.state_problems(file, data["state"], turns)
+        problems = sanity.raw_model_problems(file, data["state"]) + sanity.state_problems(
+            file, data["state"], turns, rs.signed_tokens
+        )
         if problems:
             raise PositionError(problems)
         state = rs.restore(params, rosters, header["scenario"], int(header["seed"]), data["state"])

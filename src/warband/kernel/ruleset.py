@@ -67,6 +67,9 @@ class Ruleset(abc.ABC):
     #: :class:`SteppedRuleset` ``view`` (state). A hook
     #: not named here keeps the default method (or the ruleset overrides the method itself).
     faces: ClassVar[Mapping[str, str]] = {}
+    #: Tokens whose count the rules let fall below zero (Gangfight's endurance: a model hit past 0 EN keeps the
+    #: deficit); a restored position may hold them negative, every other token is 0 or more.
+    signed_tokens: ClassVar[frozenset[str]] = frozenset()
 
     def face(self, hook: str) -> Any | None:
         """What :attr:`faces` names for ``hook``, imported now; None if it names nothing."""

@@ -50,9 +50,12 @@ MAX_TOKENS = 1000
 ACTIVE_KEYS = ("active", "active_model")
 
 
-def state_problems(file: str, state: Mapping[str, Any], turns: Any) -> list[Problem]:
+def state_problems(
+    file: str, state: Mapping[str, Any], turns: Any, signed: frozenset[str] = frozenset()
+) -> list[Problem]:
     """Problems of the state as a whole, visible in the JSON: not exactly two sides, a turn outside 0 to the
-    scenario's turns + 1, a token count below 0 (or absurd), the model or unit acting now not on the table."""
+    scenario's turns + 1, a token count below 0 (unless the ruleset's rules let that token go negative:
+    ``signed``) or absurd, the model or unit acting now not on the table."""
     out: list[Problem] = []
     sides = state.get("sides")
     if isinstance(sides, list) and len(sides) != 2:
@@ -67,10 +70,13 @@ def state_problems(file: str, state: Mapping[str, Any], turns: Any) -> list[Prob
     models = [m for m in state.get("models", []) if isinstance(m, Mapping)]
     for i, m in enumerate(models):
         for name, count in (m.get("tokens") or {}).items():
-            if isinstance(count, int) and not 0 <= count <= MAX_TOKENS:
+            low = -MAX_TOKENS if name in signed else 0
+            if isinstance(count, int) and not low <= count <= MAX_TOKENS:
                 out.append(
                     Problem(
-                        file, f"state.models[{i}].tokens.{name}", f"expected 0 to {MAX_TOKENS} tokens, found {count}"
+                        file,
+                        f"state.models[{i}].tokens.{name}",
+                        f"expected {low} to {MAX_TOKENS} tokens, found {count}",
                     )
                 )
     variables = state.get("vars")

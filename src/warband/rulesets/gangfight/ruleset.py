@@ -96,6 +96,8 @@ class Gangfight(SteppedRuleset):
     params: ClassVar[ParamTable] = ParamTable.load(PARAMS_PATH)
     rules: ClassVar[SteppedRules[Any]] = RULES
     action_vocabulary: ClassVar[ActionVocabulary | None] = VOCABULARY
+    #: a model hit past 0 EN keeps the deficit (digest gangfight.md, Melee: EN <= 0 is incapacitated)
+    signed_tokens: ClassVar[frozenset[str]] = frozenset({"en"})
     faces: ClassVar[Mapping[str, str]] = {
         "prompts": "warband.rulesets.gangfight.prompts:PROMPTS",
         "evaluate": "warband.rulesets.gangfight.evaluate:evaluate",
