@@ -16,6 +16,7 @@ from warband.kernel.engine import Game
 from warband.kernel.learned import DECIDED, LearnedEvaluationError, NoFeaturesError, read_weights, weights_of
 from warband.kernel.rng import Rng
 from warband.lab.fit import Sample, fit_logistic, fit_ruleset, fit_samples, log_loss
+from warband.rulesets.example import Example
 
 DATA = Path(__file__).parent / "data"
 RULESETS = ("trench-crusade", "trenches-and-turbines", "wyrdcry", "gangfight")
@@ -122,7 +123,7 @@ def test_a_finished_game_is_decided_for_the_learned_evaluation() -> None:
 
 
 def test_a_ruleset_without_features_says_so() -> None:
-    rs = registry.get("example")
+    rs = Example()
     with pytest.raises(NoFeaturesError, match="ruleset 'example' names no features"):
         rs.features(None, 0)  # type: ignore[arg-type]
 
@@ -130,7 +131,7 @@ def test_a_ruleset_without_features_says_so() -> None:
 def test_a_bad_weights_file_is_named(tmp_path: Path) -> None:
     bad = tmp_path / "evaluation.json"
     bad.write_text('{"format": "warband-evaluation/1", "features": ["a"], "weights": []}', encoding="utf-8")
-    with pytest.raises(LearnedEvaluationError, match="evaluation.json: 'features' and 'weights'"):
+    with pytest.raises(LearnedEvaluationError, match=r"evaluation\.json: 'features' and 'weights'"):
         read_weights(bad)
     with pytest.raises(LearnedEvaluationError, match="no learned evaluation"):
         read_weights(tmp_path / "missing.json")

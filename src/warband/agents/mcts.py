@@ -160,7 +160,9 @@ class MCTSAgent(Agent):
         super().__init__(seed)
         self.rng = Rng(seed)
         # the root prior's lookahead (prior=heuristic): the heuristic agent at its default search
-        self._lookahead = HeuristicAgent(seed=derive_seed(seed, 7), eval=self.eval) if self.prior == "heuristic" else None
+        self._lookahead = (
+            HeuristicAgent(seed=derive_seed(seed, 7), eval=self.eval) if self.prior == "heuristic" else None
+        )
         self._root: Node | None = None
         self.last_iterations = 0
         self.last_root: Node | None = None
@@ -337,7 +339,11 @@ class MCTSAgent(Agent):
 
     def _rollout(self, g: Game, budget: int, seed: int) -> None:
         rng = Rng(seed ^ 0x5DEECE66D)
-        policy = HeuristicAgent(seed=seed, samples=1, refine=1, depth=0, eval=self.eval) if self.rollout == "heuristic" else None
+        policy = (
+            HeuristicAgent(seed=seed, samples=1, refine=1, depth=0, eval=self.eval)
+            if self.rollout == "heuristic"
+            else None
+        )
         for _ in range(MAX_STEPS):
             d = g.decision
             if d.kind == "over":

@@ -108,7 +108,7 @@ def _sigmoid(z: float) -> float:
 def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     """``a x = b`` by Gauss-Jordan elimination with partial pivoting (``a`` is positive definite here)."""
     n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    m = [[*row, b[i]] for i, row in enumerate(a)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
         m[col], m[pivot] = m[pivot], m[col]
