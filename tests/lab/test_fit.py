@@ -147,3 +147,21 @@ def test_agents_take_eval_learned() -> None:
     game = Game.new(rs, [rs.load_roster(p) for p in paths], rs.load_scenario(rs.default_scenario()), 2, record=False)
     play(game, [make_agent("heuristic:eval=learned,samples=1", 1), make_agent("random", 2)], steps=60)
     assert game.state.state_id > 0
+
+
+def test_the_fit_eval_command_writes_the_weights_and_refuses_bad_input(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from warband.cli.main import app
+
+    runner = CliRunner()
+    out = tmp_path / "w.json"
+    got = runner.invoke(app, ["fit-eval", "trench-crusade", "--games", "3", "--seed", "2", "--out", str(out)])
+    assert got.exit_code == 0, got.output
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["command"] == "warband fit-eval trench-crusade --games 3 --seed 2 --agent random --rate 0.25"
+    assert doc["features"][:2] == ["points_standing", "points_down"] and len(doc["weights"]) == 9
+    assert doc["positions"]["train"] > 0 and "log_loss" in doc["held_out"]
+    bad = runner.invoke(app, ["fit-eval", "trench-crusade", "--games", "0"])
+    assert bad.exit_code != 0
+    assert "--games must be at least 1" in str(bad.exception) + bad.output
