@@ -15,7 +15,7 @@ from warband.kernel import ruleset as registry
 from warband.kernel.engine import Game
 from warband.kernel.learned import DECIDED, LearnedEvaluationError, NoFeaturesError, read_weights, weights_of
 from warband.kernel.rng import Rng
-from warband.lab.fit import Sample, fit_logistic, fit_ruleset, fit_samples, log_loss
+from warband.lab.fit import Sample, SelfPlay, fit_logistic, fit_ruleset, fit_samples, log_loss
 from warband.rulesets.example import Example
 
 DATA = Path(__file__).parent / "data"
@@ -81,7 +81,7 @@ def test_a_seeded_refit_reproduces_the_committed_fixture() -> None:
     """``warband fit-eval trench-crusade --games 8 --seed 5 --rate 0.25`` as the fixture records it (regenerate
     the fixture with that command and ``--out`` when the features change on purpose)."""
     want = json.loads((DATA / "fit-trench-crusade-small.json").read_text(encoding="utf-8"))
-    got = fit_ruleset("trench-crusade", games=8, seed=5, rate=0.25).to_json()
+    got = fit_ruleset(SelfPlay("trench-crusade", games=8, seed=5, rate=0.25)).to_json()
     assert got == want
 
 

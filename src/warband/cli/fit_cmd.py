@@ -14,7 +14,15 @@ import typer
 
 from warband.agents.base import make_agent
 from warband.kernel.rng import check_seed
-from warband.lab.fit import DEFAULT_HOLDOUT, DEFAULT_L2, DEFAULT_RATE, default_output, fit_ruleset, write_fit
+from warband.lab.fit import (
+    DEFAULT_HOLDOUT,
+    DEFAULT_L2,
+    DEFAULT_RATE,
+    SelfPlay,
+    default_output,
+    fit_ruleset,
+    write_fit,
+)
 
 
 def fit_eval_command(
@@ -31,7 +39,7 @@ def fit_eval_command(
     """Fit RULESET's learned evaluation (logistic regression of outcomes on its named features)."""
     check_seed(seed)
     make_agent(agent)  # a bad spec exits 2 before the first game
-    fit = fit_ruleset(ruleset, games, seed, agent, rate, l2, holdout)
+    fit = fit_ruleset(SelfPlay(ruleset, games, seed, agent, rate), l2, holdout)
     path = out if out is not None else default_output(ruleset)
     write_fit(fit, path)
     doc = fit.to_json()

@@ -33,6 +33,7 @@ __all__ = [
     "Fit",
     "FitError",
     "Sample",
+    "SelfPlay",
     "fit_logistic",
     "fit_ruleset",
     "log_loss",
@@ -214,17 +215,32 @@ def _pairings(rs: registry.Ruleset) -> list[tuple[Path, Path]]:
     return [(a, b) for a in paths for b in paths] if len(paths) > 1 else [(paths[0], paths[0])]
 
 
+@dataclass(frozen=True, slots=True)
+class SelfPlay:
+    """Which games to sample positions from: ``games`` seeded games of ``ruleset``, both sides played by
+    ``agent``, each choice decision sampled with chance ``rate``."""
+
+    ruleset: str
+    games: int
+    seed: int
+    agent: str = "random"
+    rate: float = DEFAULT_RATE
+
+    def command(self) -> str:
+        """The ``warband fit-eval`` command line that plays these games."""
+        return (
+            f"warband fit-eval {self.ruleset} --games {self.games} --seed {self.seed} --agent {self.agent}"
+            f" --rate {self.rate:g}"
+        )
+
+
 def sample_positions(
-    ruleset: str,
-    games: int,
-    seed: int,
-    agent: str = "random",
-    rate: float = DEFAULT_RATE,
-    progress: Callable[[int, int], None] | None = None,
+    plan: SelfPlay, progress: Callable[[int, int], None] | None = None
 ) -> tuple[tuple[str, ...], list[Sample]]:
     """Play ``games`` seeded games between the ruleset's sample warbands (pairings in turn, both orders), both
     sides played by ``agent``; each choice decision is sampled with chance ``rate`` (a seeded stream of its
     own) and described by ``Ruleset.features`` for the side choosing. Returns (feature names, samples)."""
+    ruleset, games, seed, agent, rate = plan.ruleset, plan.games, plan.seed, plan.agent, plan.rate
     if games < 1:
         raise FitError(f"--games must be at least 1, got {games}")
     if not 0.0 < rate <= 1.0:
@@ -266,29 +282,26 @@ def sample_positions(
 
 
 def fit_ruleset(
-    ruleset: str,
-    games: int,
-    seed: int,
-    agent: str = "random",
-    rate: float = DEFAULT_RATE,
+    plan: SelfPlay,
     l2: float = DEFAULT_L2,
     holdout: float = DEFAULT_HOLDOUT,
     progress: Callable[[int, int], None] | None = None,
 ) -> Fit:
     """Sample positions (:func:`sample_positions`) and fit them (:func:`fit_samples`); the result records the
     command that reproduces it."""
-    names, samples = sample_positions(ruleset, games, seed, agent, rate, progress)
+    names, samples = sample_positions(plan, progress)
     fit = fit_samples(names, samples, holdout, l2)
+    rs = registry.get(plan.ruleset)
     fit.extra = {
-        "ruleset": registry.get(ruleset).id,
-        "ruleset_version": registry.get(ruleset).version,
-        "games": games,
-        "seed": seed,
-        "agent": agent,
-        "rate": rate,
+        "ruleset": rs.id,
+        "ruleset_version": rs.version,
+        "games": plan.games,
+        "seed": plan.seed,
+        "agent": plan.agent,
+        "rate": plan.rate,
         "l2": l2,
         "holdout": holdout,
-        "command": f"warband fit-eval {ruleset} --games {games} --seed {seed} --agent {agent} --rate {rate:g}",
+        "command": plan.command(),
     }
     return fit
 
