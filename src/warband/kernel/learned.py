@@ -9,13 +9,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from warband.kernel.errors import WarbandError
-
-if TYPE_CHECKING:
-    from warband.kernel.ruleset import Ruleset
-    from warband.kernel.state import GameState
+from warband.kernel.result import GameResult
+from warband.kernel.state import GameState
 
 #: The file, in a ruleset's data folder, that holds its fitted weights.
 EVALUATION_FILE = "evaluation.json"
@@ -40,6 +38,19 @@ class Weights:
     intercept: float
 
 
+class Rules(Protocol):
+    """What the learned evaluation reads of a ruleset (a :class:`~warband.kernel.ruleset.Ruleset`)."""
+
+    @property
+    def id(self) -> str: ...
+
+    def data_dir(self) -> Path: ...
+
+    def result(self, state: GameState[Any]) -> GameResult | None: ...
+
+    def features(self, state: GameState[Any], side: int) -> dict[str, float]: ...
+
+
 _CACHE: dict[str, Weights] = {}
 
 
@@ -61,7 +72,7 @@ def read_weights(path: Path) -> Weights:
     return Weights(tuple(str(n) for n in names), tuple(float(w) for w in weights), float(doc.get("intercept", 0.0)))
 
 
-def weights_of(ruleset: Ruleset) -> Weights:
+def weights_of(ruleset: Rules) -> Weights:
     """The ruleset's shipped weights, read once per process."""
     found = _CACHE.get(ruleset.id)
     if found is None:
@@ -69,7 +80,7 @@ def weights_of(ruleset: Ruleset) -> Weights:
     return found
 
 
-def learned_value(ruleset: Ruleset, state: GameState[Any], side: int) -> float:
+def learned_value(ruleset: Rules, state: GameState[Any], side: int) -> float:
     """Log-odds that ``side`` wins from ``state`` by the ruleset's fitted weights."""
     result = ruleset.result(state)
     if result is not None:
