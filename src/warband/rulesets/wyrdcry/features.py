@@ -7,8 +7,9 @@
 * ``dice``: the heuristic's worth of ability groups and singles in hand (digest §A2.6);
 * ``reaction_dice``, ``wyrd_bank``: reaction dice and banked wyrd dice held;
 * ``objectives``: the heuristic's token value (digest §A9 treasure tokens), 0 in a scenario without them;
-* ``exposure``: (enemy loaded weapon, own fighter) pairs in range and sight, the shots the enemy may take next:
-  those the side makes minus those it faces (the heuristic's exposure term);
+* ``exposure``: the heuristic's exposure term (over the enemy's loaded shooters with a fighter in range and in
+  sight, the share of that fighter's health the best shot is expected to deal): what the side threatens minus
+  what it faces, quartered;
 * ``in_reach``: the side's fighters that can strike an enemy this round (the heuristic's ``ability_users``).
 """
 
