@@ -39,6 +39,26 @@ class Agent(abc.ABC):
         return self.name
 
 
+#: What an agent's ``eval`` option may name: the ruleset's hand-written evaluation (``Ruleset.evaluate``) or the
+#: one learned from games (``Ruleset.learned_evaluation``: log-odds, fitted by ``warband fit-eval``).
+EVALUATIONS = ("heuristic", "learned")
+
+
+def eval_option(agent: str, options: dict[str, Any]) -> str:
+    """Pop and check the ``eval`` option of ``agent``'s spec (default ``heuristic``)."""
+    kind = str(options.pop("eval", "heuristic"))
+    if kind not in EVALUATIONS:
+        raise AgentError(f"agent {agent!r}: option eval={kind!r} is not one of {', '.join(EVALUATIONS)}")
+    return kind
+
+
+def evaluation(game: Game, side: int, kind: str) -> float:
+    """The value of ``game``'s position for ``side`` by the evaluation ``kind`` names (:data:`EVALUATIONS`)."""
+    if kind == "learned":
+        return game.ruleset.learned_evaluation(game.state, side)
+    return game.ruleset.evaluate(game.state, side)
+
+
 def available() -> list[str]:
     """Names of the installed agents (``warband.agents`` entry points), without importing them: one broken
     plug-in must not stop the others from loading."""

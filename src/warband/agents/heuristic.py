@@ -24,7 +24,9 @@ stream) plus ``Ruleset.evaluate``, so the agent plays any ruleset. Options (stri
   (the move is judged as "the model may still go anywhere"; where it goes is decided at the destination
   prompt itself). ``shallow=move+dash`` is about twice as fast in Trench Crusade and plays a little worse; in a
   game of units (Trenches and Turbines) it makes the agent prefer short moves it can search, so the default
-  searches every kind.
+  searches every kind;
+* ``eval`` (``heuristic``): ``learned`` values positions by ``Ruleset.learned_evaluation`` (the weights fitted
+  to self-play games, ``warband fit-eval``) instead of ``Ruleset.evaluate``.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from warband.agents.base import Agent, number_option
+from warband.agents.base import Agent, eval_option, evaluation, number_option
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.rng import Rng
@@ -70,6 +72,7 @@ class HeuristicAgent(Agent):
         self.depth = _int_option(opts, "depth", 1, 0)
         self.single = _kinds(opts.pop("single", "charge"))
         self.shallow = _kinds(opts.pop("shallow", ""))
+        self.eval = eval_option("heuristic", opts)
         super().__init__(seed, **opts)
         self.rng = Rng(seed)
         self._seeds: tuple[int, ...] = ()
@@ -77,7 +80,8 @@ class HeuristicAgent(Agent):
         self._point_prompts: set[str] = set()
 
     def describe(self) -> str:
-        return f"heuristic:samples={self.samples},refine={self.refine},depth={self.depth}"
+        learned = ",eval=learned" if self.eval == "learned" else ""
+        return f"heuristic:samples={self.samples},refine={self.refine},depth={self.depth}{learned}"
 
     # --- the choice --------------------------------------------------------------------------------
     def choose(self, game: Game) -> Action:
@@ -108,7 +112,7 @@ class HeuristicAgent(Agent):
             c.state.rng = Rng(self._seeds[i % len(self._seeds)] if self._seeds else i)
             c.apply(action)
             rolled, searched = self._settle(c, me, root, depth, action.kind not in self.shallow)
-            total += c.ruleset.evaluate(c.state, me)
+            total += evaluation(c, me, self.eval)
             n += 1
             if not rolled or searched:
                 break  # no chance involved, or a costly nested search: one sample will do
@@ -206,16 +210,15 @@ class HeuristicAgent(Agent):
         scored: list[tuple[float, int, Action]] = []
         # a ruleset may value all the points at once (incrementally: only the moved model's terms change);
         # it must give the same values as the loop below
-        at_points = getattr(probe.ruleset, "evaluate_points", None)
+        at_points = getattr(probe.ruleset, "evaluate_points", None) if self.eval == "heuristic" else None
         if at_points is not None:
             values = at_points(probe.state, me, m.id, [a.point for a in pointed])
             scored = [(v, i, a) for i, (v, a) in enumerate(zip(values, pointed, strict=True))]
         else:
-            evaluate = probe.ruleset.evaluate
             for i, a in enumerate(pointed):
                 assert a.point is not None
                 m.x, m.y = a.point
-                scored.append((evaluate(probe.state, me), i, a))
+                scored.append((evaluation(probe, me, self.eval), i, a))
         m.x, m.y, m.on_table = x, y, on_table
         scored.sort(key=lambda t: (-t[0], t[1]))
         return [(v, a) for v, _, a in scored]

@@ -38,6 +38,9 @@ Options (strings from the CLI spec ``mcts:iterations=400,rollout=none``):
   does (the action's own follow-ups, a destination or a target, searched; the opponent's first answer taken)
   instead of judging it as soon as its dice have fallen. A move is then worth its best destination, not the
   position before it; deeper nodes keep the rolled prior.
+* ``eval`` (``heuristic``): ``learned`` judges positions by ``Ruleset.learned_evaluation`` (log-odds fitted to
+  self-play games, ``warband fit-eval``), so the sigmoid of the advantage is a win chance; ``scale`` then
+  defaults to 1 (the heuristic lookahead of ``prior=heuristic`` and ``rollout=heuristic`` uses it too).
 
 The agent is deterministic for a seed unless ``seconds`` is given. Only ``Game``, ``Action``, ``Decision``,
 the state's dice stream and ``Ruleset.evaluate`` are used.
@@ -50,7 +53,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from warband.agents.base import Agent, AgentError, number_option
+from warband.agents.base import Agent, AgentError, eval_option, evaluation, number_option
 from warband.agents.heuristic import HeuristicAgent
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
@@ -140,7 +143,8 @@ class MCTSAgent(Agent):
         self.depth: int = _number(opts, "depth", DEFAULT_DEPTH, 1, int)
         self.c: float = _number(opts, "c", 1.4, 0.0, float)
         self.top: int = _number(opts, "top", DEFAULT_TOP, 1, int)
-        self.scale: float = _number(opts, "scale", 100.0, 1e-9, float)
+        self.eval = eval_option("mcts", opts)
+        self.scale: float = _number(opts, "scale", 1.0 if self.eval == "learned" else 100.0, 1e-9, float)
         self.prior_visits: int = _number(opts, "prior_visits", DEFAULT_PRIOR_VISITS, 0, int)
         self.prior_samples: int = _number(opts, "prior_samples", DEFAULT_PRIOR_SAMPLES, 1, int)
         self.init: int = _number(opts, "init", DEFAULT_INIT, 0, int)
@@ -156,7 +160,9 @@ class MCTSAgent(Agent):
         super().__init__(seed)
         self.rng = Rng(seed)
         # the root prior's lookahead (prior=heuristic): the heuristic agent at its default search
-        self._lookahead = HeuristicAgent(seed=derive_seed(seed, 7)) if self.prior == "heuristic" else None
+        self._lookahead = (
+            HeuristicAgent(seed=derive_seed(seed, 7), eval=self.eval) if self.prior == "heuristic" else None
+        )
         self._root: Node | None = None
         self.last_iterations = 0
         self.last_root: Node | None = None
@@ -171,6 +177,7 @@ class MCTSAgent(Agent):
             f"mcts:{budget},rollout={self.rollout},depth={self.depth},c={self.c:g},top={self.top},"
             f"crn={self.crn},prior_samples={self.prior_samples},init={self.init}"
             + (f",prior={self.prior}" if self.prior != "rolled" else "")
+            + (f",eval={self.eval},scale={self.scale:g}" if self.eval != "heuristic" else "")
         )
 
     # --- the choice --------------------------------------------------------------------------------
@@ -180,7 +187,7 @@ class MCTSAgent(Agent):
             return actions[0]
         root = self._root = Node()
         me = int(game.decision.player or 0)
-        e0, e1 = game.ruleset.evaluate(game.state, 0), game.ruleset.evaluate(game.state, 1)
+        e0, e1 = evaluation(game, 0, self.eval), evaluation(game, 1, self.eval)
         self._zero_sum = abs(e0 + e1) <= 1e-9 * max(1.0, abs(e0))
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         self._base = self.rng.next64()
@@ -316,9 +323,8 @@ class MCTSAgent(Agent):
 
     def _judge(self, g: Game) -> tuple[float, float]:
         """The sigmoid of side 0's evaluation advantage; no dice rolled."""
-        evaluate = g.ruleset.evaluate
-        e0 = evaluate(g.state, 0)
-        diff = 2.0 * e0 if self._zero_sum else e0 - evaluate(g.state, 1)
+        e0 = evaluation(g, 0, self.eval)
+        diff = 2.0 * e0 if self._zero_sum else e0 - evaluation(g, 1, self.eval)
         v0 = sigmoid(diff / (2.0 * self.scale))
         return (v0, 1.0 - v0)
 
@@ -333,7 +339,11 @@ class MCTSAgent(Agent):
 
     def _rollout(self, g: Game, budget: int, seed: int) -> None:
         rng = Rng(seed ^ 0x5DEECE66D)
-        policy = HeuristicAgent(seed=seed, samples=1, refine=1, depth=0) if self.rollout == "heuristic" else None
+        policy = (
+            HeuristicAgent(seed=seed, samples=1, refine=1, depth=0, eval=self.eval)
+            if self.rollout == "heuristic"
+            else None
+        )
         for _ in range(MAX_STEPS):
             d = g.decision
             if d.kind == "over":

@@ -13,6 +13,7 @@ import typer
 from warband.cli import (
     build_cmd,
     compare_cmd,
+    fit_cmd,
     info_cmd,
     ladder_cmd,
     legal_cmd,
@@ -43,6 +44,7 @@ for module in (
     report_cmd,
     compare_cmd,
     ladder_cmd,
+    fit_cmd,
     serve_cmd,
 ):
     module.register(app)

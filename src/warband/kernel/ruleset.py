@@ -22,6 +22,7 @@ from warband.kernel.builder import ListBuilder
 from warband.kernel.context import Rosters
 from warband.kernel.errors import FileProblemsError, Problem, Reason, UnmodelledError, WarbandError
 from warband.kernel.events import Event
+from warband.kernel.learned import NoFeaturesError
 from warband.kernel.mission import ActionVocabulary
 from warband.kernel.offers import OddsCommand, RosterSummary
 from warband.kernel.params import ParamTable
@@ -63,7 +64,8 @@ class Ruleset(abc.ABC):
     #: Where the ruleset's faces and helpers live, imported on first use so that playing a game never loads
     #: them: hook name -> ``"module:name"``. Hooks: ``evaluate`` (a function of state and side), ``render``
     #: (state), ``explain`` (state, action), ``odds`` (the tuple of odds commands), ``prompts`` (the prompt book
-    #: of :meth:`describe_decision`), ``holder`` (state, at, radius: :meth:`objective_holder`), and for a
+    #: of :meth:`describe_decision`), ``holder`` (state, at, radius: :meth:`objective_holder`), ``features``
+    #: (state, side: a dict of named numbers, :meth:`features`), and for a
     #: :class:`SteppedRuleset` ``view`` (state). A hook
     #: not named here keeps the default method (or the ruleset overrides the method itself).
     faces: ClassVar[Mapping[str, str]] = {}
@@ -224,6 +226,22 @@ class Ruleset(abc.ABC):
         no ruleset internals. The ``evaluate`` face if there is one; else the default knows nothing."""
         found = self.face("evaluate")
         return 0.0 if found is None else float(found(state, side))
+
+    def features(self, state: GameState[Any], side: int) -> dict[str, float]:
+        """Named features of ``state`` seen by ``side``, in the game's own terms (material, objectives,
+        threats), for the evaluation learned from games (:mod:`warband.lab.fit`). The ``features`` face; a
+        ruleset without one refuses, naming itself."""
+        found = self.face("features")
+        if found is None:
+            raise NoFeaturesError(f"ruleset {self.id!r} names no features (a 'features' face) to learn from")
+        return {str(k): float(v) for k, v in found(state, side).items()}
+
+    def learned_evaluation(self, state: GameState[Any], side: int) -> float:
+        """Log-odds that ``side`` wins, by the weights fitted to this ruleset's :meth:`features`
+        (``data/evaluation.json``, written by ``warband fit-eval``)."""
+        from warband.kernel.learned import learned_value
+
+        return learned_value(self, state, side)
 
     # --- faces -------------------------------------------------------------------------------------
     def render(self, state: GameState[Any]) -> str:

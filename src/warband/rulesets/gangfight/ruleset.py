@@ -101,6 +101,7 @@ class Gangfight(SteppedRuleset):
     faces: ClassVar[Mapping[str, str]] = {
         "prompts": "warband.rulesets.gangfight.prompts:PROMPTS",
         "evaluate": "warband.rulesets.gangfight.evaluate:evaluate",
+        "features": "warband.rulesets.gangfight.features:features",
         "render": "warband.rulesets.gangfight.render:render_table",
         "explain": "warband.rulesets.gangfight.render:explain_action",
         "odds": "warband.rulesets.gangfight.odds:ODDS_COMMANDS",

@@ -46,6 +46,7 @@ class TrenchCrusade(SteppedRuleset):
         "prompts": "warband.rulesets.trench_crusade.prompts:PROMPTS",
         "holder": "warband.rulesets.trench_crusade.scenario:controller",
         "evaluate": "warband.rulesets.trench_crusade.evaluate:evaluate",
+        "features": "warband.rulesets.trench_crusade.features:features",
         "render": "warband.rulesets.trench_crusade.render:render_table",
         "explain": "warband.rulesets.trench_crusade.render:explain_action",
         "odds": "warband.rulesets.trench_crusade.odds:ODDS_COMMANDS",

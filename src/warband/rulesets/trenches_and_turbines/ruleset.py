@@ -43,6 +43,7 @@ class TrenchesAndTurbines(SteppedRuleset):
     faces: ClassVar[Mapping[str, str]] = {
         "prompts": "warband.rulesets.trenches_and_turbines.prompts:PROMPTS",
         "evaluate": "warband.rulesets.trenches_and_turbines.evaluate:evaluate",
+        "features": "warband.rulesets.trenches_and_turbines.features:features",
         "explain": "warband.rulesets.trenches_and_turbines.render:explain_action",
         "odds": "warband.rulesets.trenches_and_turbines.odds:ODDS_COMMANDS",
         "view": "warband.rulesets.trenches_and_turbines.view:view",

@@ -30,6 +30,7 @@ class Wyrdcry(SteppedRuleset):
     faces: ClassVar[Mapping[str, str]] = {
         "prompts": "warband.rulesets.wyrdcry.prompts:PROMPTS",
         "evaluate": "warband.rulesets.wyrdcry.evaluate:evaluate",
+        "features": "warband.rulesets.wyrdcry.features:features",
         "render": "warband.rulesets.wyrdcry.render:render",
         "explain": "warband.rulesets.wyrdcry.render:explain",
         "odds": "warband.rulesets.wyrdcry.odds:ODDS_COMMANDS",
