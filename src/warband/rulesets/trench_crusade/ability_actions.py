@@ -9,6 +9,8 @@ blood      the target gains ``count`` Blood markers (``critical_count`` on a Cri
            against a model with one of ``keywords``): Goetic Gaze, Divine Judgement
 aim        its ranged attacks get ``count`` +DICE for the rest of the activation: Aim
 heal       the target (a friend within ``range``, or itself) loses D``count`` Blood markers: Laying On Hands
+tend       the target (a friend within ``range``, or itself) stands up if it is Down, else loses ``count``
+           Blood markers (ours: a Down friend stands rather than losing a marker): the Medi-Kit
 rally      Down friends within ``range`` stand up at no cost: Enforced Orthodoxy
 fortify    it counts as in cover until it moves: Fortify
 hide       (touching sight-blocking terrain) it cannot be shot or charged until it moves or shoots or an
@@ -219,6 +221,11 @@ class AfterAbility(AfterSuccess):
             m.flags["aimed"] = fx.count
         elif fx.outcome == "heal":
             push(state, HealRoll(t.id, fx.count))
+        elif fx.outcome == "tend" and t.on_table:
+            if t.flags.pop("down", None):
+                events.append(StatusChanged(t.id, "Down", False))
+            else:
+                add_blood(state, t, -fx.count, events)
         elif fx.outcome == "rally":
             for f in state.models.values():
                 if f.side == m.side and f.on_table and f.flags.get("down") and gap(m, f) <= fx.range + 1e-9:

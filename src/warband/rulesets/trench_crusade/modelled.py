@@ -98,7 +98,9 @@ class Effect(BaseModel):
     count: int = 1
     # an ``ability_action`` (an ACTION of the menu: its Success Roll, then its ``outcome`` on a success)
     outcome: (
-        Literal["blood", "aim", "heal", "rally", "fortify", "hide", "command", "puppet", "free_retreat", "miasma"]
+        Literal[
+            "blood", "aim", "heal", "tend", "rally", "fortify", "hide", "command", "puppet", "free_retreat", "miasma"
+        ]
         | None
     ) = None
     target: Literal["enemy", "friend", "self", "any"] = "self"
@@ -126,6 +128,7 @@ class ItemRules(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     keywords: tuple[str, ...] = ()
+    abilities: tuple[str, ...] = Field(default=(), description="Abilities its bearer gains (keys of ``abilities``).")
 
 
 class Modelled(BaseModel):

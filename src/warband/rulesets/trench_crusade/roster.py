@@ -427,12 +427,14 @@ _NO_UPGRADE = UpgradeEffect()
 
 
 def _abilities(m: TCModel) -> dict[str, Any]:
-    """A catalogue model's abilities for the rules: its profile's and those its upgrades grant (a PUTRESCERE
-    power bought as an upgrade); nothing for a custom model."""
+    """A catalogue model's abilities for the rules: its profile's, those its upgrades grant (a PUTRESCERE
+    power bought as an upgrade) and those its items grant (a Medi-Kit's action); nothing for a custom model."""
     if m.book is None:
         return {}
-    granted = [a for u in m.book.upgrades for a in load_modelled().upgrades.get(u, _NO_UPGRADE).abilities]
-    out = [*m.book.abilities, *granted]
+    modelled = load_modelled()
+    granted = [a for u in m.book.upgrades for a in modelled.upgrades.get(u, _NO_UPGRADE).abilities]
+    kit = [a for i in dict.fromkeys(m.book.items) for a in (modelled.items[i].abilities if i in modelled.items else ())]
+    out = list(dict.fromkeys([*m.book.abilities, *granted, *kit]))
     return {"abilities": out} if out else {}
 
 
