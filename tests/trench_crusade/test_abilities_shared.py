@@ -76,3 +76,42 @@ def test_expert_medic_rolls_the_medi_kit_at_plus_one_dice() -> None:
         events = run(g, "ability a1 a2 [Medi-Kit]")
         assert len(rolls(events, "medi_kit")[0].values) == 3, medic
         assert model(g, "a2").token("blood") == 0, medic
+
+
+def _observer(faction: str) -> Game:
+    """An Observer (a mercenary of both lists) that has just activated, a friend beside it."""
+    friend = YEOMAN if faction == NA else {"model": "Trench Pilgrim", "equipment": ["Trench Club"]}
+    return _pair({"model": "Observer"}, friend, gap_y=6, faction=faction)
+
+
+def test_eye_of_god_rerolls_a_failed_action() -> None:
+    """Eye of God (Observer, New Antioch and Trench Pilgrims): a failed Dash roll is rolled again and the re-roll
+    decides (no 1 on it: it stays up)."""
+    for faction in (NA, TP):
+        g = _observer(faction)
+        g.force([2, 3], [4, 5])  # 5: a failure; the re-roll 9: a success
+        dash = rolls(run(g, "dash a1"), "dash")
+        assert [r.values for r in dash] == [(2, 3), (4, 5)], faction
+        assert not model(g, "a1").flags.get("down") and g.state.vars.get("active") == "a1"
+
+
+def test_eye_of_god_a_one_on_the_reroll_knocks_it_down() -> None:
+    """Eye of God: any 1 on the re-roll knocks the Observer Down and ends its activation."""
+    g = _observer(NA)
+    g.force([2, 3], [1, 6])
+    dash = rolls(run(g, "dash a1"), "dash")
+    assert len(dash) == 2 and model(g, "a1").flags.get("down")
+    assert g.state.vars.get("active") != "a1" and (model(g, "a1").x, model(g, "a1").y) == (12, 4)  # no Dash
+
+
+def test_eye_of_god_rerolls_only_a_failure_and_only_once() -> None:
+    """Eye of God: a success is not rolled again; a failed re-roll is not re-rolled again; a Yeoman has none."""
+    g = _observer(NA)
+    g.force([4, 5])
+    assert len(rolls(run(g, "dash a1"), "dash")) == 1
+    g2 = _observer(NA)
+    g2.force([2, 3], [2, 2])
+    assert len(rolls(run(g2, "dash a1"), "dash")) == 2
+    g3 = _pair(YEOMAN, YEOMAN, gap_y=6)
+    g3.force([2, 3])
+    assert len(rolls(run(g3, "dash a1"), "dash")) == 1

@@ -78,6 +78,7 @@ EffectKind = Literal[
     "ability_action",
     "attack_friends",
     "bodyguard",
+    "reroll_failure",
 ]
 
 
