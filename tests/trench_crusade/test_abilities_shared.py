@@ -7,6 +7,7 @@ from typing import Any
 
 from tc import model, position, rolls, rules_of, run
 
+from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 
 R = "trench-crusade"
@@ -115,3 +116,68 @@ def test_eye_of_god_rerolls_only_a_failure_and_only_once() -> None:
     g3 = _pair(YEOMAN, YEOMAN, gap_y=6)
     g3.force([2, 3])
     assert len(rolls(run(g3, "dash a1"), "dash")) == 1
+
+
+MONK = {"model": "Mendelist Ammo Monk"}
+
+
+def _blessed_shot(gift: str | None, faction: str = NA) -> tuple[Game, list[Any]]:
+    """The Monk blesses the Yeoman beside it (``gift``; None: no action), the enemy Lieutenant 6" off passes its
+    activation, then the Yeoman shoots it with its rifle: (the game, the events of the shot)."""
+    friend = YEOMAN if faction == NA else {"model": "Trench Pilgrim", "equipment": ["Bolt-Action Rifle"]}
+    g = position(
+        [MONK, friend, LIEUTENANT if faction == NA else {"model": "War Prophet"}],
+        [LIEUTENANT],
+        {"a1": (12, 4), "a2": (12, 5.5), "b1": (12, 12)},
+        active="a1",
+        factions=(faction, NA),
+    )
+    if gift is not None:
+        g.force([4, 4])
+        run(g, "ability a1 a2 [The Ammunition Sacrement]")
+        assert g.decision.prompt is not None and g.decision.model == "a2"
+        run(g, f"sacrament a2 [{gift}]")
+    run(g, "end a1")
+    run(g, "activate b1")
+    run(g, "end b1")
+    run(g, "activate a2")
+    events = g.apply(Action.parse("shoot a2 b1 [Bolt-Action Rifle]"))
+    while g.decision.kind == "chance" and g.decision.dice is not None:  # every die a 4: a hit, then an injury
+        events += g.roll([4] * g.decision.dice.n)
+    return g, events
+
+
+def test_ammunition_sacrement_gives_plus_one_dice_to_hit() -> None:
+    """The Ammunition Sacrement (Mendelist Ammo Monk, New Antioch and Trench Pilgrims): a Risky action on a friend
+    within 1"; its side chooses +1 DICE to hit at range for the friend's activation."""
+    for faction in (NA, TP):
+        _, plain = _blessed_shot(None, faction)
+        _, blessed = _blessed_shot("hit", faction)
+        assert len(rolls(blessed, "attack")[0].values) == len(rolls(plain, "attack")[0].values) + 1, faction
+
+
+def test_ammunition_sacrement_shrapnel_and_blast_or_injury() -> None:
+    """The Ammunition Sacrement: SHRAPNEL and BLAST 2 (the shot's victim gains a Blood marker more, a model
+    within 2" of it is hit too), or +1 on the ranged Injury Roll (the same dice, a worse result)."""
+    g, plain = _blessed_shot(None)
+    blood_plain = model(g, "b1").token("blood")
+    g2, shrap = _blessed_shot("shrapnel")
+    assert any("BLAST" in str(getattr(e, "text", "")) for e in shrap)
+    assert model(g2, "b1").token("blood") == blood_plain + 1
+    _, hurt = _blessed_shot("injury")
+    plain_injury, hurt_injury = rolls(plain, "injury")[0], rolls(hurt, "injury")[0]
+    assert plain_injury.values == hurt_injury.values and plain_injury.result != hurt_injury.result
+
+
+def test_ammunition_sacrement_lasts_one_activation_and_not_on_itself() -> None:
+    """The gift ends with the friend's activation; the Monk cannot bless itself, and the gift must be one of the
+    three (the refusal names them)."""
+    g, _ = _blessed_shot("hit")
+    assert not model(g, "a2").flags.get("sacrament") and g.state.models["a2"].flags.get("sacrament_live")
+    run(g, "end a2")
+    assert not model(g, "a2").flags.get("sacrament_live")
+    g2 = _pair(MONK, YEOMAN)
+    assert rules_of(g2, "ability a1 a1 [The Ammunition Sacrement]") == [f"{R}/ability/the_ammunition_sacrement"]
+    g2.force([4, 4])
+    run(g2, "ability a1 a2 [The Ammunition Sacrement]")
+    assert rules_of(g2, "sacrament a2 [gold]") == [f"{R}/ability/the_ammunition_sacrement"]

@@ -9,6 +9,8 @@ blood      the target gains ``count`` Blood markers (``critical_count`` on a Cri
            against a model with one of ``keywords``): Goetic Gaze, Divine Judgement
 aim        its ranged attacks get ``count`` +DICE for the rest of the activation: Aim
 heal       the target (a friend within ``range``, or itself) loses D``count`` Blood markers: Laying On Hands
+sacrament  the target (another friend within ``range``) gets, for its next activation, the gift its side chooses
+           (``sacrament MODEL [hit|shrapnel|injury]``, :class:`SacramentChoice`): The Ammunition Sacrement
 tend       the target (a friend within ``range``, or itself) stands up if it is Down, else loses ``count``
            Blood markers (ours: a Down friend stands rather than losing a marker): the Medi-Kit
 rally      Down friends within ``range`` stand up at no cost: Enforced Orthodoxy
@@ -42,10 +44,12 @@ from warband.kernel.steps import OneDie, push
 from warband.rulesets.trench_crusade import abilities
 from warband.rulesets.trench_crusade.catalogue import load_catalogue
 from warband.rulesets.trench_crusade.core import (
+    SACRAMENT_GIFTS,
     AfterSuccess,
     R,
     State,
     SuccessRoll,
+    TCChoice,
     acts,
     add_act,
     add_blood,
@@ -165,6 +169,8 @@ def reasons(state: State, m: Model, a: Action) -> list[Reason]:
     if t is None or not t.on_table or not _kind_ok(m, t, fx):
         who = {"enemy": "an enemy", "friend": "a friendly", "any": "a"}[fx.target]
         return [(rule, f"{a.option} needs {who} model on the table")]
+    if fx.outcome == "sacrament" and t is m:
+        return [(rule, f"{a.option} blesses another friend's guns, not its own")]
     if fx.outcome == "command" and t.flags.get("activated"):
         return [(rule, f"{t.id} has already activated this turn")]
     if t is not m and gap(m, t) > fx.range + 1e-9:
@@ -226,6 +232,8 @@ class AfterAbility(AfterSuccess):
                 events.append(StatusChanged(t.id, "Down", False))
             else:
                 add_blood(state, t, -fx.count, events)
+        elif fx.outcome == "sacrament" and t.on_table:
+            push(state, SacramentChoice(t.id, m.side))
         elif fx.outcome == "rally":
             for f in state.models.values():
                 if f.side == m.side and f.on_table and f.flags.get("down") and gap(m, f) <= fx.range + 1e-9:
@@ -286,4 +294,29 @@ class PuppetRoll(OneDie[State]):
         push(state, Destination(self.model, "puppet", float(values[0]), by=self.by))
 
 
-ABILITY_STEPS = (AfterAbility, HealRoll, PuppetRoll)
+@dataclass(frozen=True, slots=True)
+class SacramentChoice(TCChoice):
+    """The Ammunition Sacrement: the user's side picks the gift ``model`` gets for its next activation."""
+
+    kind = "sacrament"
+    about = "model"
+    model: str
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("sacrament", self.model, option=g) for g in SACRAMENT_GIFTS]
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        if action.kind == "sacrament" and action.model == self.model and action.option in SACRAMENT_GIFTS:
+            return []
+        gifts = "; ".join(f"{k}: {v}" for k, v in SACRAMENT_GIFTS.items())
+        return [(f"{R}/ability/the_ammunition_sacrement", f"choose the gift for {self.model}'s guns ({gifts})")]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        gift = str(action.option)
+        state.models[self.model].flags["sacrament"] = gift
+        why = f"{self.model}'s guns are blessed for its activation: {SACRAMENT_GIFTS[gift]}"
+        events.append(Note(why, f"{R}/ability/the_ammunition_sacrement"))
+
+
+ABILITY_STEPS = (AfterAbility, HealRoll, PuppetRoll, SacramentChoice)

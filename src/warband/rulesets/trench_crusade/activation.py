@@ -96,6 +96,8 @@ def start_part(state: State, m: Model, events: list[Event]) -> None:
     roll (digest §7)."""
     events.append(Activated(m.id, m.side))
     m.flags.pop("miasma", None)  # Miasma of Pestilence lasts until its caster's next activation
+    if m.flags.get("sacrament"):  # The Ammunition Sacrement's gift holds for its (next) activation
+        m.flags["sacrament_live"] = m.flags.pop("sacrament")
     for fx in abilities.effects(m, "heal_on_activation"):  # Miracle of Regeneration
         add_blood(state, m, -fx.count, events)
     if abilities.has_effect(m, "blood_to_blessing") and m.token("blood") > 0:  # Blessed Stigmata

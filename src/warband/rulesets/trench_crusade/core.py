@@ -57,7 +57,30 @@ def side_name(side: int) -> str:
 
 
 def weapons(m: Model, mode: str) -> list[dict[str, Any]]:
-    return [w for w in m.data["weapons"] if mode in w["modes"]]
+    out = [w for w in m.data["weapons"] if mode in w["modes"]]
+    gift = m.flags.get("sacrament_live")
+    return [sacramental(w, str(gift)) for w in out] if gift and mode == "ranged" else out
+
+
+#: The Ammunition Sacrement's gifts (``sacrament MODEL [gift]``) and what each does to the friend's guns.
+SACRAMENT_GIFTS = {
+    "hit": "+1 DICE to hit at range",
+    "shrapnel": "SHRAPNEL and BLAST 2 on its guns",
+    "injury": "+1 to its ranged Injury Rolls",
+}
+
+
+def sacramental(w: dict[str, Any], gift: str) -> dict[str, Any]:
+    """The Ammunition Sacrement (catalogue ability): a ranged weapon of the blessed friend during its activation,
+    with the gift: +1 DICE to hit, SHRAPNEL and BLAST 2 (ours: a larger BLAST stays), or +1 on its Injury Rolls
+    (the weapon's injury modifier)."""
+    if gift == "hit":
+        return dict(w, dice=int(w["dice"]) + 1)
+    if gift == "injury":
+        return dict(w, injury_mod=int(w["injury_mod"]) + 1)
+    kws = [*w["keywords"], *(k for k in ("SHRAPNEL", "BLAST") if k not in w["keywords"])]
+    blast = max(2.0, float(w["values"].get("BLAST", 0)))
+    return dict(w, keywords=kws, values={**w["values"], "BLAST": blast})
 
 
 def weapon_named(m: Model, name: str | None, mode: str) -> dict[str, Any] | None:

@@ -82,6 +82,23 @@ EffectKind = Literal[
 ]
 
 
+#: What an ``ability_action`` does on a success (``ability_actions.py`` plays each).
+Outcome = Literal[
+    "blood",
+    "aim",
+    "heal",
+    "tend",
+    "sacrament",
+    "rally",
+    "fortify",
+    "hide",
+    "command",
+    "puppet",
+    "free_retreat",
+    "miasma",
+]
+
+
 class Effect(BaseModel):
     """One effect of a named ability, by kind (the engine plays kinds, not names: abilities that share an effect
     share its code). Fields a kind does not use stay at their defaults."""
@@ -98,12 +115,7 @@ class Effect(BaseModel):
     items: tuple[str, ...] = ()
     count: int = 1
     # an ``ability_action`` (an ACTION of the menu: its Success Roll, then its ``outcome`` on a success)
-    outcome: (
-        Literal[
-            "blood", "aim", "heal", "tend", "rally", "fortify", "hide", "command", "puppet", "free_retreat", "miasma"
-        ]
-        | None
-    ) = None
+    outcome: Outcome | None = None
     target: Literal["enemy", "friend", "self", "any"] = "self"
     roll: bool = True
     goetic: int = Field(default=0, ge=0, description="GOETIC (X): Blood markers spent to cast it.")
