@@ -17,6 +17,10 @@ YEOMAN = {"model": "Yeoman", "equipment": ["Bolt-Action Rifle", "Trench Club"]}
 KIT_YEOMAN = {"model": "Yeoman", "equipment": ["Bolt-Action Rifle", "Medi-Kit"]}
 
 
+def legal_options(g: Game) -> list[str]:
+    return [str(a) for a in g.legal_actions()]
+
+
 def _pair(first: dict[str, Any], second: dict[str, Any], gap_y: float = 1.5, faction: str = NA) -> Game:
     """``a1`` and its friend ``a2`` (``gap_y`` inches apart, centre to centre), a leader each side far away."""
     leader = LIEUTENANT if faction == NA else {"model": "War Prophet"}
@@ -181,3 +185,45 @@ def test_ammunition_sacrement_lasts_one_activation_and_not_on_itself() -> None:
     g2.force([4, 4])
     run(g2, "ability a1 a2 [The Ammunition Sacrement]")
     assert rules_of(g2, "sacrament a2 [gold]") == [f"{R}/ability/the_ammunition_sacrement"]
+
+
+def _monk_turn(faction: str = NA) -> Game:
+    """Side A to activate: the Monk, a friend 1.5" from it (centres: within 1" base to base), another 6" off."""
+    friend = YEOMAN if faction == NA else {"model": "Trench Pilgrim", "equipment": ["Trench Club"]}
+    leader = LIEUTENANT if faction == NA else {"model": "War Prophet"}
+    return position(
+        [MONK, friend, leader],
+        [LIEUTENANT],
+        {"a1": (12, 4), "a2": (12, 5.5), "a3": (18, 4), "b1": (12, 22)},
+        factions=(faction, NA),
+    )
+
+
+def test_faithful_followers_activates_a_friend_after_the_monk() -> None:
+    """Faithful Followers (Mendelist Ammo Monk, New Antioch and Trench Pilgrims): as it activates, its side may
+    name a friend within 1" that activates together with it, acting after it; both have then activated."""
+    for faction in (NA, TP):
+        g = _monk_turn(faction)
+        run(g, "activate a1")
+        assert g.decision.prompt == "follower" and legal_options(g) == ["follow a1 a2", "decline a1"], faction
+        run(g, "follow a1 a2")
+        run(g, "move a1")  # the Monk's move: answer its destination with the first offered
+        while g.decision.model == "a1" and g.decision.prompt == "dest":
+            run(g, str(g.legal_actions()[0]))
+        assert "move a1" not in legal_options(g) and "end a1" in legal_options(g)
+        assert not any(t.startswith("switch") for t in legal_options(g))  # the Monk acts first, no hand-back
+        run(g, "end a1")
+        assert g.state.vars.get("active") == "a2", faction  # the follower's part, in the same activation
+        run(g, "end a2")
+        assert model(g, "a1").flags.get("activated") and model(g, "a2").flags.get("activated")
+        assert not model(g, "a3").flags.get("activated") and g.decision.prompt == "activate"
+
+
+def test_faithful_followers_may_be_declined_and_needs_a_friend_within_an_inch() -> None:
+    """Faithful Followers: declining leaves the friend free to activate later; a friend 6" away is not offered."""
+    g = _monk_turn()
+    run(g, "activate a1")
+    assert rules_of(g, "follow a1 a3") == [f"{R}/ability/faithful_followers"]
+    run(g, "decline a1")
+    run(g, "end a1")
+    assert not model(g, "a2").flags.get("activated") and g.state.vars.get("active") is None

@@ -79,6 +79,7 @@ EffectKind = Literal[
     "attack_friends",
     "bodyguard",
     "reroll_failure",
+    "activate_with_friend",
 ]
 
 

@@ -26,6 +26,7 @@ from warband.rulesets.trench_crusade.actions import EndAfter
 from warband.rulesets.trench_crusade.activation import (
     ActionMenu,
     Activate,
+    FollowerChoice,
     end_part,
     has_action,
     switch_to,
@@ -190,6 +191,7 @@ STEPS = (
     Deploy,
     Activate,
     ActionMenu,
+    FollowerChoice,
     *MOVEMENT_STEPS,
     EndAfter,
     SuccessRoll,
