@@ -227,3 +227,53 @@ def test_faithful_followers_may_be_declined_and_needs_a_friend_within_an_inch() 
     run(g, "decline a1")
     run(g, "end a1")
     assert not model(g, "a2").flags.get("activated") and g.state.vars.get("active") is None
+
+
+GUARDIAN = {"model": "Scripture Guardian"}
+
+
+def _scripture(faction: str, at_b: tuple[float, float], blood: int) -> Game:
+    """A Scripture Guardian (a mercenary of all three lists) activated, an enemy Yeoman at ``at_b`` with
+    ``blood`` Blood markers."""
+    leader = {NA: LIEUTENANT, TP: {"model": "War Prophet"}, "Heretic Legion": {"model": "Heretic Priest"}}[faction]
+    g = position(
+        [GUARDIAN, leader], [YEOMAN, LIEUTENANT], {"a1": (12, 4), "b1": at_b}, active="a1", factions=(faction, NA)
+    )
+    model(g, "b1").tokens["blood"] = blood
+    return g
+
+
+def _resolve(g: Game, text: str) -> list[Any]:
+    """Take ``text``, every die a 4, no markers spent."""
+    events = g.apply(Action.parse(text))
+    while g.decision.kind != "menu" and g.decision.model != "a1" or g.decision.kind == "chance":
+        if g.decision.kind == "chance" and g.decision.dice is not None:
+            events += g.roll([4] * g.decision.dice.n)
+        elif g.decision.prompt.startswith("spend"):
+            events += g.apply(next(a for a in g.legal_actions() if a.option in ("0", None)))
+        else:
+            break
+    return events
+
+
+def test_vengeful_scripture_shoots_18_inches_with_an_injury_per_blood_marker() -> None:
+    """Vengeful Scripture (Scripture Guardian, New Antioch, Trench Pilgrims, Heretic Legion): an 18" attack that
+    ignores armour and cover, +1 on the Injury Roll per Blood marker on the model hit."""
+    for faction in (NA, TP, "Heretic Legion"):
+        g = _scripture(faction, (12, 19), 2)  # 15" away
+        injury = rolls(_resolve(g, "shoot a1 b1 [Vengeful Scripture]"), "injury")[0]
+        assert injury.label.endswith("+2)"), (faction, injury.label)
+    far = _scripture(NA, (12, 24), 0)  # over 18" base to base: beyond its reach
+    assert f"{R}/shoot/range" in rules_of(far, "shoot a1 b1 [Vengeful Scripture]")
+
+
+def test_vengeful_scripture_in_melee_but_not_both_in_one_activation() -> None:
+    """Vengeful Scripture used in melee (a Fight at an enemy within 1"); having shot with it, the Guardian cannot
+    Fight with it in the same activation (ONE MODE)."""
+    g = _scripture(NA, (12, 5.6), 1)
+    injury = rolls(_resolve(g, "fight a1 b1 [Vengeful Scripture]"), "injury")[0]
+    assert injury.label.endswith("+1)"), injury.label
+    g2 = _scripture(NA, (12, 19), 0)
+    _resolve(g2, "shoot a1 b1 [Vengeful Scripture]")
+    assert "shot:Vengeful Scripture" in g2.state.vars["acts"]
+    assert f"{R}/keyword/one-mode" in rules_of(g2, "fight a1 b1 [Vengeful Scripture]")

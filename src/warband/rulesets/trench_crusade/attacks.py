@@ -520,6 +520,8 @@ def injury_terms(
         mods.append(int(v.data["armour"]))
     if w is not None:
         mods.append(int(w["injury_mod"]))
+        if "INJURY PER BLOOD" in w["keywords"]:  # Vengeful Scripture: +1 per Blood marker on the model hit
+            mods.append(v.token("blood"))
     deadly = w is not None and "DEADLY" in w["keywords"]
     return plus, tcr.injury_modifier(mods, p), int(p["deadly_dice"] - 1) if deadly else 0
 

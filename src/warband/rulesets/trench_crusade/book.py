@@ -421,6 +421,23 @@ def _scoped(weapons: list[WeaponItem], entry: Entry) -> list[WeaponItem]:
     ]
 
 
+def _ability_weapons(cat: Catalogue, entry: Entry) -> list[WeaponItem]:
+    """Abilities that are attacks (effect ``ability_weapon``: Vengeful Scripture), as weapons of no hands used
+    at range or in melee."""
+    out = []
+    rules = load_modelled().abilities
+    for a in entry.profile.abilities:
+        for fx in rules[a].effects if a in rules else ():
+            if fx.kind == "ability_weapon":
+                kws = list(fx.keywords)
+                out.append(
+                    WeaponItem(
+                        name=cat.name_of(a), modes=["ranged", "melee"], range=fx.range, hands=0, keywords=kws, cost=0
+                    )
+                )
+    return out
+
+
 def to_document(cat: Catalogue, faction: FactionList, entry: Entry) -> TCModel:
     """The engine's entry for a catalogue model that passed the list's rules."""
     p = _profile(cat, entry)
@@ -452,6 +469,7 @@ def to_document(cat: Catalogue, faction: FactionList, entry: Entry) -> TCModel:
         keywords=p.keywords,
         shield=p.shield,
         book=ref,
-        weapon_items=_scoped([engine_weapon(w, hands.get(w.id)) for w in weapons], entry),
+        weapon_items=_scoped([engine_weapon(w, hands.get(w.id)) for w in weapons], entry)
+        + _ability_weapons(cat, entry),
         fireteam=entry.fireteam,
     )

@@ -80,6 +80,7 @@ EffectKind = Literal[
     "bodyguard",
     "reroll_failure",
     "activate_with_friend",
+    "ability_weapon",
 ]
 
 
