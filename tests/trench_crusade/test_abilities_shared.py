@@ -246,7 +246,7 @@ def _scripture(faction: str, at_b: tuple[float, float], blood: int) -> Game:
 def _resolve(g: Game, text: str) -> list[Any]:
     """Take ``text``, every die a 4, no markers spent."""
     events = g.apply(Action.parse(text))
-    while g.decision.kind != "menu" and g.decision.model != "a1" or g.decision.kind == "chance":
+    while True:
         if g.decision.kind == "chance" and g.decision.dice is not None:
             events += g.roll([4] * g.decision.dice.n)
         elif g.decision.prompt.startswith("spend"):
