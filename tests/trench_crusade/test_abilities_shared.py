@@ -277,3 +277,28 @@ def test_vengeful_scripture_in_melee_but_not_both_in_one_activation() -> None:
     _resolve(g2, "shoot a1 b1 [Vengeful Scripture]")
     assert "shot:Vengeful Scripture" in g2.state.vars["acts"]
     assert f"{R}/keyword/one-mode" in rules_of(g2, "fight a1 b1 [Vengeful Scripture]")
+
+
+def _sixes(g: Game, text: str) -> list[Any]:
+    """Take ``text``, every die a 6, no markers spent."""
+    events = g.apply(Action.parse(text))
+    while True:
+        if g.decision.kind == "chance" and g.decision.dice is not None:
+            events += g.roll([6] * g.decision.dice.n)
+        elif g.decision.prompt.startswith("spend"):
+            events += g.apply(next(a for a in g.legal_actions() if a.option in ("0", None)))
+        else:
+            return events
+
+
+def test_prize_specimens_blesses_the_biologist_for_a_demonic_kill_in_melee() -> None:
+    """Prize Specimens (Combat Biologist, a mercenary of New Antioch): taking a DEMONIC (or BLACK GRAIL) enemy Out
+    of Action in melee gives it a Blessing marker; any other enemy gives none."""
+    court = "Court of the Seven-Headed Serpent"
+    sorcerer = {"model": "Sorcerer"}
+    for enemy, faction, blessed in (({"model": "Pit Locust"}, court, 1), (YEOMAN, NA, 0)):
+        mine = [{"model": "Combat Biologist"}, LIEUTENANT]  # its Vivisector is fixed kit
+        theirs = [enemy, sorcerer if faction == court else LIEUTENANT]
+        g = position(mine, theirs, {"a1": (12, 12), "b1": (12, 13.4)}, active="a1", factions=(NA, faction))
+        _sixes(g, "fight a1 b1 [Vivisector]")
+        assert not model(g, "b1").on_table and model(g, "a1").token("blessing") == blessed, enemy

@@ -29,6 +29,8 @@ no_blood_spend         ``attacks.Attack.run`` (its Blood is not spent against it
 bodyguard              ``attacks.AfterHit.hit``, ``attacks.Bodyguard`` (it takes a hit meant for a friend within 1")
 attack_friends         ``actions._check_fight``, ``activation._tries`` (Fight friends within 1"), ``attacks.take_out``
                        and ``morale.morale_idle`` (each friend it takes out: +DICE to its side's next Morale check)
+blessing_on_kill       ``attacks.InjuryRoll.roll``, ``attacks._prize`` (a Blessing marker for taking out an enemy
+                       with one of the effect's keywords in melee)
 ability_weapon         ``book.to_document`` (the model carries the ability as a weapon: ``range``, ``keywords``,
                        ranged and melee)
 activate_with_friend   ``activation.begin_activation``, ``activation.FollowerChoice`` (a friend within ``range``

@@ -91,6 +91,15 @@ def take_out(state: State, m: Model, attacker: Model | None, events: list[Event]
     check_wipe(state, events)
 
 
+def _prize(att: Model, v: Model, events: list[Event]) -> None:
+    """Prize Specimens (effect ``blessing_on_kill``): the attacker gains a Blessing marker for each such effect
+    when its Melee Attack takes an enemy with one of the effect's keywords Out of Action."""
+    for fx in abilities.effects(att, "blessing_on_kill"):
+        if att.side != v.side and att.on_table and any(has_kw(v, k) for k in fx.keywords):
+            att.tokens["blessing"] = att.token("blessing") + fx.count
+            events.append(TokensChanged(att.id, "Blessing", fx.count, att.token("blessing")))
+
+
 def leave(state: State, m: Model, why: str, events: list[Event]) -> None:
     """The model leaves the battle, not as a casualty (Law of Hell: it counts toward no Morale check)."""
     m.on_table = False
@@ -489,7 +498,16 @@ class Injury(TCAuto):
         push(
             state,
             InjuryRoll(
-                v.id, self.attacker, plus, self.injury_minus + less, modifier, all_dice, deadly, shrapnel, source
+                v.id,
+                self.attacker,
+                plus,
+                self.injury_minus + less,
+                modifier,
+                all_dice,
+                deadly,
+                shrapnel,
+                source,
+                melee=self.mode == "melee",
             ),
         )
         push_blessing(state, v, injury=True)
@@ -620,6 +638,7 @@ class InjuryRoll(TCChance):
     shrapnel: bool
     source: str | None
     bloodbath: bool = False
+    melee: bool = False  # a Melee Attack's roll (Prize Specimens)
 
     def dice(self, state: State) -> DiceSpec:
         if self.all_dice:
@@ -657,6 +676,8 @@ class InjuryRoll(TCChance):
                 make_down(state, v, events)
             else:
                 take_out(state, v, att, events)
+                if self.melee and att is not None:
+                    _prize(att, v, events)
         if self.shrapnel and v.on_table:
             add_blood(state, v, 1, events)
 

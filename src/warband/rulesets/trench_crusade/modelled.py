@@ -81,6 +81,7 @@ EffectKind = Literal[
     "reroll_failure",
     "activate_with_friend",
     "ability_weapon",
+    "blessing_on_kill",
 ]
 
 
