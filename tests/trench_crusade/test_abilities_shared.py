@@ -302,3 +302,31 @@ def test_prize_specimens_blesses_the_biologist_for_a_demonic_kill_in_melee() -> 
         g = position(mine, theirs, {"a1": (12, 12), "b1": (12, 13.4)}, active="a1", factions=(NA, faction))
         _sixes(g, "fight a1 b1 [Vivisector]")
         assert not model(g, "b1").on_table and model(g, "a1").token("blessing") == blessed, enemy
+
+
+FARIS = {"model": "Mamluk Faris", "equipment": ["Sword / Axe", "Pistol / Revolver"]}
+
+
+def test_martial_prowess_jezzail_has_assault() -> None:
+    """Martial Prowess (Mamluk Faris, a mercenary of New Antioch): its Jezzail gains ASSAULT: having shot with
+    it, the Faris may still Charge (a Yeoman's rifle without ASSAULT forbids it)."""
+    g = position(
+        [FARIS, LIEUTENANT], [YEOMAN, LIEUTENANT], {"a1": (12, 4), "b1": (12, 10)}, active="a1", factions=(NA, NA)
+    )
+    _resolve(g, "shoot a1 b1 [Jezzail]")
+    assert model(g, "b1").on_table
+    assert f"{R}/activation/shoot-then-charge" not in rules_of(g, "charge a1 b1")
+    g2 = position(
+        [YEOMAN, LIEUTENANT], [YEOMAN, LIEUTENANT], {"a1": (12, 4), "b1": (12, 10)}, active="a1", factions=(NA, NA)
+    )
+    _resolve(g2, "shoot a1 b1 [Bolt-Action Rifle]")
+    assert f"{R}/activation/shoot-then-charge" in rules_of(g2, "charge a1 b1")
+
+
+def test_martial_prowess_has_no_off_hand_penalty() -> None:
+    """Martial Prowess: the Faris's off-hand attack (its Pistol beside the Sword) takes no -1 DICE."""
+    g = position(
+        [FARIS, LIEUTENANT], [YEOMAN, LIEUTENANT], {"a1": (12, 12), "b1": (12, 13.3)}, active="a1", factions=(NA, NA)
+    )
+    notes = [str(e) for e in _resolve(g, "fight a1 b1 [Sword / Axe]") if "attacks b1 with" in str(e)]
+    assert len(notes) == 2 and not any("off-hand" in n for n in notes), notes

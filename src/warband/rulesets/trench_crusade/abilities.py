@@ -29,6 +29,9 @@ no_blood_spend         ``attacks.Attack.run`` (its Blood is not spent against it
 bodyguard              ``attacks.AfterHit.hit``, ``attacks.Bodyguard`` (it takes a hit meant for a friend within 1")
 attack_friends         ``actions._check_fight``, ``activation._tries`` (Fight friends within 1"), ``attacks.take_out``
                        and ``morale.morale_idle`` (each friend it takes out: +DICE to its side's next Morale check)
+item_keywords          ``book._gifted`` (the items named gain the keywords: battle ones on the weapon),
+                       ``kitrules._hands`` (SHIELD COMBO)
+no_offhand_penalty     ``attacks.attack_dice`` (its off-hand melee attack has no -1 DICE)
 blessing_on_kill       ``attacks.InjuryRoll.roll``, ``attacks._prize`` (a Blessing marker for taking out an enemy
                        with one of the effect's keywords in melee)
 ability_weapon         ``book.to_document`` (the model carries the ability as a weapon: ``range``, ``keywords``,
@@ -125,6 +128,17 @@ def ignores_heavy(m: Model, w: dict[str, object]) -> bool:
 def weapon_attacks(m: Model, w: dict[str, object]) -> int:
     """Attacks one Fight with ``w`` makes by an ability (Lightning Speed: twice with its polearm), else 1."""
     return max([e.count for e in effects(m, "weapon_attacks") if w["name"] in e.items] or [1])
+
+
+def item_keywords(abilities: list[str] | tuple[str, ...], item_name: str) -> list[str]:
+    """Keywords the abilities give the item named (Martial Prowess: the Jezzail gains ASSAULT and SHIELD COMBO)."""
+    return [
+        k
+        for a in abilities
+        for e in _effects_of(a)
+        if e.kind == "item_keywords" and item_name in e.items
+        for k in e.keywords
+    ]
 
 
 def hidden(t: Model) -> bool:

@@ -178,7 +178,7 @@ def attack_dice(
         if elevated_over(state.ctx, m, t) and not in_miasma(state, m):
             mods.append((int(p["elevation_dice"]), "elevated"))
     else:
-        if offhand:
+        if offhand and not abilities.has_effect(m, "no_offhand_penalty"):  # Martial Prowess: no penalty
             mods.append((int(p["offhand_dice"]), "off-hand weapon"))
         if causes_fear(t, m):
             mods.append((int(p["fear_dice"]), "target causes FEAR"))

@@ -17,7 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from warband.kernel.errors import Problem
 from warband.kernel.roster import problems_from_validation
-from warband.rulesets.trench_crusade.armoury import WeaponItem
+from warband.rulesets.trench_crusade.abilities import item_keywords
+from warband.rulesets.trench_crusade.armoury import WEAPON_KEYWORDS, WeaponItem
 from warband.rulesets.trench_crusade.catalogue import Catalogue, FactionList, Item, ListModel, Profile, norm
 from warband.rulesets.trench_crusade.document import MAX_BOOK_BASE_MM, MAX_COUNT, MAX_DICE, BookRef, TCModel
 from warband.rulesets.trench_crusade.modelled import engine_weapon, load_modelled
@@ -421,6 +422,17 @@ def _scoped(weapons: list[WeaponItem], entry: Entry) -> list[WeaponItem]:
     ]
 
 
+def _gifted(weapons: list[WeaponItem], entry: Entry) -> list[WeaponItem]:
+    """Weapons with the battle keywords the model's abilities give them (Martial Prowess: the Jezzail's ASSAULT)."""
+    out = []
+    for w in weapons:
+        extra = [
+            k for k in item_keywords(entry.profile.abilities, w.name) if k in WEAPON_KEYWORDS and k not in w.keywords
+        ]
+        out.append(w.model_copy(update={"keywords": [*w.keywords, *extra]}) if extra else w)
+    return out
+
+
 def _ability_weapons(cat: Catalogue, entry: Entry) -> list[WeaponItem]:
     """Abilities that are attacks (effect ``ability_weapon``: Vengeful Scripture), as weapons of no hands used
     at range or in melee."""
@@ -469,7 +481,7 @@ def to_document(cat: Catalogue, faction: FactionList, entry: Entry) -> TCModel:
         keywords=p.keywords,
         shield=p.shield,
         book=ref,
-        weapon_items=_scoped([engine_weapon(w, hands.get(w.id)) for w in weapons], entry)
+        weapon_items=_gifted(_scoped([engine_weapon(w, hands.get(w.id)) for w in weapons], entry), entry)
         + _ability_weapons(cat, entry),
         fireteam=entry.fireteam,
     )

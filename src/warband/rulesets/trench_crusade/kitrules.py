@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from warband.kernel.errors import Problem
+from warband.rulesets.trench_crusade.abilities import item_keywords
 from warband.rulesets.trench_crusade.book import UPGRADE_CHOICES, Bought, Entry, entry_keywords
 from warband.rulesets.trench_crusade.catalogue import Catalogue, FactionList, Item, ListItem, Profile, an
 from warband.rulesets.trench_crusade.document import MAX_HANDS
@@ -226,7 +227,8 @@ def _hands(cat: Catalogue, faction: FactionList, e: Entry, file: str) -> list[Pr
     used = {"ranged": 0, "melee": 0}
     parts: dict[str, list[str]] = {"ranged": [], "melee": []}
     items = [(b, cat.items[b.id]) for b in e.items]
-    combo = any(i.has("SHIELD COMBO") and (i.hands or 0) >= 2 for _, i in items)
+    gifted = {i.id for _, i in items if "SHIELD COMBO" in item_keywords(e.profile.abilities, i.name)}  # Martial Prowess
+    combo = any((i.has("SHIELD COMBO") or i.id in gifted) and (i.hands or 0) >= 2 for _, i in items)
     out: list[Problem] = []
     for b, item in items:
         hands = _hand_count(faction, item, strong)

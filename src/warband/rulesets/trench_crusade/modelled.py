@@ -82,6 +82,8 @@ EffectKind = Literal[
     "activate_with_friend",
     "ability_weapon",
     "blessing_on_kill",
+    "item_keywords",
+    "no_offhand_penalty",
 ]
 
 
