@@ -330,3 +330,18 @@ def test_martial_prowess_has_no_off_hand_penalty() -> None:
     )
     notes = [str(e) for e in _resolve(g, "fight a1 b1 [Sword / Axe]") if "attacks b1 with" in str(e)]
     assert len(notes) == 2 and not any("off-hand" in n for n in notes), notes
+
+
+def test_sworn_sword_forms_an_extra_fireteam_with_an_elite_model() -> None:
+    """Sworn Sword (Mamluk Faris): one FIRETEAM more than the list's (New Antioch: 2) when it pairs the Faris with
+    an ELITE model (the Lieutenant); with a Yeoman the third team is refused, naming FIRETEAM."""
+    from warband.rulesets.trench_crusade.roster import read_warband
+
+    def fireteam_problems(models: list[dict[str, object]]) -> list[str]:
+        doc = {"ruleset": R, "name": "t", "faction": NA, "points_limit": 700, "glory_limit": 20, "models": models}
+        return [p.message for p in read_warband("w.yaml", doc).problems if "FIRETEAM" in p.message]
+
+    yeomen = [{**YEOMAN, "fireteam": t} for t in (1, 1, 2, 2)]
+    assert fireteam_problems([{**LIEUTENANT, "fireteam": 3}, {**FARIS, "fireteam": 3}, *yeomen]) == []
+    refused = fireteam_problems([LIEUTENANT, {**FARIS, "fireteam": 3}, {**YEOMAN, "fireteam": 3}, *yeomen])
+    assert any("at most 2 fireteams, found 3" in p for p in refused), refused

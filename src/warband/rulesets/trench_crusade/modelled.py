@@ -84,6 +84,7 @@ EffectKind = Literal[
     "blessing_on_kill",
     "item_keywords",
     "no_offhand_penalty",
+    "extra_fireteam",
 ]
 
 
