@@ -345,3 +345,27 @@ def test_sworn_sword_forms_an_extra_fireteam_with_an_elite_model() -> None:
     assert fireteam_problems([{**LIEUTENANT, "fireteam": 3}, {**FARIS, "fireteam": 3}, *yeomen]) == []
     refused = fireteam_problems([LIEUTENANT, {**FARIS, "fireteam": 3}, {**YEOMAN, "fireteam": 3}, *yeomen])
     assert any("at most 2 fireteams, found 3" in p for p in refused), refused
+
+
+def test_loudspeakers_drive_near_friends_three_inches_toward_a_seen_enemy() -> None:
+    """Loudspeakers (War Prophet, Trench Pilgrims): a Risky action at +2 DICE: friends within 8" not in melee move
+    up to 3" toward an enemy they see, as a charge (a2 reaches base contact with b1); a3, 11" off, stays."""
+    pilgrim = {"model": "Trench Pilgrim", "equipment": ["Trench Club"]}
+    at = {"a1": (12, 4), "a2": (12, 6.5), "a3": (24, 4), "b1": (12, 10.5)}
+    g = position([{"model": "War Prophet"}, pilgrim, pilgrim], [YEOMAN, LIEUTENANT], at, active="a1", factions=(TP, NA))
+    events = _resolve(g, "ability a1 [Loudspeakers]")
+    assert len(rolls(events, "loudspeakers")[0].values) == 4  # two dice and +2 DICE
+    a2, b1 = model(g, "a2"), model(g, "b1")
+    assert a2.y > 6.5 and (a2.y - 6.5) <= 3 + 1e-6
+    assert b1.y - a2.y <= a2.radius + b1.radius + 1.0  # within 1": in melee with it
+    assert (model(g, "a3").x, model(g, "a3").y) == (24, 4)
+
+
+def test_loudspeakers_failed_roll_moves_nobody() -> None:
+    """Loudspeakers: a failed (Risky) roll moves no friend and ends the Prophet's activation."""
+    pilgrim = {"model": "Trench Pilgrim", "equipment": ["Trench Club"]}
+    at = {"a1": (12, 4), "a2": (12, 6.5), "b1": (12, 10.5)}
+    g = position([{"model": "War Prophet"}, pilgrim], [YEOMAN, LIEUTENANT], at, active="a1", factions=(TP, NA))
+    g.force([1, 1, 2, 2])
+    run(g, "ability a1 [Loudspeakers]")
+    assert model(g, "a2").y == 6.5 and g.state.vars.get("active") != "a1"

@@ -9,6 +9,9 @@ blood      the target gains ``count`` Blood markers (``critical_count`` on a Cri
            against a model with one of ``keywords``): Goetic Gaze, Divine Judgement
 aim        its ranged attacks get ``count`` +DICE for the rest of the activation: Aim
 heal       the target (a friend within ``range``, or itself) loses D``count`` Blood markers: Laying On Hands
+advance    friends within ``range`` not in melee each move up to ``count`` inches toward the nearest enemy it
+           sees, as a charge moves (into base contact where it reaches; ours: the engine's best spot, the way a
+           charge's first candidate is chosen): Loudspeakers
 sacrament  the target (another friend within ``range``) gets, for its next activation, the gift its side chooses
            (``sacrament MODEL [hit|shrapnel|injury]``, :class:`SacramentChoice`): The Ammunition Sacrement
 tend       the target (a friend within ``range``, or itself) stands up if it is Down, else loses ``count``
@@ -56,12 +59,13 @@ from warband.rulesets.trench_crusade.core import (
     add_infection,
     model_dice,
     movement,
+    place,
     push_success,
 )
 from warband.rulesets.trench_crusade.modelled import Effect
 from warband.rulesets.trench_crusade.movement import Destination
-from warband.rulesets.trench_crusade.sight import engaged_with, visible
-from warband.rulesets.trench_crusade.space import away_direction
+from warband.rulesets.trench_crusade.sight import engaged_with, standing_enemies, visible
+from warband.rulesets.trench_crusade.space import away_direction, charge_end_z, charge_spots
 
 
 def ability_name(ability_id: str) -> str:
@@ -234,6 +238,8 @@ class AfterAbility(AfterSuccess):
                 add_blood(state, t, -fx.count, events)
         elif fx.outcome == "sacrament" and t.on_table:
             push(state, SacramentChoice(t.id, m.side))
+        elif fx.outcome == "advance":
+            _advance(state, m, fx, events)
         elif fx.outcome == "rally":
             for f in state.models.values():
                 if f.side == m.side and f.on_table and f.flags.get("down") and gap(m, f) <= fx.range + 1e-9:
@@ -257,6 +263,23 @@ class AfterAbility(AfterSuccess):
         elif fx.outcome == "miasma":
             m.flags["miasma"] = fx.range
             events.append(Note(f"miasma around {m.id} until its next activation", f"{R}/ability/{self.ability}"))
+
+
+def _advance(state: State, m: Model, fx: Effect, events: list[Event]) -> None:
+    """Loudspeakers: each friend within ``fx.range`` of ``m``, not in melee, moves up to ``fx.count`` inches
+    toward the nearest enemy it sees, counting as charging (it ends in base contact where it reaches)."""
+    for f in sorted(state.models.values(), key=lambda x: x.id):
+        if f.side != m.side or f is m or not f.on_table or gap(m, f) > fx.range + 1e-9 or engaged_with(state, f):
+            continue
+        seen = [e for e in standing_enemies(state, f) if visible(state.ctx, f, e)]
+        if not seen:
+            continue
+        t = min(seen, key=lambda e: (gap(f, e), e.id))
+        found = charge_spots(state, f, t, float(fx.count))
+        if found.spots and found.spots[0] != (f.x, f.y):
+            spot = found.spots[0]
+            events.append(Note(f"{f.id} surges toward {t.id}", f"{R}/ability/loudspeakers"))
+            place(state, f, spot, charge_end_z(state, f, spot), events)
 
 
 @dataclass(frozen=True, slots=True)

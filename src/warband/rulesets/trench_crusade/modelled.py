@@ -95,6 +95,7 @@ Outcome = Literal[
     "heal",
     "tend",
     "sacrament",
+    "advance",
     "rally",
     "fortify",
     "hide",
