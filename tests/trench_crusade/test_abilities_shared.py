@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tc import model, position, rolls, rules_of, run
+from tc import RS, book_roster, model, position, roster, rolls, rules_of, run, scenario
 
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
@@ -369,3 +369,39 @@ def test_loudspeakers_failed_roll_moves_nobody() -> None:
     g.force([1, 1, 2, 2])
     run(g, "ability a1 [Loudspeakers]")
     assert model(g, "a2").y == 6.5 and g.state.vars.get("active") != "a1"
+
+
+def _deployment() -> Game:
+    """Deployment on a 24" table: side A (zone y <= 4) has the Mamluk Faris and a Lieutenant, side B (y >= 20) a
+    Yeoman and a Lieutenant."""
+    a, b = roster(FARIS, LIEUTENANT, name="A"), roster(YEOMAN, LIEUTENANT, name="B")
+    a["faction"], b["faction"] = NA, NA
+    g = Game.new(RS, [book_roster(a), book_roster(b)], scenario(), 1)
+    g.settle()
+    run(g, "zone [0]")
+    return g
+
+
+def test_arabian_destrier_deploys_last_on_a_table_edge_away_from_enemies() -> None:
+    """Arabian Destrier (Mamluk Faris): it deploys after the other models, on any table edge at least 8" from
+    every enemy (or in its own zone); the middle of the table, or an edge spot near an enemy, is refused."""
+    g = _deployment()
+    assert "deploy a1" not in [str(x) for x in g.legal_actions()]  # the Faris waits
+    for mid in ("a2", "b1", "b2"):
+        while g.decision.prompt == "deploy" and f"deploy {mid}" not in [str(x) for x in g.legal_actions()]:
+            other = str(g.legal_actions()[0])
+            run(g, other)
+            run(g, str(g.legal_actions()[0]))
+        if model(g, mid).on_table:
+            continue
+        run(g, f"deploy {mid}")
+        run(g, str(g.legal_actions()[0]))
+    assert [str(x) for x in g.legal_actions()] == ["deploy a1"]
+    run(g, "deploy a1")
+    x = round(model(g, "a1").radius + 0.1, 2)  # its base 0.1" from the left edge
+    assert rules_of(g, "deploy a1 @12,10") == [f"{R}/ability/arabian_destrier"]  # mid-table
+    assert rules_of(g, f"deploy a1 @{x},19") == [f"{R}/ability/arabian_destrier"]  # an edge, near side B
+    assert rules_of(g, f"deploy a1 @{x},10") == []
+    assert rules_of(g, "deploy a1 @12,2") == []  # its own zone still
+    run(g, f"deploy a1 @{x},10")
+    assert (model(g, "a1").x, model(g, "a1").y) == (x, 10)

@@ -31,6 +31,8 @@ attack_friends         ``actions._check_fight``, ``activation._tries`` (Fight fr
                        and ``morale.morale_idle`` (each friend it takes out: +DICE to its side's next Morale check)
 item_keywords          ``book._gifted`` (the items named gain the keywords: battle ones on the weapon),
                        ``kitrules._hands`` (SHIELD COMBO)
+edge_deploy            ``setup.Deploy``, ``setup.late``, ``setup.edge_problems`` (it deploys last, on a table edge
+                       away from enemies, or in its zone)
 extra_fireteam         ``roster._sworn_teams`` (one more FIRETEAM than the list's, with a model of the keywords)
 no_offhand_penalty     ``attacks.attack_dice`` (its off-hand melee attack has no -1 DICE)
 blessing_on_kill       ``attacks.InjuryRoll.roll``, ``attacks._prize`` (a Blessing marker for taking out an enemy

@@ -85,6 +85,7 @@ EffectKind = Literal[
     "item_keywords",
     "no_offhand_penalty",
     "extra_fireteam",
+    "edge_deploy",
 ]
 
 
