@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tc import RS, book_roster, model, position, roster, rolls, rules_of, run, scenario
+from tc import RS, book_roster, model, position, rolls, roster, rules_of, run, scenario
 
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
