@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tc import RS, book_roster, model, position, rolls, roster, rules_of, run, scenario
+from tc import RS, book_roster, box, model, position, rolls, roster, rules_of, run, scenario
 
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
@@ -405,3 +405,46 @@ def test_arabian_destrier_deploys_last_on_a_table_edge_away_from_enemies() -> No
     assert rules_of(g, "deploy a1 @12,2") == []  # its own zone still
     run(g, f"deploy a1 @{x},10")
     assert (model(g, "a1").x, model(g, "a1").y) == (x, 10)
+
+
+HL = "Heretic Legion"
+WARLOCK = {"model": "Goetic Warlock"}
+
+
+def test_goetic_portal_steps_to_a_seen_spot_within_six_inches() -> None:
+    """Goetic Portal (Goetic Warlock, Heretic Legion): a Risky action at +1 DICE: it reappears up to 6" away at a
+    spot it sees (7" away, or behind a wall, is refused)."""
+    wall = [box("wall", "blocking", 0, 9, 24, 10, height=3.0, blocks_los=True)]
+    g = position(
+        [WARLOCK, {"model": "Heretic Priest"}],
+        [LIEUTENANT],
+        {"a1": (12, 6), "b1": (3, 22)},
+        active="a1",
+        terrain=wall,
+        factions=(HL, NA),
+    )
+    events = _resolve(g, "ability a1 [Goetic Portal]")
+    assert len(rolls(events, "goetic_portal")[0].values) == 3 and g.decision.prompt == "portal"
+    assert rules_of(g, "to a1 @12,13") == [f"{R}/ability/goetic_portal"]  # 7" off, and behind the wall
+    assert rules_of(g, "to a1 @12,11.5") == [f"{R}/ability/goetic_portal"]  # behind the wall: unseen
+    assert rules_of(g, "to a1 @17,6") == []
+    run(g, "to a1 @17,6")
+    assert (model(g, "a1").x, model(g, "a1").y) == (17, 6)
+
+
+def test_goetic_portal_may_bring_a_small_enemy_it_fights() -> None:
+    """Goetic Portal: the enemy it is fighting (25mm Yeoman, at most 32mm) may come along, still beside it."""
+    g = position(
+        [WARLOCK, {"model": "Heretic Priest"}],
+        [YEOMAN, LIEUTENANT],
+        {"a1": (12, 6), "b1": (12, 7.4)},
+        active="a1",
+        factions=(HL, NA),
+    )
+    _resolve(g, "ability a1 [Goetic Portal]")
+    assert "to a1 b1 @16,6" in [str(a) for a in g.legal_actions()]
+    run(g, "to a1 b1 @16,6")
+    assert (model(g, "a1").x, model(g, "a1").y) == (16, 6) and (model(g, "b1").x, round(model(g, "b1").y, 2)) == (
+        16,
+        7.4,
+    )

@@ -9,6 +9,9 @@ blood      the target gains ``count`` Blood markers (``critical_count`` on a Cri
            against a model with one of ``keywords``): Goetic Gaze, Divine Judgement
 aim        its ranged attacks get ``count`` +DICE for the rest of the activation: Aim
 heal       the target (a friend within ``range``, or itself) loses D``count`` Blood markers: Laying On Hands
+portal     (GOETIC-free, Risky) it is placed up to ``range`` inches away at a spot it sees, bringing, if its side
+           says so, an enemy of base ``count`` mm or less it is fighting (kept where it stood beside it):
+           :class:`PortalChoice`, Goetic Portal
 advance    friends within ``range`` not in melee each move up to ``count`` inches toward the nearest enemy it
            sees, as a charge moves (into base contact where it reaches; ours: the engine's best spot, the way a
            charge's first candidate is chosen): Loudspeakers
@@ -36,12 +39,13 @@ the caster (:func:`payers`; ours: the enemy's markers first, most first, then th
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event, Note, StatusChanged
-from warband.kernel.space import gap
+from warband.kernel.space import gap, overlapping
 from warband.kernel.state import Model
 from warband.kernel.steps import OneDie, push
 from warband.rulesets.trench_crusade import abilities
@@ -238,6 +242,8 @@ class AfterAbility(AfterSuccess):
                 add_blood(state, t, -fx.count, events)
         elif fx.outcome == "sacrament" and t.on_table:
             push(state, SacramentChoice(t.id, m.side))
+        elif fx.outcome == "portal" and m.on_table:
+            push(state, PortalChoice(m.id, m.side, fx.range, fx.count))
         elif fx.outcome == "advance":
             _advance(state, m, fx, events)
         elif fx.outcome == "rally":
@@ -342,4 +348,96 @@ class SacramentChoice(TCChoice):
         events.append(Note(why, f"{R}/ability/the_ammunition_sacrement"))
 
 
-ABILITY_STEPS = (AfterAbility, HealRoll, PuppetRoll, SacramentChoice)
+#: Rings (inches from the caster) and directions of the spots Goetic Portal offers (any other point is checked).
+_PORTAL_RINGS, _PORTAL_ANGLES = (2.0, 4.0, 6.0), 12
+
+
+@dataclass(frozen=True, slots=True)
+class PortalChoice(TCChoice):
+    """Goetic Portal: where the caster reappears (``to MODEL @x,y``, with ``[ENEMY]`` as target to bring the
+    enemy it is fighting, of base ``size`` mm or less), or ``stay MODEL``."""
+
+    kind = "portal"
+    about = "model"
+    model: str
+    by: int
+    reach: float
+    size: int
+
+    def _bring(self, state: State) -> list[Model]:
+        m = state.models[self.model]
+        return [e for e in engaged_with(state, m) if e.radius * 2 * 25.4 <= self.size + 0.5]  # base in mm
+
+    def options(self, state: State) -> list[Action]:
+        m = state.models[self.model]
+        out = []
+        for ring in _PORTAL_RINGS:
+            for k in range(_PORTAL_ANGLES):
+                a = 2 * math.pi * k / _PORTAL_ANGLES
+                p = (round(m.x + ring * math.cos(a), 2), round(m.y + ring * math.sin(a), 2))
+                for e in [None, *self._bring(state)]:
+                    if not self._problems(state, p, e):
+                        out.append(Action("to", m.id, e.id if e is not None else None, point=p))
+        return [*out, Action("stay", m.id)]
+
+    def _problems(self, state: State, p: tuple[float, float], e: Model | None) -> list[str]:
+        m = state.models[self.model]
+        table = state.ctx.table
+        if math.hypot(p[0] - m.x, p[1] - m.y) > self.reach + 1e-9:
+            return [f'{p} is more than {self.reach:g}" from {m.id}']
+        if not state.ctx.table.line_of_sight((m.x, m.y), m.z + m.height * 0.5, p, table.surface_height(p) + 0.5):
+            return [f"{m.id} does not see {p}"]
+        moved = {m.id} | ({e.id} if e is not None else set())
+        bodies = [(m, p)] + ([(e, (p[0] + e.x - m.x, p[1] + e.y - m.y))] if e is not None else [])
+        for body, at in bodies:
+            if not table.on_table(at, body.radius):
+                return [f"{body.id} would be off the table"]
+            if any(
+                x.kind in ("impassable", "blocking", "dangerous") and x.circle_overlaps(at, body.radius)
+                for x in table.terrain
+            ):
+                return [f"{body.id} would stand in terrain no model is placed in"]
+            if overlapping(state.models.values(), at, body.radius, lambda o: o.id in moved) is not None:
+                return [f"{body.id} would overlap another model"]
+        return []
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        rule = f"{R}/ability/goetic_portal"
+        if (
+            action.model != self.model
+            or action.kind not in ("to", "stay")
+            or (action.kind == "to" and action.point is None)
+        ):
+            return [
+                (
+                    rule,
+                    f"say where {self.model} reappears: 'to {self.model} @x,y' (an enemy it brings as the target)"
+                    f" or 'stay {self.model}'",
+                )
+            ]
+        if action.kind == "stay":
+            return []
+        e = state.models.get(action.target or "")
+        if action.target is not None and (e is None or e not in self._bring(state)):
+            return [
+                (rule, f"{action.target} is not an enemy of base {self.size}mm or less that {self.model} is fighting")
+            ]
+        assert action.point is not None
+        return [(rule, why) for why in self._problems(state, action.point, e)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.kind != "to" or action.point is None:
+            return
+        m = state.models[self.model]
+        e = state.models.get(action.target or "")
+        p = action.point
+        rule = f"{R}/ability/goetic_portal"
+        if e is not None:
+            q = (p[0] + e.x - m.x, p[1] + e.y - m.y)
+            place(state, e, q, state.ctx.table.surface_height(q), events)
+            events.append(Note(f"{m.id} drags {e.id} through the portal", rule))
+        place(state, m, p, state.ctx.table.surface_height(p), events)
+        events.append(Note(f"{m.id} steps through a Goetic Portal", rule))
+
+
+ABILITY_STEPS = (AfterAbility, HealRoll, PuppetRoll, SacramentChoice, PortalChoice)

@@ -97,6 +97,7 @@ Outcome = Literal[
     "tend",
     "sacrament",
     "advance",
+    "portal",
     "rally",
     "fortify",
     "hide",
