@@ -448,3 +448,55 @@ def test_goetic_portal_may_bring_a_small_enemy_it_fights() -> None:
         16,
         7.4,
     )
+
+
+HEAVY = {"model": "Mechanised Heavy Infantry", "equipment": ["Bolt-Action Rifle", "Trench Club"]}
+
+
+def test_machine_armour_upgrade_turns_down_into_a_minor_hit_and_charges_on_a_d3() -> None:
+    """Machine Armour (upgrade of the Mechanised Heavy Infantry, and the item): armour -3 on a 40mm base; a Down
+    result of an Injury Roll is a Minor Hit (one Blood marker, still standing); its charge die is a D3."""
+    at = {"a1": (12, 4), "b1": (12, 12)}
+    plain = position([HEAVY, LIEUTENANT], [YEOMAN, LIEUTENANT], at, active="a1", factions=(NA, NA))
+    armoured = {**HEAVY, "upgrades": ["Machine Armour"]}
+    g = position([armoured, LIEUTENANT], [YEOMAN, LIEUTENANT], at, active="a1", factions=(NA, NA))
+    a1 = model(g, "a1")
+    assert a1.data["armour"] == model(plain, "a1").data["armour"] - 1 == -3
+    assert round(a1.radius * 2 * 25.4) == 40
+    for game, sides in ((plain, 6), (g, 3)):
+        game.apply(Action.parse("charge a1 b1"))
+        assert game.decision.dice is not None and game.decision.dice.sides == sides
+    # a Down result (7-8 on the Injury Roll) against it
+    h = position([YEOMAN, LIEUTENANT], [armoured, LIEUTENANT], at, active="a1", factions=(NA, NA))
+    events = _sixes_then(h, "shoot a1 b1 [Bolt-Action Rifle]", injury=(6, 5))
+    injury = rolls(events, "injury")[0]
+    assert injury.result.endswith("down") and not model(h, "b1").flags.get("down")
+    assert model(h, "b1").token("blood") == 1
+
+
+def _sixes_then(g: Game, text: str, injury: tuple[int, int]) -> list[Any]:
+    """Take ``text``: the hit on sixes, the Injury Roll ``injury`` (plus what its net dice ask), no markers spent."""
+    events = g.apply(Action.parse(text))
+    while True:
+        d = g.decision
+        if d.kind == "chance" and d.dice is not None:
+            first = "injury" in d.dice.label
+            events += g.roll(list(injury) + [1] * (d.dice.n - 2) if first else [6] * d.dice.n)
+        elif d.prompt.startswith("spend"):
+            events += g.apply(next(a for a in g.legal_actions() if a.option in ("0", None)))
+        else:
+            return events
+
+
+def test_machine_armour_carries_no_shield_but_the_heavy_ballistic_one() -> None:
+    """Machine Armour (item, here the Lieutenant's): a Trench Shield beside it is refused, naming Machine Armour;
+    the Heavy Ballistic Shield, sold only with Machine Armour, is not."""
+    from warband.rulesets.trench_crusade.roster import read_warband
+
+    def problems(kit: list[str]) -> list[str]:
+        lt = {"model": "Lieutenant", "equipment": ["Bolt-Action Rifle", "Machine Armour", *kit]}
+        doc = {"ruleset": R, "name": "t", "faction": NA, "points_limit": 700, "models": [lt]}
+        return [p.message for p in read_warband("w.yaml", doc).problems if "Machine Armour" in p.message]
+
+    assert any("carries no shield" in p for p in problems(["Trench Shield"]))
+    assert problems(["Heavy Ballistic Shield"]) == []

@@ -33,6 +33,8 @@ item_keywords          ``book._gifted`` (the items named gain the keywords: batt
                        ``kitrules._hands`` (SHIELD COMBO)
 edge_deploy            ``setup.Deploy``, ``setup.late``, ``setup.edge_problems`` (it deploys last, on a table edge
                        away from enemies, or in its zone)
+down_to_minor          ``attacks.InjuryRoll.roll`` (a Down result is a Minor Hit; TOUGH turns Out into Down first)
+charge_die_sides       ``movement.push_charge_die`` (its charge die has ``count`` sides: Machine Armour's D3)
 extra_fireteam         ``roster._sworn_teams`` (one more FIRETEAM than the list's, with a model of the keywords)
 no_offhand_penalty     ``attacks.attack_dice`` (its off-hand melee attack has no -1 DICE)
 blessing_on_kill       ``attacks.InjuryRoll.roll``, ``attacks._prize`` (a Blessing marker for taking out an enemy

@@ -659,6 +659,11 @@ class InjuryRoll(TCChance):
         att = state.models[self.attacker] if self.attacker else None
         if result == "minor":
             add_blood(state, v, 1, events)
+        elif result == "down" and abilities.has_effect(v, "down_to_minor"):  # Machine Armour
+            events.append(
+                Note(f"{v.id}'s Machine Armour turns the Down result into a Minor Hit", f"{R}/item/machine_armour")
+            )
+            add_blood(state, v, 1, events)
         elif result == "down":
             add_blood(state, v, 2 if v.flags.get("down") else 1, events)
             make_down(state, v, events)

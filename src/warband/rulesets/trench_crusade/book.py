@@ -391,6 +391,8 @@ def _profile(cat: Catalogue, entry: Entry) -> _Profile:
             p.keywords += [k for k in effect.keywords if k not in p.keywords]
             p.ranged += effect.ranged
             p.melee += effect.melee
+            p.armour += effect.armour
+            p.base = effect.base if effect.base is not None else p.base
     if entry.captain and "LEADER" not in p.keywords:
         p.keywords.append("LEADER")
     return p

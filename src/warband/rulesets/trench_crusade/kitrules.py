@@ -348,4 +348,18 @@ def check_kit(cat: Catalogue, faction: FactionList, file: str, e: Entry) -> list
         out += _upgrade(cat, faction, e, b, file)
     out += _at_most(cat, faction, e, file) + _must_have(cat, e, file) + _kit_choice(cat, e, file)
     out += _hands(cat, faction, e, file) + _one_of_each(cat, e, file) + _upgrade_twice(cat, e, file)
+    return out + _machine_armour_shield(cat, faction, e, file)
+
+
+def _machine_armour_shield(cat: Catalogue, faction: FactionList, e: Entry, file: str) -> list[Problem]:
+    """Machine Armour (item, or the upgrade that gives it): no shield, except one the list sells only to a model
+    with Machine Armour (the Heavy Ballistic Shield)."""
+    if "machine_armour" not in [*(b.id for b in e.items), *(b.id for b in e.upgrades)]:
+        return []
+    out = []
+    for b in e.items:
+        sold = faction.sells(b.id)
+        if cat.items[b.id].shield and not (sold is not None and "with machine_armour" in sold.only):
+            why = f"{cat.items[b.id].name}: a model in Machine Armour carries no shield (Machine Armour)"
+            out.append(Problem(file, b.place, why))
     return out

@@ -50,6 +50,8 @@ class UpgradeEffect(BaseModel):
     ranged: int = 0
     melee: int = 0
     abilities: tuple[str, ...] = Field(default=(), description="Abilities it grants (keys of ``abilities``).")
+    armour: int = Field(default=0, description="Added to the armour (Machine Armour: -2 becomes -3).")
+    base: float | None = Field(default=None, description="The base it sets, in mm (Machine Armour: 40).")
 
 
 EffectKind = Literal[
@@ -86,6 +88,8 @@ EffectKind = Literal[
     "no_offhand_penalty",
     "extra_fireteam",
     "edge_deploy",
+    "down_to_minor",
+    "charge_die_sides",
 ]
 
 
