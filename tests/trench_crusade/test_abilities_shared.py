@@ -500,3 +500,17 @@ def test_machine_armour_carries_no_shield_but_the_heavy_ballistic_one() -> None:
 
     assert any("carries no shield" in p for p in problems(["Trench Shield"]))
     assert problems(["Heavy Ballistic Shield"]) == []
+
+
+def test_martyr_penitent_fights_harder_and_is_harder_to_injure() -> None:
+    """Martyr Penitent Ressurection (Trench Pilgrim upgrade): +1 Melee DICE, and -1 INJURY DICE on every Injury
+    Roll against it (a Critical hit on sixes adds an INJURY DICE: three dice; against it the two cancel)."""
+    pilgrim = {"model": "Trench Pilgrim", "equipment": ["Trench Club"]}
+    martyr = {**pilgrim, "upgrades": ["Martyr Penitent Ressurection"]}
+    prophet = {"model": "War Prophet"}
+    at = {"a1": (12, 4), "b1": (12, 12)}
+    plain = position([YEOMAN, LIEUTENANT], [pilgrim, prophet], at, active="a1", factions=(NA, TP))
+    g = position([YEOMAN, LIEUTENANT], [martyr, prophet], at, active="a1", factions=(NA, TP))
+    assert model(g, "b1").data["melee"] == model(plain, "b1").data["melee"] + 1
+    dice = [len(rolls(_sixes(x, "shoot a1 b1 [Bolt-Action Rifle]"), "injury")[0].values) for x in (plain, g)]
+    assert dice == [3, 2]

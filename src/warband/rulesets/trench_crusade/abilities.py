@@ -97,10 +97,12 @@ def action_dice(m: Model, purpose: str) -> int:
     return sum(e.dice for e in effects(m, "action_dice") if e.action == purpose)
 
 
-def injury_dice_against(v: Model, weapon_keywords: list[str]) -> int:
+def injury_dice_against(v: Model, weapon_keywords: list[str] | None) -> int:
     """INJURY DICE on the Injury Roll against ``v`` from a weapon with one of the effect's keywords (Artificial
-    Life: -1 against GAS)."""
-    return sum(e.dice for e in effects(v, "injury_dice_against") if any(k in weapon_keywords for k in e.keywords))
+    Life: -1 against GAS), or, for an effect naming no keyword, on every Injury Roll against it, a fall's too
+    (Martyr-Penitent: -1)."""
+    kws = weapon_keywords or []
+    return sum(e.dice for e in effects(v, "injury_dice_against") if not e.keywords or any(k in kws for k in e.keywords))
 
 
 def dash_factor(m: Model) -> float:

@@ -486,7 +486,7 @@ class Injury(TCAuto):
         w = the_weapon(att, self.weapon, self.mode or "") if att and self.weapon else None
         plus, modifier, all_dice = injury_terms(state, v, w, self.mode, self.crit + self.fall)
         more, less = weapon_injury_dice(w)
-        against = abilities.injury_dice_against(v, w["keywords"]) if w is not None else 0
+        against = abilities.injury_dice_against(v, w["keywords"] if w is not None else None)
         against += abilities.injury_dice_for(att, v, self.mode) if att is not None else 0
         more, less = more + max(0, against), less + max(0, -against)
         plus += more
