@@ -243,12 +243,14 @@ def _scripture(faction: str, at_b: tuple[float, float], blood: int) -> Game:
     return g
 
 
-def _resolve(g: Game, text: str) -> list[Any]:
-    """Take ``text``, every die a 4, no markers spent."""
+def _resolve(g: Game, text: str, face: int = 4, injury: tuple[int, int] | None = None) -> list[Any]:
+    """Take ``text``, every die a ``face`` (an Injury Roll ``injury`` and ones, when given), no markers spent."""
     events = g.apply(Action.parse(text))
     while True:
-        if g.decision.kind == "chance" and g.decision.dice is not None:
-            events += g.roll([4] * g.decision.dice.n)
+        d = g.decision.dice
+        if g.decision.kind == "chance" and d is not None:
+            hurt = injury is not None and "injury" in d.label
+            events += g.roll([*injury, *[1] * (d.n - 2)] if injury is not None and hurt else [face] * d.n)
         elif g.decision.prompt.startswith("spend"):
             events += g.apply(next(a for a in g.legal_actions() if a.option in ("0", None)))
         else:
@@ -279,18 +281,6 @@ def test_vengeful_scripture_in_melee_but_not_both_in_one_activation() -> None:
     assert f"{R}/keyword/one-mode" in rules_of(g2, "fight a1 b1 [Vengeful Scripture]")
 
 
-def _sixes(g: Game, text: str) -> list[Any]:
-    """Take ``text``, every die a 6, no markers spent."""
-    events = g.apply(Action.parse(text))
-    while True:
-        if g.decision.kind == "chance" and g.decision.dice is not None:
-            events += g.roll([6] * g.decision.dice.n)
-        elif g.decision.prompt.startswith("spend"):
-            events += g.apply(next(a for a in g.legal_actions() if a.option in ("0", None)))
-        else:
-            return events
-
-
 def test_prize_specimens_blesses_the_biologist_for_a_demonic_kill_in_melee() -> None:
     """Prize Specimens (Combat Biologist, a mercenary of New Antioch): taking a DEMONIC (or BLACK GRAIL) enemy Out
     of Action in melee gives it a Blessing marker; any other enemy gives none."""
@@ -300,7 +290,7 @@ def test_prize_specimens_blesses_the_biologist_for_a_demonic_kill_in_melee() -> 
         mine = [{"model": "Combat Biologist"}, LIEUTENANT]  # its Vivisector is fixed kit
         theirs = [enemy, sorcerer if faction == court else LIEUTENANT]
         g = position(mine, theirs, {"a1": (12, 12), "b1": (12, 13.4)}, active="a1", factions=(NA, faction))
-        _sixes(g, "fight a1 b1 [Vivisector]")
+        _resolve(g, "fight a1 b1 [Vivisector]", 6)
         assert not model(g, "b1").on_table and model(g, "a1").token("blessing") == blessed, enemy
 
 
@@ -468,24 +458,10 @@ def test_machine_armour_upgrade_turns_down_into_a_minor_hit_and_charges_on_a_d3(
         assert game.decision.dice is not None and game.decision.dice.sides == sides
     # a Down result (7-8 on the Injury Roll) against it
     h = position([YEOMAN, LIEUTENANT], [armoured, LIEUTENANT], at, active="a1", factions=(NA, NA))
-    events = _sixes_then(h, "shoot a1 b1 [Bolt-Action Rifle]", injury=(6, 5))
+    events = _resolve(h, "shoot a1 b1 [Bolt-Action Rifle]", 6, injury=(6, 5))
     injury = rolls(events, "injury")[0]
     assert injury.result.endswith("down") and not model(h, "b1").flags.get("down")
     assert model(h, "b1").token("blood") == 1
-
-
-def _sixes_then(g: Game, text: str, injury: tuple[int, int]) -> list[Any]:
-    """Take ``text``: the hit on sixes, the Injury Roll ``injury`` (plus what its net dice ask), no markers spent."""
-    events = g.apply(Action.parse(text))
-    while True:
-        d = g.decision
-        if d.kind == "chance" and d.dice is not None:
-            first = "injury" in d.dice.label
-            events += g.roll(list(injury) + [1] * (d.dice.n - 2) if first else [6] * d.dice.n)
-        elif d.prompt.startswith("spend"):
-            events += g.apply(next(a for a in g.legal_actions() if a.option in ("0", None)))
-        else:
-            return events
 
 
 def test_machine_armour_carries_no_shield_but_the_heavy_ballistic_one() -> None:
@@ -512,5 +488,5 @@ def test_martyr_penitent_fights_harder_and_is_harder_to_injure() -> None:
     plain = position([YEOMAN, LIEUTENANT], [pilgrim, prophet], at, active="a1", factions=(NA, TP))
     g = position([YEOMAN, LIEUTENANT], [martyr, prophet], at, active="a1", factions=(NA, TP))
     assert model(g, "b1").data["melee"] == model(plain, "b1").data["melee"] + 1
-    dice = [len(rolls(_sixes(x, "shoot a1 b1 [Bolt-Action Rifle]"), "injury")[0].values) for x in (plain, g)]
+    dice = [len(rolls(_resolve(x, "shoot a1 b1 [Bolt-Action Rifle]", 6), "injury")[0].values) for x in (plain, g)]
     assert dice == [3, 2]

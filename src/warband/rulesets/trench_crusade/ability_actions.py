@@ -354,8 +354,8 @@ _PORTAL_RINGS, _PORTAL_ANGLES = (2.0, 4.0, 6.0), 12
 
 @dataclass(frozen=True, slots=True)
 class PortalChoice(TCChoice):
-    """Goetic Portal: where the caster reappears (``to MODEL @x,y``, with ``[ENEMY]`` as target to bring the
-    enemy it is fighting, of base ``size`` mm or less), or ``stay MODEL``."""
+    """Goetic Portal: where the caster reappears (``to MODEL @x,y``; ``to MODEL ENEMY @x,y`` brings the enemy it
+    is fighting, of base ``size`` mm or less, kept where it stood beside it), or ``stay MODEL``."""
 
     kind = "portal"
     about = "model"

@@ -116,6 +116,14 @@ def _overlap_problems(state: State, m: Model, p: Vec) -> list[Reason]:
     return [(f"{R}/deploy/overlap", f"{m.id} would overlap {o.id}")] if o is not None else []
 
 
+def _ground_problems(state: State, m: Model, p: Vec) -> list[Reason]:
+    """Off the zone rules: terrain no model is placed in, or another base, at ``p``."""
+    for piece in state.ctx.table.terrain:
+        if piece.kind in ("impassable", "blocking", "dangerous") and piece.circle_overlaps(p, m.radius):
+            return [(f"{R}/deploy/terrain", f"{m.id} cannot be placed in {piece.kind} terrain {piece.id}")]
+    return _overlap_problems(state, m, p)
+
+
 def _zone_terrain_problems(state: State, m: Model, p: Vec) -> list[Reason]:
     zone = state.ctx.zones[state.vars["zone_of"][m.side]]
     if not kernel_setup.wholly_inside(zone, p, m.radius):
@@ -144,11 +152,8 @@ def infiltration_problems(state: State, m: Model, p: Vec) -> list[Reason]:
     rule = f"{R}/keyword/infiltrator"
     if not table.on_table(p, m.radius):
         return [(rule, f"{m.id} must be placed wholly on the table")]
-    for piece in table.terrain:
-        if piece.kind in ("impassable", "blocking", "dangerous") and piece.circle_overlaps(p, m.radius):
-            return [(f"{R}/deploy/terrain", f"{m.id} cannot be placed in {piece.kind} terrain {piece.id}")]
-    if over := _overlap_problems(state, m, p):
-        return over
+    if clash := _ground_problems(state, m, p):
+        return clash
     near = float(state.ctx.params["infiltrate_distance"])
     z = table.surface_height(p)
     for e in state.models.values():
@@ -199,11 +204,8 @@ def edge_problems(state: State, m: Model, p: Vec) -> list[Reason]:
     rim = min(p[0] - m.radius, table.width - p[0] - m.radius, p[1] - m.radius, table.depth - p[1] - m.radius)
     if rim > EDGE_TOUCH + 1e-9:
         return [(rule, f'{m.id} deploys in its zone or touching a table edge (within {EDGE_TOUCH:g}" of it)')]
-    for piece in table.terrain:
-        if piece.kind in ("impassable", "blocking", "dangerous") and piece.circle_overlaps(p, m.radius):
-            return [(f"{R}/deploy/terrain", f"{m.id} cannot be placed in {piece.kind} terrain {piece.id}")]
-    if over := _overlap_problems(state, m, p):
-        return over
+    if clash := _ground_problems(state, m, p):
+        return clash
     reach = edge_reach(m) or 0.0
     for e in state.models.values():
         if e.side != m.side and e.on_table and math.hypot(e.x - p[0], e.y - p[1]) - e.radius - m.radius < reach - 1e-9:
