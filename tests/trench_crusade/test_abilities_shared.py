@@ -490,3 +490,51 @@ def test_martyr_penitent_fights_harder_and_is_harder_to_injure() -> None:
     assert model(g, "b1").data["melee"] == model(plain, "b1").data["melee"] + 1
     dice = [len(rolls(_resolve(x, "shoot a1 b1 [Bolt-Action Rifle]", 6), "injury")[0].values) for x in (plain, g)]
     assert dice == [3, 2]
+
+
+def _cleric(power: str, friend_at: tuple[float, float] = (12, 6)) -> Game:
+    """A Trench Cleric (a1) that chose ``power``, a Yeoman friend (a2), a War Wolf (b1) in melee with the Yeoman."""
+    cleric = {"model": "Trench Cleric", "choices": [power]}
+    wolf = {"model": "War Wolf Assault Beast"}
+    at = {"a1": (12, 4), "a2": friend_at, "b1": (friend_at[0], friend_at[1] + 1.4)}
+    return position(
+        [cleric, YEOMAN, LIEUTENANT], [wolf, {"model": "Heretic Priest"}], at, active="a1", factions=(NA, HL)
+    )
+
+
+def test_trench_cleric_god_is_with_us_blesses_a_friend() -> None:
+    """Powers of the Trench Cleric, chosen in the warband file (`choices: [God is With Us!]`): a Risky action: a
+    friend within 6" (or itself) gains a Blessing marker."""
+    g = _cleric("God is With Us!")
+    g.force([4, 4])
+    run(g, "ability a1 a2 [God is With Us!]")
+    assert model(g, "a2").token("blessing") == 1
+
+
+def test_trench_cleric_onwards_christian_soldiers_lifts_fear() -> None:
+    """Onwards, Christian Soldiers! (the other power): a friend that starts its activation within 8" of the Cleric
+    ignores FEAR (the War Wolf's -1 DICE) for that activation; the Cleric that chose the other power gives none."""
+    dice: list[str] = []
+    for power in ("Onwards, Christian Soldiers!", "God is With Us!"):
+        g = _cleric(power)
+        for step in ("end a1", "activate b1", "end b1", "activate a2"):  # the Wolf passes its turn
+            run(g, step)
+        attack = rolls(_resolve(g, "fight a2 b1 [Trench Club]", 1), "attack")[0]
+        dice.append(attack.label)
+    assert dice == ["attack (+0 DICE)", "attack (-1 DICE)"], dice
+
+
+def test_trench_cleric_choices_are_checked() -> None:
+    """`choices` names one of the Cleric's powers: anything else, or a second power, is refused by validate,
+    naming the place and the Cleric's choices."""
+    from warband.rulesets.trench_crusade.roster import read_warband
+
+    def problems(choices: list[str]) -> list[str]:
+        cleric = {"model": "Trench Cleric", "choices": choices}
+        doc = {"ruleset": R, "name": "t", "faction": NA, "points_limit": 700, "models": [LIEUTENANT, cleric]}
+        return [f"{p.place}: {p.message}" for p in read_warband("w.yaml", doc).problems if "choices" in p.place]
+
+    assert problems(["Onwards, Christian Soldiers!"]) == []
+    wrong = problems(["Laying On Hands"])
+    assert wrong and wrong[0].startswith("models[1].choices[0]") and "God is With Us!" in wrong[0]
+    assert any("chooses one" in p for p in problems(["God is With Us!", "Onwards, Christian Soldiers!"]))

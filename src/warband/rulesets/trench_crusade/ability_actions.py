@@ -12,6 +12,7 @@ heal       the target (a friend within ``range``, or itself) loses D``count`` Bl
 portal     (GOETIC-free, Risky) it is placed up to ``range`` inches away at a spot it sees, bringing, if its side
            says so, an enemy of base ``count`` mm or less it is fighting (kept where it stood beside it):
            :class:`PortalChoice`, Goetic Portal
+bless      the target (a friend within ``range``, or itself) gains a Blessing marker: God is With Us!
 advance    friends within ``range`` not in melee each move up to ``count`` inches toward the nearest enemy it
            sees, as a charge moves (into base contact where it reaches; ours: the engine's best spot, the way a
            charge's first candidate is chosen): Loudspeakers
@@ -44,7 +45,7 @@ from dataclasses import dataclass
 
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
-from warband.kernel.events import DiceRolled, Event, Note, StatusChanged
+from warband.kernel.events import DiceRolled, Event, Note, StatusChanged, TokensChanged
 from warband.kernel.space import gap, overlapping
 from warband.kernel.state import Model
 from warband.kernel.steps import OneDie, push
@@ -244,6 +245,9 @@ class AfterAbility(AfterSuccess):
             push(state, SacramentChoice(t.id, m.side))
         elif fx.outcome == "portal" and m.on_table:
             push(state, PortalChoice(m.id, m.side, fx.range, fx.count))
+        elif fx.outcome == "bless" and t.on_table:
+            t.tokens["blessing"] = t.token("blessing") + 1
+            events.append(TokensChanged(t.id, "Blessing", 1, t.token("blessing")))
         elif fx.outcome == "advance":
             _advance(state, m, fx, events)
         elif fx.outcome == "rally":

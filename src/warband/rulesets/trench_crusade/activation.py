@@ -140,6 +140,12 @@ def start_part(state: State, m: Model, events: list[Event]) -> None:
     roll (digest §7)."""
     events.append(Activated(m.id, m.side))
     m.flags.pop("miasma", None)  # Miasma of Pestilence lasts until its caster's next activation
+    if any(  # Onwards, Christian Soldiers!: a friend (or itself) with the aura within its range
+        f.side == m.side and f.on_table and gap(f, m) <= fx.range + 1e-9
+        for f in state.models.values()
+        for fx in abilities.effects(f, "fearless_aura")
+    ):
+        m.flags["fearless"] = True
     if m.flags.get("sacrament"):  # The Ammunition Sacrement's gift holds for its (next) activation
         m.flags["sacrament_live"] = m.flags.pop("sacrament")
     for fx in abilities.effects(m, "heal_on_activation"):  # Miracle of Regeneration

@@ -68,6 +68,10 @@ class BookEntry(BaseModel):
     fireteam: int | None = Field(
         default=None, ge=1, le=9, description="The FIRETEAM (1, 2, ...) it forms with one other model of the warband."
     )
+    choices: list[str] = Field(
+        default_factory=list,
+        description="What it chose where an ability says 'choose one' (the Trench Cleric's holy power), by name or id.",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +100,7 @@ class Entry:
     movement: float | None = None
     key: str = "model"
     fireteam: int | None = None
+    choices: tuple[str, ...] = ()  # ability ids chosen where an ability says 'choose one'
 
     @property
     def place(self) -> str:
@@ -306,6 +311,7 @@ def read_entry(
     items, bad_items = _buy(cat, faction, profile, spec.equipment, places, file)
     base, movement, bad_base = _option(profile, spec.base, here, file)
     upgrades, bad_upgrades = _upgrades(cat, faction, profile, spec.upgrades, here, file)
+    chosen, bad_choices = _choices(cat, profile, spec.choices, here, file)
     entry = Entry(
         index,
         profile,
@@ -318,8 +324,34 @@ def read_entry(
         movement,
         key,
         spec.fireteam,
+        tuple(chosen),
     )
-    return entry, problems + bad_base + bad_items + bad_upgrades
+    return entry, problems + bad_base + bad_items + bad_upgrades + bad_choices
+
+
+def _choices(
+    cat: Catalogue, profile: Profile, given: list[str], here: str, file: str
+) -> tuple[list[str], list[Problem]]:
+    """The abilities chosen for the profile's 'choose one' abilities (Powers of the Trench Cleric), by name or id:
+    each must be one of an ability's options, at most one per such ability."""
+    menus = [(cat.abilities[a], [str(x) for x in cat.abilities[a].choose_one_of]) for a in profile.abilities]
+    menus = [(ab, opts) for ab, opts in menus if opts]
+    chosen: list[str] = []
+    problems: list[Problem] = []
+    for j, text in enumerate(given):
+        place = f"{here}.choices[{j}]"
+        found = [(ab, o) for ab, opts in menus for o in opts if norm(text) in (norm(o), norm(cat.name_of(o)))]
+        if not found:
+            offers = "; ".join(f"{ab.name}: {', '.join(cat.name_of(o) for o in opts)}" for ab, opts in menus)
+            why = f"{text!r} is none of the {profile.name}'s choices ({offers or 'it has none'})"
+            problems.append(Problem(file, place, why))
+            continue
+        ab, option = found[0]
+        if any(c in [str(x) for x in ab.choose_one_of] for c in chosen):
+            problems.append(Problem(file, place, f"{ab.name}: the {profile.name} chooses one, found a second"))
+            continue
+        chosen.append(option)
+    return chosen, problems
 
 
 def _option(
@@ -466,7 +498,7 @@ def to_document(cat: Catalogue, faction: FactionList, entry: Entry) -> TCModel:
         captain=entry.captain,
         items=[b.id for b in entry.items],
         upgrades=[b.id for b in entry.upgrades],
-        abilities=list(entry.profile.abilities),
+        abilities=[*entry.profile.abilities, *entry.choices],
         kit_ducats=entry.ducats - _own_ducats(entry),
         glory=entry.glory,
     )

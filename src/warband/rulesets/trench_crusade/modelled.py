@@ -90,6 +90,7 @@ EffectKind = Literal[
     "edge_deploy",
     "down_to_minor",
     "charge_die_sides",
+    "fearless_aura",
 ]
 
 
@@ -102,6 +103,7 @@ Outcome = Literal[
     "sacrament",
     "advance",
     "portal",
+    "bless",
     "rally",
     "fortify",
     "hide",

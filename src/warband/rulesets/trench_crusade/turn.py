@@ -144,6 +144,7 @@ def _close(m: Model, events: list[Event]) -> None:
     m.flags.pop("dive", None)
     m.flags.pop("aimed", None)  # Aim lasts the rest of the activation
     m.flags.pop("sacrament_live", None)  # The Ammunition Sacrement's gift lasts the activation
+    m.flags.pop("fearless", None)  # Onwards, Christian Soldiers! lasts the activation
     events.append(Note(f"{m.id}'s activation ends", f"{R}/activation/end"))
 
 
