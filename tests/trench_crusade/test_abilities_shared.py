@@ -538,3 +538,19 @@ def test_trench_cleric_choices_are_checked() -> None:
     wrong = problems(["Laying On Hands"])
     assert wrong and wrong[0].startswith("models[1].choices[0]") and "God is With Us!" in wrong[0]
     assert any("chooses one" in p for p in problems(["God is With Us!", "Onwards, Christian Soldiers!"]))
+
+
+def test_martyrdom_device_blasts_round_the_prisoner_who_is_awaited() -> None:
+    """Martyrdom Device (item of the Ecclesiastic Prisoner, CONSUMABLE, BLAST 3): set off in its activation with
+    no roll: every model within 3" takes an Injury Roll, one INJURY DICE more within 1"; the Prisoner rolls 4D6.
+    Awaited (Ecclesiastic Prisoner): taken out by its own device, it counts for no Morale check."""
+    from warband.rulesets.trench_crusade.morale import needs_check
+
+    prisoner = {"model": "Ecclesiastic Prisoner", "equipment": ["Martyrdom Device"]}
+    at = {"a1": (12, 12), "a2": (2, 2), "b1": (12, 13.2), "b2": (14.5, 13.5)}  # b2: 2.5" off, its rim in 3"
+    g = position([prisoner, {"model": "War Prophet"}], [YEOMAN, LIEUTENANT], at, active="a1", factions=(TP, NA))
+    events = _resolve(g, "ability a1 [Martyrdom Device]", 6)
+    injuries = {r.model: len(r.values) for r in rolls(events, "injury") + rolls(events, "Bloodbath")}
+    assert injuries["b1"] == 3 and injuries["b2"] == 2 and injuries["a1"] == 4, injuries
+    assert not model(g, "a1").on_table and model(g, "a1").flags.get("awaited")
+    assert not needs_check(g.state, 0)  # the War Prophet stands: the Prisoner is no casualty

@@ -37,6 +37,7 @@ down_to_minor          ``attacks.InjuryRoll.roll`` (a Down result is a Minor Hit
 charge_die_sides       ``movement.push_charge_die`` (its charge die has ``count`` sides: Machine Armour's D3)
 fearless_aura          ``activation.start_part``, ``keywords.causes_fear`` (friends activating within ``range``
                        ignore FEAR for the activation; ``turn._close`` ends it)
+self_out_no_morale     ``attacks.take_out``, ``morale.needs_check`` (taken out by itself: no Morale casualty)
 extra_fireteam         ``roster._sworn_teams`` (one more FIRETEAM than the list's, with a model of the keywords)
 no_offhand_penalty     ``attacks.attack_dice`` (its off-hand melee attack has no -1 DICE)
 blessing_on_kill       ``attacks.InjuryRoll.roll``, ``attacks._prize`` (a Blessing marker for taking out an enemy

@@ -12,6 +12,8 @@ heal       the target (a friend within ``range``, or itself) loses D``count`` Bl
 portal     (GOETIC-free, Risky) it is placed up to ``range`` inches away at a spot it sees, bringing, if its side
            says so, an enemy of base ``count`` mm or less it is fighting (kept where it stood beside it):
            :class:`PortalChoice`, Goetic Portal
+detonate   (no roll, once a battle) the Martyrdom Device: BLAST ``range`` round it, +1 INJURY DICE within 1",
+           itself ``count`` D6 all added (:func:`attacks.detonate`)
 bless      the target (a friend within ``range``, or itself) gains a Blessing marker: God is With Us!
 advance    friends within ``range`` not in melee each move up to ``count`` inches toward the nearest enemy it
            sees, as a charge moves (into base contact where it reaches; ours: the engine's best spot, the way a
@@ -50,6 +52,7 @@ from warband.kernel.space import gap, overlapping
 from warband.kernel.state import Model
 from warband.kernel.steps import OneDie, push
 from warband.rulesets.trench_crusade import abilities
+from warband.rulesets.trench_crusade.attacks import detonate
 from warband.rulesets.trench_crusade.catalogue import load_catalogue
 from warband.rulesets.trench_crusade.core import (
     SACRAMENT_GIFTS,
@@ -178,6 +181,8 @@ def reasons(state: State, m: Model, a: Action) -> list[Reason]:
     if t is None or not t.on_table or not _kind_ok(m, t, fx):
         who = {"enemy": "an enemy", "friend": "a friendly", "any": "a"}[fx.target]
         return [(rule, f"{a.option} needs {who} model on the table")]
+    if fx.outcome == "detonate" and ab in m.flags.get("consumed", []):
+        return [(rule, f"{a.option} is CONSUMABLE and {m.id} has already set it off")]
     if fx.outcome == "sacrament" and t is m:
         return [(rule, f"{a.option} blesses another friend's guns, not its own")]
     if fx.outcome == "command" and t.flags.get("activated"):
@@ -245,6 +250,9 @@ class AfterAbility(AfterSuccess):
             push(state, SacramentChoice(t.id, m.side))
         elif fx.outcome == "portal" and m.on_table:
             push(state, PortalChoice(m.id, m.side, fx.range, fx.count))
+        elif fx.outcome == "detonate" and m.on_table:
+            m.flags["consumed"] = [*m.flags.get("consumed", []), self.ability]  # CONSUMABLE: once a battle
+            detonate(state, m, fx.range, float(state.ctx.params["engagement_range"]), fx.count, events)
         elif fx.outcome == "bless" and t.on_table:
             t.tokens["blessing"] = t.token("blessing") + 1
             events.append(TokensChanged(t.id, "Blessing", 1, t.token("blessing")))

@@ -81,6 +81,11 @@ def take_out(state: State, m: Model, attacker: Model | None, events: list[Event]
             m.flags["friendly_fire"] = True
     if state.vars.get("active") == m.id:
         state.vars["end_now"] = True
+    if attacker is m and abilities.has_effect(m, "self_out_no_morale"):  # Awaited
+        m.flags["awaited"] = True
+        events.append(
+            Note(f"{m.id} was Awaited: its own Martyrdom Device counts for no Morale check", f"{R}/ability/awaited")
+        )
     _bless_on_death(state, m, events)
     if attacker is not None and attacker.side == m.side and abilities.has_effect(attacker, "attack_friends"):
         flags = state.sides[m.side].flags  # Whip of God: +1 DICE to the side's next Morale check
@@ -685,6 +690,23 @@ class InjuryRoll(TCChance):
                     _prize(att, v, events)
         if self.shrapnel and v.on_table:
             add_blood(state, v, 1, events)
+
+
+def detonate(state: State, m: Model, radius: float, near: float, dice: int, events: list[Event]) -> None:
+    """Martyrdom Device (item, CONSUMABLE, BLAST 3): every other model within ``radius`` that the blast reaches
+    takes an Injury Roll from ``m`` (one INJURY DICE more within ``near``, ours: of its base); ``m`` itself rolls
+    ``dice`` D6 all added, with its armour."""
+    victims = _blast_victims(state, m, m, radius)
+    events.append(
+        Note(
+            f"{m.id} sets off its Martyrdom Device: {', '.join(v.id for v in victims) or 'no one'} hit",
+            f"{R}/item/martyrdom_device",
+        )
+    )
+    _, modifier, _ = injury_terms(state, m, None, None, 0)
+    push(state, InjuryRoll(m.id, m.id, 0, 0, modifier, dice, False, False, "Martyrdom Device"))
+    for v in reversed(victims):
+        push(state, Injury(m.id, v.id, None, None, 0, fall=1 if gap(m, v) <= near + 1e-9 else 0))
 
 
 def push_injury(state: State, victim: Model, source: str, fall: int = 0) -> None:

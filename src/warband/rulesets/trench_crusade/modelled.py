@@ -91,6 +91,7 @@ EffectKind = Literal[
     "down_to_minor",
     "charge_die_sides",
     "fearless_aura",
+    "self_out_no_morale",
 ]
 
 
@@ -104,6 +105,7 @@ Outcome = Literal[
     "advance",
     "portal",
     "bless",
+    "detonate",
     "rally",
     "fortify",
     "hide",
