@@ -96,10 +96,11 @@ def test_battlefield_demolition_moves_and_throws_a_satchel_charge() -> None:
 
 
 def test_lightning_speed_attacks_twice_with_the_polearm() -> None:
-    """Lightning Speed (Observer): two melee attacks with its Trench Polearm."""
+    """Lightning Speed (Observer): two melee attacks with its Trench Polearm (each failure re-rolled by its Eye of
+    God, the re-roll without a 1: four attack rolls)."""
     g = game({"model": "Observer"}, NA, YEOMAN, NA, {"a1": (12, 12), "b1": (12, 13.2)}, active="a1")
-    g.force([1, 1, 1, 1], [1, 1, 1, 1])  # Melee +2: four dice each
-    assert len(rolls(run(g, "fight a1 b1 [Trench Polearm]"), "attack")) == 2
+    g.force([1, 1, 1, 1], [2, 2, 2, 2], [1, 1, 1, 1], [2, 2, 2, 2])  # Melee +2: four dice each
+    assert len(rolls(run(g, "fight a1 b1 [Trench Polearm]"), "attack")) == 4
 
 
 def test_temporal_fuge_costs_attackers_a_die() -> None:

@@ -103,9 +103,12 @@ def test_the_modelled_list_names_only_real_entries() -> None:
     catalogue_keywords = {k.name.replace(" (X)", "") for k in CAT.keywords.values()}
     engine_only = {"FLYING", "NEGATE FEAR", "MEDIC", "IRON SULTANATE", "SERPENT", "MERCENARY"}
     assert set(modelled.keywords) <= catalogue_keywords | engine_only
-    # an ability is a catalogue ability, or the power an upgrade grants (Miasma of Pestilence)
+    # an ability is a catalogue ability, the power an upgrade grants (Miasma of Pestilence) or the action an item
+    # grants (the Medi-Kit's)
     granted = {a for u in modelled.upgrades.values() for a in u.abilities}
-    assert set(modelled.abilities) <= set(CAT.abilities) | (granted & set(CAT.upgrades))
+    kit = {a for i in modelled.items.values() for a in i.abilities}
+    assert set(modelled.abilities) <= set(CAT.abilities) | (granted & set(CAT.upgrades)) | (kit & set(CAT.items))
+    assert kit <= set(modelled.abilities) and granted <= set(modelled.abilities)
     assert set(modelled.rules) <= set(CAT.rules)
     assert set(modelled.upgrades) <= set(CAT.upgrades)
     assert set(modelled.items) <= set(CAT.items)

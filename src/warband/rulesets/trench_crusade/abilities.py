@@ -29,6 +29,25 @@ no_blood_spend         ``attacks.Attack.run`` (its Blood is not spent against it
 bodyguard              ``attacks.AfterHit.hit``, ``attacks.Bodyguard`` (it takes a hit meant for a friend within 1")
 attack_friends         ``actions._check_fight``, ``activation._tries`` (Fight friends within 1"), ``attacks.take_out``
                        and ``morale.morale_idle`` (each friend it takes out: +DICE to its side's next Morale check)
+item_keywords          ``book._gifted`` (the items named gain the keywords: battle ones on the weapon),
+                       ``kitrules._hands`` (SHIELD COMBO)
+edge_deploy            ``setup.Deploy``, ``setup.late``, ``setup.edge_problems`` (it deploys last, on a table edge
+                       away from enemies, or in its zone)
+down_to_minor          ``attacks.InjuryRoll.roll`` (a Down result is a Minor Hit; TOUGH turns Out into Down first)
+charge_die_sides       ``movement.push_charge_die`` (its charge die has ``count`` sides: Machine Armour's D3)
+fearless_aura          ``activation.start_part``, ``keywords.causes_fear`` (friends activating within ``range``
+                       ignore FEAR for the activation; ``turn._close`` ends it)
+self_out_no_morale     ``attacks.take_out``, ``morale.needs_check`` (taken out by itself: no Morale casualty)
+extra_fireteam         ``roster._sworn_teams`` (one more FIRETEAM than the list's, with a model of the keywords)
+no_offhand_penalty     ``attacks.attack_dice`` (its off-hand melee attack has no -1 DICE)
+blessing_on_kill       ``attacks.InjuryRoll.roll``, ``attacks._prize`` (a Blessing marker for taking out an enemy
+                       with one of the effect's keywords in melee)
+ability_weapon         ``book.to_document`` (the model carries the ability as a weapon: ``range``, ``keywords``,
+                       ranged and melee)
+activate_with_friend   ``activation.begin_activation``, ``activation.FollowerChoice`` (a friend within ``range``
+                       activates with it, after it)
+reroll_failure         ``core.SuccessRoll._eye_of_god`` (a failed roll of its own action is re-rolled; a 1 knocks
+                       it Down)
 =====================  ==================================================================================
 """
 
@@ -81,10 +100,12 @@ def action_dice(m: Model, purpose: str) -> int:
     return sum(e.dice for e in effects(m, "action_dice") if e.action == purpose)
 
 
-def injury_dice_against(v: Model, weapon_keywords: list[str]) -> int:
+def injury_dice_against(v: Model, weapon_keywords: list[str] | None) -> int:
     """INJURY DICE on the Injury Roll against ``v`` from a weapon with one of the effect's keywords (Artificial
-    Life: -1 against GAS)."""
-    return sum(e.dice for e in effects(v, "injury_dice_against") if any(k in weapon_keywords for k in e.keywords))
+    Life: -1 against GAS), or, for an effect naming no keyword, on every Injury Roll against it, a fall's too
+    (Martyr-Penitent: -1)."""
+    kws = weapon_keywords or []
+    return sum(e.dice for e in effects(v, "injury_dice_against") if not e.keywords or any(k in kws for k in e.keywords))
 
 
 def dash_factor(m: Model) -> float:
@@ -117,6 +138,17 @@ def ignores_heavy(m: Model, w: dict[str, object]) -> bool:
 def weapon_attacks(m: Model, w: dict[str, object]) -> int:
     """Attacks one Fight with ``w`` makes by an ability (Lightning Speed: twice with its polearm), else 1."""
     return max([e.count for e in effects(m, "weapon_attacks") if w["name"] in e.items] or [1])
+
+
+def item_keywords(abilities: list[str] | tuple[str, ...], item_name: str) -> list[str]:
+    """Keywords the abilities give the item named (Martial Prowess: the Jezzail gains ASSAULT and SHIELD COMBO)."""
+    return [
+        k
+        for a in abilities
+        for e in _effects_of(a)
+        if e.kind == "item_keywords" and item_name in e.items
+        for k in e.keywords
+    ]
 
 
 def hidden(t: Model) -> bool:

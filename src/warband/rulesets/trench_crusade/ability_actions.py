@@ -9,6 +9,19 @@ blood      the target gains ``count`` Blood markers (``critical_count`` on a Cri
            against a model with one of ``keywords``): Goetic Gaze, Divine Judgement
 aim        its ranged attacks get ``count`` +DICE for the rest of the activation: Aim
 heal       the target (a friend within ``range``, or itself) loses D``count`` Blood markers: Laying On Hands
+portal     (GOETIC-free, Risky) it is placed up to ``range`` inches away at a spot it sees, bringing, if its side
+           says so, an enemy of base ``count`` mm or less it is fighting (kept where it stood beside it):
+           :class:`PortalChoice`, Goetic Portal
+detonate   (no roll, once a battle) the Martyrdom Device: BLAST ``range`` round it, +1 INJURY DICE within 1",
+           itself ``count`` D6 all added (:func:`attacks.detonate`)
+bless      the target (a friend within ``range``, or itself) gains a Blessing marker: God is With Us!
+advance    friends within ``range`` not in melee each move up to ``count`` inches toward the nearest enemy it
+           sees, as a charge moves (into base contact where it reaches; ours: the engine's best spot, the way a
+           charge's first candidate is chosen): Loudspeakers
+sacrament  the target (another friend within ``range``) gets, for its next activation, the gift its side chooses
+           (``sacrament MODEL [hit|shrapnel|injury]``, :class:`SacramentChoice`): The Ammunition Sacrement
+tend       the target (a friend within ``range``, or itself) stands up if it is Down, else loses ``count``
+           Blood markers (ours: a Down friend stands rather than losing a marker): the Medi-Kit
 rally      Down friends within ``range`` stand up at no cost: Enforced Orthodoxy
 fortify    it counts as in cover until it moves: Fortify
 hide       (touching sight-blocking terrain) it cannot be shot or charged until it moves or shoots or an
@@ -29,33 +42,38 @@ the caster (:func:`payers`; ours: the enemy's markers first, most first, then th
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
-from warband.kernel.events import DiceRolled, Event, Note, StatusChanged
-from warband.kernel.space import gap
+from warband.kernel.events import DiceRolled, Event, Note, StatusChanged, TokensChanged
+from warband.kernel.space import gap, overlapping
 from warband.kernel.state import Model
 from warband.kernel.steps import OneDie, push
 from warband.rulesets.trench_crusade import abilities
+from warband.rulesets.trench_crusade.attacks import detonate
 from warband.rulesets.trench_crusade.catalogue import load_catalogue
 from warband.rulesets.trench_crusade.core import (
+    SACRAMENT_GIFTS,
     AfterSuccess,
     R,
     State,
     SuccessRoll,
+    TCChoice,
     acts,
     add_act,
     add_blood,
     add_infection,
     model_dice,
     movement,
+    place,
     push_success,
 )
 from warband.rulesets.trench_crusade.modelled import Effect
 from warband.rulesets.trench_crusade.movement import Destination
-from warband.rulesets.trench_crusade.sight import engaged_with, visible
-from warband.rulesets.trench_crusade.space import away_direction
+from warband.rulesets.trench_crusade.sight import engaged_with, standing_enemies, visible
+from warband.rulesets.trench_crusade.space import away_direction, charge_end_z, charge_spots
 
 
 def ability_name(ability_id: str) -> str:
@@ -163,6 +181,10 @@ def reasons(state: State, m: Model, a: Action) -> list[Reason]:
     if t is None or not t.on_table or not _kind_ok(m, t, fx):
         who = {"enemy": "an enemy", "friend": "a friendly", "any": "a"}[fx.target]
         return [(rule, f"{a.option} needs {who} model on the table")]
+    if fx.outcome == "detonate" and ab in m.flags.get("consumed", []):
+        return [(rule, f"{a.option} is CONSUMABLE and {m.id} has already set it off")]
+    if fx.outcome == "sacrament" and t is m:
+        return [(rule, f"{a.option} blesses another friend's guns, not its own")]
     if fx.outcome == "command" and t.flags.get("activated"):
         return [(rule, f"{t.id} has already activated this turn")]
     if t is not m and gap(m, t) > fx.range + 1e-9:
@@ -219,6 +241,23 @@ class AfterAbility(AfterSuccess):
             m.flags["aimed"] = fx.count
         elif fx.outcome == "heal":
             push(state, HealRoll(t.id, fx.count))
+        elif fx.outcome == "tend" and t.on_table:
+            if t.flags.pop("down", None):
+                events.append(StatusChanged(t.id, "Down", False))
+            else:
+                add_blood(state, t, -fx.count, events)
+        elif fx.outcome == "sacrament" and t.on_table:
+            push(state, SacramentChoice(t.id, m.side))
+        elif fx.outcome == "portal" and m.on_table:
+            push(state, PortalChoice(m.id, m.side, fx.range, fx.count))
+        elif fx.outcome == "detonate" and m.on_table:
+            m.flags["consumed"] = [*m.flags.get("consumed", []), self.ability]  # CONSUMABLE: once a battle
+            detonate(state, m, fx.range, float(state.ctx.params["engagement_range"]), fx.count, events)
+        elif fx.outcome == "bless" and t.on_table:
+            t.tokens["blessing"] = t.token("blessing") + 1
+            events.append(TokensChanged(t.id, "Blessing", 1, t.token("blessing")))
+        elif fx.outcome == "advance":
+            _advance(state, m, fx, events)
         elif fx.outcome == "rally":
             for f in state.models.values():
                 if f.side == m.side and f.on_table and f.flags.get("down") and gap(m, f) <= fx.range + 1e-9:
@@ -242,6 +281,23 @@ class AfterAbility(AfterSuccess):
         elif fx.outcome == "miasma":
             m.flags["miasma"] = fx.range
             events.append(Note(f"miasma around {m.id} until its next activation", f"{R}/ability/{self.ability}"))
+
+
+def _advance(state: State, m: Model, fx: Effect, events: list[Event]) -> None:
+    """Loudspeakers: each friend within ``fx.range`` of ``m``, not in melee, moves up to ``fx.count`` inches
+    toward the nearest enemy it sees, counting as charging (it ends in base contact where it reaches)."""
+    for f in sorted(state.models.values(), key=lambda x: x.id):
+        if f.side != m.side or f is m or not f.on_table or gap(m, f) > fx.range + 1e-9 or engaged_with(state, f):
+            continue
+        seen = [e for e in standing_enemies(state, f) if visible(state.ctx, f, e)]
+        if not seen:
+            continue
+        t = min(seen, key=lambda e: (gap(f, e), e.id))
+        found = charge_spots(state, f, t, float(fx.count))
+        if found.spots and found.spots[0] != (f.x, f.y):
+            spot = found.spots[0]
+            events.append(Note(f"{f.id} surges toward {t.id}", f"{R}/ability/loudspeakers"))
+            place(state, f, spot, charge_end_z(state, f, spot), events)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,4 +335,121 @@ class PuppetRoll(OneDie[State]):
         push(state, Destination(self.model, "puppet", float(values[0]), by=self.by))
 
 
-ABILITY_STEPS = (AfterAbility, HealRoll, PuppetRoll)
+@dataclass(frozen=True, slots=True)
+class SacramentChoice(TCChoice):
+    """The Ammunition Sacrement: the user's side picks the gift ``model`` gets for its next activation."""
+
+    kind = "sacrament"
+    about = "model"
+    model: str
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("sacrament", self.model, option=g) for g in SACRAMENT_GIFTS]
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        if action.kind == "sacrament" and action.model == self.model and action.option in SACRAMENT_GIFTS:
+            return []
+        gifts = "; ".join(f"{k}: {v}" for k, v in SACRAMENT_GIFTS.items())
+        return [(f"{R}/ability/the_ammunition_sacrement", f"choose the gift for {self.model}'s guns ({gifts})")]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        gift = str(action.option)
+        state.models[self.model].flags["sacrament"] = gift
+        why = f"{self.model}'s guns are blessed for its activation: {SACRAMENT_GIFTS[gift]}"
+        events.append(Note(why, f"{R}/ability/the_ammunition_sacrement"))
+
+
+#: Rings (inches from the caster) and directions of the spots Goetic Portal offers (any other point is checked).
+_PORTAL_RINGS, _PORTAL_ANGLES = (2.0, 4.0, 6.0), 12
+
+
+@dataclass(frozen=True, slots=True)
+class PortalChoice(TCChoice):
+    """Goetic Portal: where the caster reappears (``to MODEL @x,y``; ``to MODEL ENEMY @x,y`` brings the enemy it
+    is fighting, of base ``size`` mm or less, kept where it stood beside it), or ``stay MODEL``."""
+
+    kind = "portal"
+    about = "model"
+    model: str
+    by: int
+    reach: float
+    size: int
+
+    def _bring(self, state: State) -> list[Model]:
+        m = state.models[self.model]
+        return [e for e in engaged_with(state, m) if e.radius * 2 * 25.4 <= self.size + 0.5]  # base in mm
+
+    def options(self, state: State) -> list[Action]:
+        m = state.models[self.model]
+        out = []
+        for ring in _PORTAL_RINGS:
+            for k in range(_PORTAL_ANGLES):
+                a = 2 * math.pi * k / _PORTAL_ANGLES
+                p = (round(m.x + ring * math.cos(a), 2), round(m.y + ring * math.sin(a), 2))
+                for e in [None, *self._bring(state)]:
+                    if not self._problems(state, p, e):
+                        out.append(Action("to", m.id, e.id if e is not None else None, point=p))
+        return [*out, Action("stay", m.id)]
+
+    def _problems(self, state: State, p: tuple[float, float], e: Model | None) -> list[str]:
+        m = state.models[self.model]
+        table = state.ctx.table
+        if math.hypot(p[0] - m.x, p[1] - m.y) > self.reach + 1e-9:
+            return [f'{p} is more than {self.reach:g}" from {m.id}']
+        if not state.ctx.table.line_of_sight((m.x, m.y), m.z + m.height * 0.5, p, table.surface_height(p) + 0.5):
+            return [f"{m.id} does not see {p}"]
+        moved = {m.id} | ({e.id} if e is not None else set())
+        bodies = [(m, p)] + ([(e, (p[0] + e.x - m.x, p[1] + e.y - m.y))] if e is not None else [])
+        for body, at in bodies:
+            if not table.on_table(at, body.radius):
+                return [f"{body.id} would be off the table"]
+            if any(
+                x.kind in ("impassable", "blocking", "dangerous") and x.circle_overlaps(at, body.radius)
+                for x in table.terrain
+            ):
+                return [f"{body.id} would stand in terrain no model is placed in"]
+            if overlapping(state.models.values(), at, body.radius, lambda o: o.id in moved) is not None:
+                return [f"{body.id} would overlap another model"]
+        return []
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        rule = f"{R}/ability/goetic_portal"
+        if (
+            action.model != self.model
+            or action.kind not in ("to", "stay")
+            or (action.kind == "to" and action.point is None)
+        ):
+            return [
+                (
+                    rule,
+                    f"say where {self.model} reappears: 'to {self.model} @x,y' (an enemy it brings as the target)"
+                    f" or 'stay {self.model}'",
+                )
+            ]
+        if action.kind == "stay":
+            return []
+        e = state.models.get(action.target or "")
+        if action.target is not None and (e is None or e not in self._bring(state)):
+            return [
+                (rule, f"{action.target} is not an enemy of base {self.size}mm or less that {self.model} is fighting")
+            ]
+        assert action.point is not None
+        return [(rule, why) for why in self._problems(state, action.point, e)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.kind != "to" or action.point is None:
+            return
+        m = state.models[self.model]
+        e = state.models.get(action.target or "")
+        p = action.point
+        rule = f"{R}/ability/goetic_portal"
+        if e is not None:
+            q = (p[0] + e.x - m.x, p[1] + e.y - m.y)
+            place(state, e, q, state.ctx.table.surface_height(q), events)
+            events.append(Note(f"{m.id} drags {e.id} through the portal", rule))
+        place(state, m, p, state.ctx.table.surface_height(p), events)
+        events.append(Note(f"{m.id} steps through a Goetic Portal", rule))
+
+
+ABILITY_STEPS = (AfterAbility, HealRoll, PuppetRoll, SacramentChoice, PortalChoice)

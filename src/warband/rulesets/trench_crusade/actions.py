@@ -100,7 +100,7 @@ def _check_shoot(state: State, m: Model, a: Action, eng: list[Model]) -> list[Re
     if isinstance(found, list):
         return found
     w, t = found
-    out += _used_up(m, w) + _hidden(t, "shot")
+    out += _used_up(m, w) + _hidden(t, "shot") + _one_mode(state, w, "fought")
     if eng:
         out.append((f"{R}/shoot/engaged", 'a model within 1" of an enemy cannot Shoot'))
     done = acts(state)
@@ -145,7 +145,7 @@ def _check_fight(state: State, m: Model, a: Action, eng: list[Model]) -> list[Re
         return found
     t = found[1]
     p = state.ctx.params
-    out: list[Reason] = _used_up(m, found[0])
+    out: list[Reason] = _used_up(m, found[0]) + _one_mode(state, found[0], "shot")
     if gap(m, t) > p["engagement_range"] + 1e-9:
         out.append((f"{R}/fight/range", f'{t.id} is not within 1" of {m.id}'))
     elif not visible(state.ctx, m, t):
@@ -173,6 +173,15 @@ def _check_tend(state: State, m: Model, a: Action, eng: list[Model]) -> list[Rea
         return [(f"{R}/keyword/golem", f"{f.id} is a GOLEM: its own side cannot remove its Blood markers")]
     if f is not m and gap(m, f) > state.ctx.params["engagement_range"] + 1e-9:
         return [(f"{R}/other/tend", f'{f.id} is not within 1" of {m.id}')]
+    return []
+
+
+def _one_mode(state: State, w: dict[str, Any], done: str) -> list[Reason]:
+    """ONE MODE (ours, for Vengeful Scripture): a weapon used as ranged or as melee, not both in one activation."""
+    if wkw(w, "ONE MODE") and f"{done}:{w['name']}" in acts(state):
+        used, now = ("as a melee", "Shoot") if done == "fought" else ("as a ranged", "Fight")
+        why = f"{w['name']} was used {used} attack this activation: it cannot {now} with it too"
+        return [(f"{R}/keyword/one-mode", why)]
     return []
 
 
@@ -245,6 +254,7 @@ def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
         w = weapon_named(m, a.option, "ranged")
         assert w is not None
         state.vars["shot_with"] = [*state.vars.get("shot_with", []), w["name"]]
+        add_act(state, f"shot:{w['name']}")
         consume(m, w)
         m.flags.pop("hidden", None)  # Hide ends when it shoots
         attacks.begin_shoot(state, m, state.models[a.target or ""], w, events)
@@ -252,6 +262,7 @@ def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
             push(state, EndAfter("RELOAD"))
     elif a.kind == "fight":
         consume(m, the_weapon(m, a.option, "melee"))
+        add_act(state, f"fought:{a.option}")
         attacks.begin_fight(state, m, state.models[a.target or ""], a.option or "", events)
     elif a.kind == "tend":
         f = state.models[a.target or ""]

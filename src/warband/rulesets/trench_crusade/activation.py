@@ -88,6 +88,50 @@ def begin_activation(state: State, m: Model, events: list[Event]) -> None:
         state.vars["team"] = {"members": [m.id, p.id], "saved": {}, "done": []}
         events.append(Note(f"{m.id} and {p.id} activate together as a FIRETEAM", f"{R}/keyword/fireteam"))
     start_part(state, m, events)
+    if p is None and followers(state, m):
+        steps.push(state, FollowerChoice(m.id, m.side))
+
+
+def followers(state: State, m: Model) -> list[Model]:
+    """Faithful Followers (catalogue ability, effect ``activate_with_friend``): the friends within the effect's
+    range, on the table and not yet activated this turn, that may activate together with ``m``."""
+    reach = max((fx.range for fx in abilities.effects(m, "activate_with_friend")), default=-1.0)
+    return [
+        f
+        for f in state.models.values()
+        if f.side == m.side and f is not m and f.on_table and not f.flags.get("activated") and gap(m, f) <= reach + 1e-9
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class FollowerChoice(steps.Choice[State]):
+    """Faithful Followers: as ``model`` activates, its side names a friend within 1" to activate together with it
+    (``follow MODEL FRIEND``) or none (``decline MODEL``). The pair is a team like a FIRETEAM's, except that
+    ``model`` acts first: the friend's part starts when ``model``'s ends (no ``switch``)."""
+
+    rules = R
+    kind = "follower"
+    about = "model"
+    model: str
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        m = state.models[self.model]
+        return [Action("follow", m.id, f.id) for f in followers(state, m)] + [Action("decline", m.id)]
+
+    def reasons(self, state: State, action: Action) -> list[Reason]:
+        if action in self.options(state):
+            return []
+        names = ", ".join(f.id for f in followers(state, state.models[self.model]))
+        why = f'{self.model} may activate together with a friend within 1" that has not activated ({names}), or none'
+        return [(f"{R}/ability/faithful_followers", why)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        if action.kind != "follow" or action.target is None:
+            return
+        state.vars["team"] = {"members": [self.model, action.target], "saved": {}, "done": [], "follow": True}
+        why = f"{action.target} activates together with {self.model}, after it (Faithful Followers)"
+        events.append(Note(why, f"{R}/ability/faithful_followers"))
 
 
 def start_part(state: State, m: Model, events: list[Event]) -> None:
@@ -96,6 +140,14 @@ def start_part(state: State, m: Model, events: list[Event]) -> None:
     roll (digest §7)."""
     events.append(Activated(m.id, m.side))
     m.flags.pop("miasma", None)  # Miasma of Pestilence lasts until its caster's next activation
+    if any(  # Onwards, Christian Soldiers!: a friend (or itself) with the aura within its range
+        f.side == m.side and f.on_table and gap(f, m) <= fx.range + 1e-9
+        for f in state.models.values()
+        for fx in abilities.effects(f, "fearless_aura")
+    ):
+        m.flags["fearless"] = True
+    if m.flags.get("sacrament"):  # The Ammunition Sacrement's gift holds for its (next) activation
+        m.flags["sacrament_live"] = m.flags.pop("sacrament")
     for fx in abilities.effects(m, "heal_on_activation"):  # Miracle of Regeneration
         add_blood(state, m, -fx.count, events)
     if abilities.has_effect(m, "blood_to_blessing") and m.token("blood") > 0:  # Blessed Stigmata
@@ -154,10 +206,10 @@ def team_other(state: State, m: Model) -> Model | None:
 
 def may_switch(state: State, m: Model) -> Model | None:
     """The partner ``m`` may hand control to by the menu's ``switch``: only after ``m`` took an action since it
-    got control (so that handing back and forth always makes progress)."""
+    got control (so that handing back and forth always makes progress); never in a Faithful Followers pair."""
     team = team_of(state)
     other = team_other(state, m)
-    if team is None or other is None or len(acts(state)) <= int(team.get("acts_at", 0)):
+    if team is None or other is None or team.get("follow") or len(acts(state)) <= int(team.get("acts_at", 0)):
         return None
     return other
 

@@ -84,6 +84,8 @@ WEAPON_KEYWORDS: frozenset[str] = frozenset(
         "IGNORE ARMOUR",
         "IGNORE COVER",
         "IGNORE LONG RANGE",
+        "INJURY PER BLOOD",
+        "ONE MODE",
         "PISTOL",
         "RELOAD",
         "RISKY",

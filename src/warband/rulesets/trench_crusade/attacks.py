@@ -81,6 +81,11 @@ def take_out(state: State, m: Model, attacker: Model | None, events: list[Event]
             m.flags["friendly_fire"] = True
     if state.vars.get("active") == m.id:
         state.vars["end_now"] = True
+    if attacker is m and abilities.has_effect(m, "self_out_no_morale"):  # Awaited
+        m.flags["awaited"] = True
+        events.append(
+            Note(f"{m.id} was Awaited: its own Martyrdom Device counts for no Morale check", f"{R}/ability/awaited")
+        )
     _bless_on_death(state, m, events)
     if attacker is not None and attacker.side == m.side and abilities.has_effect(attacker, "attack_friends"):
         flags = state.sides[m.side].flags  # Whip of God: +1 DICE to the side's next Morale check
@@ -89,6 +94,15 @@ def take_out(state: State, m: Model, attacker: Model | None, events: list[Event]
     if elite_kill and attacker is not None and abilities.has_effect(attacker, "leaves_on_elite_kill"):
         leave(state, attacker, "it took an enemy ELITE Out of Action (Law of Hell)", events)
     check_wipe(state, events)
+
+
+def _prize(att: Model, v: Model, events: list[Event]) -> None:
+    """Prize Specimens (effect ``blessing_on_kill``): the attacker gains a Blessing marker for each such effect
+    when its Melee Attack takes an enemy with one of the effect's keywords Out of Action."""
+    for fx in abilities.effects(att, "blessing_on_kill"):
+        if att.side != v.side and att.on_table and any(has_kw(v, k) for k in fx.keywords):
+            att.tokens["blessing"] = att.token("blessing") + fx.count
+            events.append(TokensChanged(att.id, "Blessing", fx.count, att.token("blessing")))
 
 
 def leave(state: State, m: Model, why: str, events: list[Event]) -> None:
@@ -169,7 +183,7 @@ def attack_dice(
         if elevated_over(state.ctx, m, t) and not in_miasma(state, m):
             mods.append((int(p["elevation_dice"]), "elevated"))
     else:
-        if offhand:
+        if offhand and not abilities.has_effect(m, "no_offhand_penalty"):  # Martial Prowess: no penalty
             mods.append((int(p["offhand_dice"]), "off-hand weapon"))
         if causes_fear(t, m):
             mods.append((int(p["fear_dice"]), "target causes FEAR"))
@@ -477,7 +491,7 @@ class Injury(TCAuto):
         w = the_weapon(att, self.weapon, self.mode or "") if att and self.weapon else None
         plus, modifier, all_dice = injury_terms(state, v, w, self.mode, self.crit + self.fall)
         more, less = weapon_injury_dice(w)
-        against = abilities.injury_dice_against(v, w["keywords"]) if w is not None else 0
+        against = abilities.injury_dice_against(v, w["keywords"] if w is not None else None)
         against += abilities.injury_dice_for(att, v, self.mode) if att is not None else 0
         more, less = more + max(0, against), less + max(0, -against)
         plus += more
@@ -489,7 +503,16 @@ class Injury(TCAuto):
         push(
             state,
             InjuryRoll(
-                v.id, self.attacker, plus, self.injury_minus + less, modifier, all_dice, deadly, shrapnel, source
+                v.id,
+                self.attacker,
+                plus,
+                self.injury_minus + less,
+                modifier,
+                all_dice,
+                deadly,
+                shrapnel,
+                source,
+                melee=self.mode == "melee",
             ),
         )
         push_blessing(state, v, injury=True)
@@ -520,6 +543,8 @@ def injury_terms(
         mods.append(int(v.data["armour"]))
     if w is not None:
         mods.append(int(w["injury_mod"]))
+        if "INJURY PER BLOOD" in w["keywords"]:  # Vengeful Scripture: +1 per Blood marker on the model hit
+            mods.append(v.token("blood"))
     deadly = w is not None and "DEADLY" in w["keywords"]
     return plus, tcr.injury_modifier(mods, p), int(p["deadly_dice"] - 1) if deadly else 0
 
@@ -618,6 +643,7 @@ class InjuryRoll(TCChance):
     shrapnel: bool
     source: str | None
     bloodbath: bool = False
+    melee: bool = False  # a Melee Attack's roll (Prize Specimens)
 
     def dice(self, state: State) -> DiceSpec:
         if self.all_dice:
@@ -638,6 +664,11 @@ class InjuryRoll(TCChance):
         att = state.models[self.attacker] if self.attacker else None
         if result == "minor":
             add_blood(state, v, 1, events)
+        elif result == "down" and abilities.has_effect(v, "down_to_minor"):  # Machine Armour
+            events.append(
+                Note(f"{v.id}'s Machine Armour turns the Down result into a Minor Hit", f"{R}/item/machine_armour")
+            )
+            add_blood(state, v, 1, events)
         elif result == "down":
             add_blood(state, v, 2 if v.flags.get("down") else 1, events)
             make_down(state, v, events)
@@ -655,8 +686,27 @@ class InjuryRoll(TCChance):
                 make_down(state, v, events)
             else:
                 take_out(state, v, att, events)
+                if self.melee and att is not None:
+                    _prize(att, v, events)
         if self.shrapnel and v.on_table:
             add_blood(state, v, 1, events)
+
+
+def detonate(state: State, m: Model, radius: float, near: float, dice: int, events: list[Event]) -> None:
+    """Martyrdom Device (item, CONSUMABLE, BLAST 3): every other model within ``radius`` that the blast reaches
+    takes an Injury Roll from ``m`` (one INJURY DICE more within ``near``, ours: of its base); ``m`` itself rolls
+    ``dice`` D6 all added, with its armour."""
+    victims = _blast_victims(state, m, m, radius)
+    events.append(
+        Note(
+            f"{m.id} sets off its Martyrdom Device: {', '.join(v.id for v in victims) or 'no one'} hit",
+            f"{R}/item/martyrdom_device",
+        )
+    )
+    _, modifier, _ = injury_terms(state, m, None, None, 0)
+    push(state, InjuryRoll(m.id, m.id, 0, 0, modifier, dice, False, False, "Martyrdom Device"))
+    for v in reversed(victims):
+        push(state, Injury(m.id, v.id, None, None, 0, fall=1 if gap(m, v) <= near + 1e-9 else 0))
 
 
 def push_injury(state: State, victim: Model, source: str, fall: int = 0) -> None:

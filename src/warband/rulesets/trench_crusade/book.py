@@ -17,7 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from warband.kernel.errors import Problem
 from warband.kernel.roster import problems_from_validation
-from warband.rulesets.trench_crusade.armoury import WeaponItem
+from warband.rulesets.trench_crusade.abilities import item_keywords
+from warband.rulesets.trench_crusade.armoury import WEAPON_KEYWORDS, WeaponItem
 from warband.rulesets.trench_crusade.catalogue import Catalogue, FactionList, Item, ListModel, Profile, norm
 from warband.rulesets.trench_crusade.document import MAX_BOOK_BASE_MM, MAX_COUNT, MAX_DICE, BookRef, TCModel
 from warband.rulesets.trench_crusade.modelled import engine_weapon, load_modelled
@@ -67,6 +68,10 @@ class BookEntry(BaseModel):
     fireteam: int | None = Field(
         default=None, ge=1, le=9, description="The FIRETEAM (1, 2, ...) it forms with one other model of the warband."
     )
+    choices: list[str] = Field(
+        default_factory=list,
+        description="What it chose where an ability says 'choose one' (the Trench Cleric's holy power), by name or id.",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +100,7 @@ class Entry:
     movement: float | None = None
     key: str = "model"
     fireteam: int | None = None
+    choices: tuple[str, ...] = ()  # ability ids chosen where an ability says 'choose one'
 
     @property
     def place(self) -> str:
@@ -305,6 +311,7 @@ def read_entry(
     items, bad_items = _buy(cat, faction, profile, spec.equipment, places, file)
     base, movement, bad_base = _option(profile, spec.base, here, file)
     upgrades, bad_upgrades = _upgrades(cat, faction, profile, spec.upgrades, here, file)
+    chosen, bad_choices = _choices(cat, profile, spec.choices, here, file)
     entry = Entry(
         index,
         profile,
@@ -317,8 +324,34 @@ def read_entry(
         movement,
         key,
         spec.fireteam,
+        tuple(chosen),
     )
-    return entry, problems + bad_base + bad_items + bad_upgrades
+    return entry, problems + bad_base + bad_items + bad_upgrades + bad_choices
+
+
+def _choices(
+    cat: Catalogue, profile: Profile, given: list[str], here: str, file: str
+) -> tuple[list[str], list[Problem]]:
+    """The abilities chosen for the profile's 'choose one' abilities (Powers of the Trench Cleric), by name or id:
+    each must be one of an ability's options, at most one per such ability."""
+    menus = [(cat.abilities[a], [str(x) for x in cat.abilities[a].choose_one_of]) for a in profile.abilities]
+    menus = [(ab, opts) for ab, opts in menus if opts]
+    chosen: list[str] = []
+    problems: list[Problem] = []
+    for j, text in enumerate(given):
+        place = f"{here}.choices[{j}]"
+        found = [(ab, o) for ab, opts in menus for o in opts if norm(text) in (norm(o), norm(cat.name_of(o)))]
+        if not found:
+            offers = "; ".join(f"{ab.name}: {', '.join(cat.name_of(o) for o in opts)}" for ab, opts in menus)
+            why = f"{text!r} is none of the {profile.name}'s choices ({offers or 'it has none'})"
+            problems.append(Problem(file, place, why))
+            continue
+        ab, option = found[0]
+        if any(c in [str(x) for x in ab.choose_one_of] for c in chosen):
+            problems.append(Problem(file, place, f"{ab.name}: the {profile.name} chooses one, found a second"))
+            continue
+        chosen.append(option)
+    return chosen, problems
 
 
 def _option(
@@ -390,6 +423,8 @@ def _profile(cat: Catalogue, entry: Entry) -> _Profile:
             p.keywords += [k for k in effect.keywords if k not in p.keywords]
             p.ranged += effect.ranged
             p.melee += effect.melee
+            p.armour += effect.armour
+            p.base = effect.base if effect.base is not None else p.base
     if entry.captain and "LEADER" not in p.keywords:
         p.keywords.append("LEADER")
     return p
@@ -421,6 +456,34 @@ def _scoped(weapons: list[WeaponItem], entry: Entry) -> list[WeaponItem]:
     ]
 
 
+def _gifted(weapons: list[WeaponItem], entry: Entry) -> list[WeaponItem]:
+    """Weapons with the battle keywords the model's abilities give them (Martial Prowess: the Jezzail's ASSAULT)."""
+    out = []
+    for w in weapons:
+        extra = [
+            k for k in item_keywords(entry.profile.abilities, w.name) if k in WEAPON_KEYWORDS and k not in w.keywords
+        ]
+        out.append(w.model_copy(update={"keywords": [*w.keywords, *extra]}) if extra else w)
+    return out
+
+
+def _ability_weapons(cat: Catalogue, entry: Entry) -> list[WeaponItem]:
+    """Abilities that are attacks (effect ``ability_weapon``: Vengeful Scripture), as weapons of no hands used
+    at range or in melee."""
+    out = []
+    rules = load_modelled().abilities
+    for a in entry.profile.abilities:
+        for fx in rules[a].effects if a in rules else ():
+            if fx.kind == "ability_weapon":
+                kws = list(fx.keywords)
+                out.append(
+                    WeaponItem(
+                        name=cat.name_of(a), modes=["ranged", "melee"], range=fx.range, hands=0, keywords=kws, cost=0
+                    )
+                )
+    return out
+
+
 def to_document(cat: Catalogue, faction: FactionList, entry: Entry) -> TCModel:
     """The engine's entry for a catalogue model that passed the list's rules."""
     p = _profile(cat, entry)
@@ -435,7 +498,7 @@ def to_document(cat: Catalogue, faction: FactionList, entry: Entry) -> TCModel:
         captain=entry.captain,
         items=[b.id for b in entry.items],
         upgrades=[b.id for b in entry.upgrades],
-        abilities=list(entry.profile.abilities),
+        abilities=[*entry.profile.abilities, *entry.choices],
         kit_ducats=entry.ducats - _own_ducats(entry),
         glory=entry.glory,
     )
@@ -452,6 +515,7 @@ def to_document(cat: Catalogue, faction: FactionList, entry: Entry) -> TCModel:
         keywords=p.keywords,
         shield=p.shield,
         book=ref,
-        weapon_items=_scoped([engine_weapon(w, hands.get(w.id)) for w in weapons], entry),
+        weapon_items=_gifted(_scoped([engine_weapon(w, hands.get(w.id)) for w in weapons], entry), entry)
+        + _ability_weapons(cat, entry),
         fireteam=entry.fireteam,
     )

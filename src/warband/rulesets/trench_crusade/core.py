@@ -18,7 +18,7 @@ from typing import Any
 
 from warband.kernel import turns
 from warband.kernel.actions import Action, DiceSpec
-from warband.kernel.events import DiceRolled, Event, Moved, Note, TokensChanged
+from warband.kernel.events import DiceRolled, Event, Moved, Note, StatusChanged, TokensChanged
 from warband.kernel.records import Step
 from warband.kernel.space import gap
 from warband.kernel.state import GameState, Model
@@ -57,7 +57,30 @@ def side_name(side: int) -> str:
 
 
 def weapons(m: Model, mode: str) -> list[dict[str, Any]]:
-    return [w for w in m.data["weapons"] if mode in w["modes"]]
+    out = [w for w in m.data["weapons"] if mode in w["modes"]]
+    gift = m.flags.get("sacrament_live")
+    return [sacramental(w, str(gift)) for w in out] if gift and mode == "ranged" else out
+
+
+#: The Ammunition Sacrement's gifts (``sacrament MODEL [gift]``) and what each does to the friend's guns.
+SACRAMENT_GIFTS = {
+    "hit": "+1 DICE to hit at range",
+    "shrapnel": "SHRAPNEL and BLAST 2 on its guns",
+    "injury": "+1 to its ranged Injury Rolls",
+}
+
+
+def sacramental(w: dict[str, Any], gift: str) -> dict[str, Any]:
+    """The Ammunition Sacrement (catalogue ability): a ranged weapon of the blessed friend during its activation,
+    with the gift: +1 DICE to hit, SHRAPNEL and BLAST 2 (ours: a larger BLAST stays), or +1 on its Injury Rolls
+    (the weapon's injury modifier)."""
+    if gift == "hit":
+        return dict(w, dice=int(w["dice"]) + 1)
+    if gift == "injury":
+        return dict(w, injury_mod=int(w["injury_mod"]) + 1)
+    kws = [*w["keywords"], *(k for k in ("SHRAPNEL", "BLAST") if k not in w["keywords"])]
+    blast = max(2.0, float(w["values"].get("BLAST", 0)))
+    return dict(w, keywords=kws, values={**w["values"], "BLAST": blast})
 
 
 def weapon_named(m: Model, name: str | None, mode: str) -> dict[str, Any] | None:
@@ -182,6 +205,7 @@ class SuccessRoll(TCChance):
     risky: bool
     own: bool
     side: int
+    reroll: bool = False  # Eye of God's re-roll of a failed roll
 
     def dice(self, state: State) -> DiceSpec:
         net = tcr.net_dice(self.plus, self.minus)
@@ -193,6 +217,11 @@ class SuccessRoll(TCChance):
         result = tcr.success_result(total, state.ctx.params)
         label = f"{self.purpose} ({'+' if net >= 0 else ''}{net} DICE{', risky' if self.risky else ''})"
         events.append(DiceRolled(label, values, f"{total}: {result}", self.model))
+        if self._eye_of_god(state, values, result, events):
+            if self.reroll:
+                result = "failure"
+            else:
+                return
         if result == "failure" and self.risky:
             who = self.model or side_name(self.side)
             events.append(Note(f"{who} failed a Risky roll", f"{R}/success/risky"))
@@ -202,6 +231,29 @@ class SuccessRoll(TCChance):
         then = pop(state)
         assert isinstance(then, AfterSuccess), then
         then.follow(state, self, result, events)
+
+    def _eye_of_god(self, state: State, values: tuple[int, ...], result: str, events: list[Event]) -> bool:
+        """Eye of God (catalogue ability, effect ``reroll_failure``): a failed roll of the model's own action is
+        rolled again (ours: always, with the same DICE); any 1 on the re-roll knocks it Down and ends its
+        activation (ours: and the action fails). True when the roll is taken again, or the re-roll had a 1."""
+        m = state.models[self.model] if self.model is not None else None
+        if m is None or not self.own or not abilities.has_effect(m, "reroll_failure"):
+            return False
+        rule = f"{R}/ability/eye_of_god"
+        if not self.reroll:
+            if result != "failure":
+                return False
+            events.append(Note(f"{m.id} re-rolls its failed {self.purpose} roll", rule))
+            push(state, replace(self, reroll=True))
+            return True
+        if 1 in values:
+            events.append(Note(f"a 1 on the re-roll: {m.id} is knocked Down and its activation ends", rule))
+            if not m.flags.get("down"):
+                m.flags["down"] = True
+                events.append(StatusChanged(m.id, "Down", True))
+            state.vars["end_now"] = True
+            return True
+        return False
 
 
 @dataclass(frozen=True, slots=True)

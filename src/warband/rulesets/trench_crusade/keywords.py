@@ -119,7 +119,8 @@ def negates(m: Model, kw: str) -> bool:
 def causes_fear(t: Model, m: Model) -> bool:
     """FEAR (digest §5): -1 DICE to melee attacks on ``t`` unless the attacker ``m`` has FEAR or is unaffected by
     it (:func:`negates`: NEGATE FEAR, GOLEM)."""
-    return "FEAR" in t.data["keywords"] and "FEAR" not in m.data["keywords"] and not negates(m, "FEAR")
+    fearless = bool(m.flags.get("fearless"))  # Onwards, Christian Soldiers!: this activation
+    return "FEAR" in t.data["keywords"] and "FEAR" not in m.data["keywords"] and not negates(m, "FEAR") and not fearless
 
 
 #: The weapon keywords that put one more Blood marker on a model they hit (digest §9).

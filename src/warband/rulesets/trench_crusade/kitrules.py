@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from warband.kernel.errors import Problem
+from warband.rulesets.trench_crusade.abilities import item_keywords
 from warband.rulesets.trench_crusade.book import UPGRADE_CHOICES, Bought, Entry, entry_keywords
 from warband.rulesets.trench_crusade.catalogue import Catalogue, FactionList, Item, ListItem, Profile, an
 from warband.rulesets.trench_crusade.document import MAX_HANDS
@@ -226,7 +227,8 @@ def _hands(cat: Catalogue, faction: FactionList, e: Entry, file: str) -> list[Pr
     used = {"ranged": 0, "melee": 0}
     parts: dict[str, list[str]] = {"ranged": [], "melee": []}
     items = [(b, cat.items[b.id]) for b in e.items]
-    combo = any(i.has("SHIELD COMBO") and (i.hands or 0) >= 2 for _, i in items)
+    gifted = {i.id for _, i in items if "SHIELD COMBO" in item_keywords(e.profile.abilities, i.name)}  # Martial Prowess
+    combo = any((i.has("SHIELD COMBO") or i.id in gifted) and (i.hands or 0) >= 2 for _, i in items)
     out: list[Problem] = []
     for b, item in items:
         hands = _hand_count(faction, item, strong)
@@ -346,4 +348,18 @@ def check_kit(cat: Catalogue, faction: FactionList, file: str, e: Entry) -> list
         out += _upgrade(cat, faction, e, b, file)
     out += _at_most(cat, faction, e, file) + _must_have(cat, e, file) + _kit_choice(cat, e, file)
     out += _hands(cat, faction, e, file) + _one_of_each(cat, e, file) + _upgrade_twice(cat, e, file)
+    return out + _machine_armour_shield(cat, faction, e, file)
+
+
+def _machine_armour_shield(cat: Catalogue, faction: FactionList, e: Entry, file: str) -> list[Problem]:
+    """Machine Armour (item, or the upgrade that gives it): no shield, except one the list sells only to a model
+    with Machine Armour (the Heavy Ballistic Shield)."""
+    if "machine_armour" not in [*(b.id for b in e.items), *(b.id for b in e.upgrades)]:
+        return []
+    out = []
+    for b in e.items:
+        sold = faction.sells(b.id)
+        if cat.items[b.id].shield and not (sold is not None and "with machine_armour" in sold.only):
+            why = f"{cat.items[b.id].name}: a model in Machine Armour carries no shield (Machine Armour)"
+            out.append(Problem(file, b.place, why))
     return out

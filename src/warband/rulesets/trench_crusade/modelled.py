@@ -50,6 +50,8 @@ class UpgradeEffect(BaseModel):
     ranged: int = 0
     melee: int = 0
     abilities: tuple[str, ...] = Field(default=(), description="Abilities it grants (keys of ``abilities``).")
+    armour: int = Field(default=0, description="Added to the armour (Machine Armour: -2 becomes -3).")
+    base: float | None = Field(default=None, description="The base it sets, in mm (Machine Armour: 40).")
 
 
 EffectKind = Literal[
@@ -78,6 +80,39 @@ EffectKind = Literal[
     "ability_action",
     "attack_friends",
     "bodyguard",
+    "reroll_failure",
+    "activate_with_friend",
+    "ability_weapon",
+    "blessing_on_kill",
+    "item_keywords",
+    "no_offhand_penalty",
+    "extra_fireteam",
+    "edge_deploy",
+    "down_to_minor",
+    "charge_die_sides",
+    "fearless_aura",
+    "self_out_no_morale",
+]
+
+
+#: What an ``ability_action`` does on a success (``ability_actions.py`` plays each).
+Outcome = Literal[
+    "blood",
+    "aim",
+    "heal",
+    "tend",
+    "sacrament",
+    "advance",
+    "portal",
+    "bless",
+    "detonate",
+    "rally",
+    "fortify",
+    "hide",
+    "command",
+    "puppet",
+    "free_retreat",
+    "miasma",
 ]
 
 
@@ -97,10 +132,7 @@ class Effect(BaseModel):
     items: tuple[str, ...] = ()
     count: int = 1
     # an ``ability_action`` (an ACTION of the menu: its Success Roll, then its ``outcome`` on a success)
-    outcome: (
-        Literal["blood", "aim", "heal", "rally", "fortify", "hide", "command", "puppet", "free_retreat", "miasma"]
-        | None
-    ) = None
+    outcome: Outcome | None = None
     target: Literal["enemy", "friend", "self", "any"] = "self"
     roll: bool = True
     goetic: int = Field(default=0, ge=0, description="GOETIC (X): Blood markers spent to cast it.")
@@ -126,6 +158,7 @@ class ItemRules(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     keywords: tuple[str, ...] = ()
+    abilities: tuple[str, ...] = Field(default=(), description="Abilities its bearer gains (keys of ``abilities``).")
 
 
 class Modelled(BaseModel):

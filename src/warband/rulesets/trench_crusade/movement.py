@@ -124,7 +124,9 @@ def push_charge_die(state: State, m: Model, t: Model) -> None:
     if heavy_applies(m):
         push(state, ChargeGo(m.id, t.id, 0))
     else:
-        push(state, ChargeRoll(m.id, t.id, int(state.ctx.params["charge_die_sides"])))
+        sides = [int(state.ctx.params["charge_die_sides"])]
+        sides += [fx.count for fx in abilities.effects(m, "charge_die_sides")]  # Machine Armour: a D3
+        push(state, ChargeRoll(m.id, t.id, min(sides)))
 
 
 # ------------------------------------------------------------------------------------------- hazards

@@ -250,9 +250,33 @@ def _fireteams(r: _Read, faction: FactionList | None) -> None:
         if len(places) != 2:
             found = ", ".join(places)
             r.add(f"{places[0]}.fireteam", f"FIRETEAM: fireteam {team} is two models, found {len(places)} ({found})")
-    if faction is not None and teams and len(teams) > (faction.fireteams or 0):
+    extra = _sworn_teams(r)
+    if faction is not None and teams and len(teams) > (faction.fireteams or 0) + extra:
         allowed = faction.fireteams or 0
-        r.add("models", f"FIRETEAM: the {faction.name} list forms at most {allowed} fireteams, found {len(teams)}")
+        sworn = f" and {extra} of Sworn Sword" if extra else ""
+        r.add(
+            "models", f"FIRETEAM: the {faction.name} list forms at most {allowed} fireteams{sworn}, found {len(teams)}"
+        )
+
+
+def _sworn_teams(r: _Read) -> int:
+    """Sworn Sword (catalogue ability, effect ``extra_fireteam``): the extra fireteams formed by a model with it
+    and a model with the effect's keywords (ELITE), each such model giving ``count`` at most."""
+    rules = load_modelled().abilities
+    by_team: dict[int, list[Entry]] = {}
+    for e in r.entries:
+        if e.fireteam is not None:
+            by_team.setdefault(e.fireteam, []).append(e)
+    extra = 0
+    for pair in by_team.values():
+        if len(pair) != 2:
+            continue
+        for me, mate in (pair, pair[::-1]):
+            effects = [fx for a in me.profile.abilities if a in rules for fx in rules[a].effects]
+            if any(fx.kind == "extra_fireteam" and set(fx.keywords) <= set(mate.profile.keywords) for fx in effects):
+                extra += 1
+                break
+    return extra
 
 
 def _one_leader(r: _Read) -> None:
@@ -427,12 +451,14 @@ _NO_UPGRADE = UpgradeEffect()
 
 
 def _abilities(m: TCModel) -> dict[str, Any]:
-    """A catalogue model's abilities for the rules: its profile's and those its upgrades grant (a PUTRESCERE
-    power bought as an upgrade); nothing for a custom model."""
+    """A catalogue model's abilities for the rules: its profile's, those its upgrades grant (a PUTRESCERE
+    power bought as an upgrade) and those its items grant (a Medi-Kit's action); nothing for a custom model."""
     if m.book is None:
         return {}
-    granted = [a for u in m.book.upgrades for a in load_modelled().upgrades.get(u, _NO_UPGRADE).abilities]
-    out = [*m.book.abilities, *granted]
+    modelled = load_modelled()
+    granted = [a for u in m.book.upgrades for a in modelled.upgrades.get(u, _NO_UPGRADE).abilities]
+    kit = [a for i in dict.fromkeys(m.book.items) for a in (modelled.items[i].abilities if i in modelled.items else ())]
+    out = list(dict.fromkeys([*m.book.abilities, *granted, *kit]))
     return {"abilities": out} if out else {}
 
 

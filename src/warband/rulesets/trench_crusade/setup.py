@@ -15,6 +15,7 @@ from warband.kernel.errors import Reason
 from warband.kernel.events import Event, placements
 from warband.kernel.space import overlapping
 from warband.kernel.state import Model
+from warband.rulesets.trench_crusade import abilities
 from warband.rulesets.trench_crusade.core import TURN_OVER, R, State, Vec, place
 from warband.rulesets.trench_crusade.keywords import has_kw
 
@@ -43,8 +44,8 @@ class Deploy(kernel_setup.Deploy[State]):
 
     def pieces(self, state: State, side: int) -> list[str]:
         """The side's models still to deploy; INFILTRATORs only once every other model of both sides is down."""
-        rest = [m for m in undeployed(state, side) if not infiltrator(m)]
-        if rest or any(not infiltrator(m) for m in undeployed(state, 1 - side)):
+        rest = [m for m in undeployed(state, side) if not late(m)]
+        if rest or any(not late(m) for m in undeployed(state, 1 - side)):
             return [m.id for m in rest]
         return [m.id for m in undeployed(state, side)]
 
@@ -54,6 +55,9 @@ class Deploy(kernel_setup.Deploy[State]):
             hidden = infiltration_spots(state, m)
             if hidden:
                 return hidden[:1] if first else hidden
+        edge = edge_spots(state, m) if edge_reach(m) is not None else []
+        if edge and first:
+            return edge[:1]
         zone = state.ctx.zones[state.vars["zone_of"][m.side]]
         grid = _zone_grid(state, m)
         clear = set(grid)  # the zone and the terrain already allow these: only the other bases are left to check
@@ -61,13 +65,16 @@ class Deploy(kernel_setup.Deploy[State]):
         def fits(p: Vec) -> bool:
             return not (_overlap_problems(state, m, p) if p in clear else deploy_problems(state, m, p))
 
-        return kernel_setup.deploy_spots(grid, zone, fits, first)
+        return edge + kernel_setup.deploy_spots(grid, zone, fits, first)
 
     def spot_key(self, state: State, piece: str) -> object:
         return state.models[piece].radius  # one side's models with the same base have the same spots
 
     def problems(self, state: State, piece: str, at: Vec) -> list[Reason]:
         m = state.models[piece]
+        if edge_reach(m) is not None:  # Arabian Destrier: a table edge or, failing that, its zone
+            edge = edge_problems(state, m, at)
+            return edge if edge and deploy_problems(state, m, at) else []
         if infiltrator(m):
             out = infiltration_problems(state, m, at)
             if not out:
@@ -109,6 +116,14 @@ def _overlap_problems(state: State, m: Model, p: Vec) -> list[Reason]:
     return [(f"{R}/deploy/overlap", f"{m.id} would overlap {o.id}")] if o is not None else []
 
 
+def _ground_problems(state: State, m: Model, p: Vec) -> list[Reason]:
+    """Off the zone rules: terrain no model is placed in, or another base, at ``p``."""
+    for piece in state.ctx.table.terrain:
+        if piece.kind in ("impassable", "blocking", "dangerous") and piece.circle_overlaps(p, m.radius):
+            return [(f"{R}/deploy/terrain", f"{m.id} cannot be placed in {piece.kind} terrain {piece.id}")]
+    return _overlap_problems(state, m, p)
+
+
 def _zone_terrain_problems(state: State, m: Model, p: Vec) -> list[Reason]:
     zone = state.ctx.zones[state.vars["zone_of"][m.side]]
     if not kernel_setup.wholly_inside(zone, p, m.radius):
@@ -137,11 +152,8 @@ def infiltration_problems(state: State, m: Model, p: Vec) -> list[Reason]:
     rule = f"{R}/keyword/infiltrator"
     if not table.on_table(p, m.radius):
         return [(rule, f"{m.id} must be placed wholly on the table")]
-    for piece in table.terrain:
-        if piece.kind in ("impassable", "blocking", "dangerous") and piece.circle_overlaps(p, m.radius):
-            return [(f"{R}/deploy/terrain", f"{m.id} cannot be placed in {piece.kind} terrain {piece.id}")]
-    if over := _overlap_problems(state, m, p):
-        return over
+    if clash := _ground_problems(state, m, p):
+        return clash
     near = float(state.ctx.params["infiltrate_distance"])
     z = table.surface_height(p)
     for e in state.models.values():
@@ -164,6 +176,58 @@ def infiltration_spots(state: State, m: Model) -> list[Vec]:
     return kernel_setup.spread(ok, kernel_setup.FINE_SPOTS)
 
 
+# ------------------------------------------------------------------------------------------- Arabian Destrier
+def edge_reach(m: Model) -> float | None:
+    """Arabian Destrier (catalogue ability, effect ``edge_deploy``): the inches it must keep from every enemy when
+    it deploys on a table edge; None for a model without it."""
+    found = abilities.effects(m, "edge_deploy")
+    return max(fx.range for fx in found) if found else None
+
+
+def late(m: Model) -> bool:
+    """Deploys once every other model is down: an INFILTRATOR, or a model that may deploy on a table edge (ours:
+    with the infiltrators)."""
+    return infiltrator(m) or edge_reach(m) is not None
+
+
+#: How near a table edge (inches, from the base's rim) a model deploying on an edge must stand.
+EDGE_TOUCH = 0.5
+
+
+def edge_problems(state: State, m: Model, p: Vec) -> list[Reason]:
+    """Why ``m`` cannot deploy on a table edge at ``p``: off the table, not touching an edge, in terrain no model
+    deploys in, on another base, or nearer an enemy than its reach (else it deploys in its zone)."""
+    table = state.ctx.table
+    rule = f"{R}/ability/arabian_destrier"
+    if not table.on_table(p, m.radius):
+        return [(rule, f"{m.id} must be placed wholly on the table")]
+    rim = min(p[0] - m.radius, table.width - p[0] - m.radius, p[1] - m.radius, table.depth - p[1] - m.radius)
+    if rim > EDGE_TOUCH + 1e-9:
+        return [(rule, f'{m.id} deploys in its zone or touching a table edge (within {EDGE_TOUCH:g}" of it)')]
+    if clash := _ground_problems(state, m, p):
+        return clash
+    reach = edge_reach(m) or 0.0
+    for e in state.models.values():
+        if e.side != m.side and e.on_table and math.hypot(e.x - p[0], e.y - p[1]) - e.radius - m.radius < reach - 1e-9:
+            return [(rule, f'on a table edge {m.id} must be at least {reach:g}" from every enemy; {e.id} is nearer')]
+    return []
+
+
+def edge_spots(state: State, m: Model) -> list[Vec]:
+    """Spots along the four table edges where ``m`` may deploy, spread apart."""
+    table = state.ctx.table
+    r = m.radius
+    out: list[Vec] = []
+    for i in range(int(table.width // INFILTRATE_STEP) + 1):
+        x = min(max(i * INFILTRATE_STEP, r), table.width - r)
+        out += [(x, r), (x, table.depth - r)]
+    for j in range(int(table.depth // INFILTRATE_STEP) + 1):
+        y = min(max(j * INFILTRATE_STEP, r), table.depth - r)
+        out += [(r, y), (table.width - r, y)]
+    ok = [(round(x, 2), round(y, 2)) for x, y in dict.fromkeys(out) if not edge_problems(state, m, (x, y))]
+    return kernel_setup.spread(ok, kernel_setup.FINE_SPOTS)
+
+
 def undeployed(state: State, side: int) -> list[Model]:
     return [m for m in state.models.values() if m.side == side and not m.on_table and not m.flags.get("out")]
 
@@ -174,6 +238,6 @@ def first_deployer(state: State) -> int:
     side = int(state.vars.get("rolloff_winner", 0))
     if counts[0] != counts[1]:
         side = 0 if counts[0] > counts[1] else 1
-    if all(infiltrator(m) for m in undeployed(state, side)):
+    if all(late(m) for m in undeployed(state, side)):
         return 1 - side  # a warband of INFILTRATORs waits for the other to deploy
     return side

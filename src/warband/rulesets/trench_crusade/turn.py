@@ -26,6 +26,7 @@ from warband.rulesets.trench_crusade.actions import EndAfter
 from warband.rulesets.trench_crusade.activation import (
     ActionMenu,
     Activate,
+    FollowerChoice,
     end_part,
     has_action,
     switch_to,
@@ -142,6 +143,8 @@ def _close(m: Model, events: list[Event]) -> None:
     m.flags.pop("stood", None)
     m.flags.pop("dive", None)
     m.flags.pop("aimed", None)  # Aim lasts the rest of the activation
+    m.flags.pop("sacrament_live", None)  # The Ammunition Sacrement's gift lasts the activation
+    m.flags.pop("fearless", None)  # Onwards, Christian Soldiers! lasts the activation
     events.append(Note(f"{m.id}'s activation ends", f"{R}/activation/end"))
 
 
@@ -189,6 +192,7 @@ STEPS = (
     Deploy,
     Activate,
     ActionMenu,
+    FollowerChoice,
     *MOVEMENT_STEPS,
     EndAfter,
     SuccessRoll,
