@@ -9,6 +9,7 @@ treasure tokens held by more fighters within the control range (digest §A9)."""
 from __future__ import annotations
 
 import pytest
+from test_wyrd_issue23 import _half_out
 from wyrd_helpers import DATA, clear_table, new_game, put, to_combat
 
 from warband.agents.heuristic import HeuristicAgent
@@ -276,3 +277,19 @@ def test_a_shot_costs_what_the_exact_odds_say_it_takes() -> None:
     a2.tokens["damage"] = health // 2
     assert exposure(s, 0) == pytest.approx(min(1.0, mean / (health - health // 2)))
     assert EXPOSURE_WEIGHT > 0
+
+
+def test_the_heuristic_carries_on_rather_than_withdraw() -> None:
+    """Digest §A8: with half its fighters out a warband may withdraw, and then the opponent wins. The evaluation
+    scores a finished game by its result (a loss far below any position still played), so the heuristic carries
+    on; a withdraw chosen there would hand the opponent the battle."""
+    game = _half_out("b1")
+    while game.decision.is_chance:
+        game.roll((6,) * (game.decision.dice.n if game.decision.dice else 1))  # both morale tests pass
+    assert game.decision.prompt == "withdraw"
+    side = game.decision.player
+    assert side is not None
+    lost = game.clone()
+    lost.apply(Action("withdraw"))
+    assert lost.over and evaluate(lost.state, side) < evaluate(game.state, side) - 100
+    assert HeuristicAgent(seed=1).choose(game) == Action("carry-on")
