@@ -9,6 +9,7 @@ treasure tokens held by more fighters within the control range (digest §A9)."""
 from __future__ import annotations
 
 import pytest
+from test_wyrd_faction_rules import table
 from test_wyrd_issue23 import _half_out
 from wyrd_helpers import DATA, clear_table, new_game, put, to_combat
 
@@ -293,3 +294,25 @@ def test_the_heuristic_carries_on_rather_than_withdraw() -> None:
     lost.apply(Action("withdraw"))
     assert lost.over and evaluate(lost.state, side) < evaluate(game.state, side) - 100
     assert HeuristicAgent(seed=1).choose(game) == Action("carry-on")
+
+
+def test_taking_out_a_warband_fighter_beats_taking_out_a_hired_sword() -> None:
+    """Digest §A8, §A9: victory counts the enemies out of action and morale the warband's half out, hired swords
+    left out of both. Reikland Shots' Elf Ranger (hired) and a Youngblood, each 1 health from going down: with
+    the Youngblood out the score is 1-0, with the Ranger out it is 0-0, so the first must evaluate better."""
+    game = table("mercenaries_hardy_company", "mercenaries_reikland_shots")
+    s = game.state
+    ranger = next(x for x in s.models.values() if x.side == 1 and x.data.get("hired"))
+    young = next(x for x in s.models.values() if x.side == 1 and x.data["type"] == "Youngblood")
+    for x in (ranger, young):
+        x.tokens["damage"] = int(x.data["health"]) - 1
+
+    def value_with_out(mid: str) -> float:
+        c = game.clone()
+        m = c.state.models[mid]
+        m.on_table = False
+        m.flags["status"] = "out"
+        c.state.state_id += 1
+        return evaluate(c.state, 0)
+
+    assert value_with_out(young.id) > value_with_out(ranger.id) + 0.5

@@ -1,6 +1,7 @@
 """The heuristic's evaluation of a Wyrdcry position for one side (agents see only this number).
 
-Fighters standing and their health left weigh most; dice in hand count too (docs: the heuristic "values dice
+Fighters standing and their health left weigh most (a hired sword's standing less: victory and morale count
+only the warband's own fighters, digest §A8, §A9); dice in hand count too (docs: the heuristic "values dice
 in hand"): a group is an ability the side may still use, a reaction die a Counter or Take Cover, a banked wyrd
 die a better roll later. Ability dice left at the end of the round are lost (digest §A2.6 [P],
 ``leftover_dice_discarded``) and each fighter uses one ability an activation (seed 003, para. 3), so only as
@@ -52,6 +53,9 @@ from warband.rulesets.wyrdcry.scenario import control_range, objective_at, plays
 #: A fighter still standing, on top of its health left (a fraction of 1): victory counts fighters out of action
 #: (D §A9 [P] most_out), so finishing a wounded enemy is worth more than spreading damage.
 STANDING_VALUE = 1.5
+#: The same for a hired sword: it fights for the side, but victory and morale count only the warband's own
+#: fighters (D §A8, §A9: hired swords not counted), so taking one out scores nothing and losing one costs none.
+HIRED_STANDING_VALUE = 0.5
 #: Value of dice in hand, in units of one fighter standing.
 GROUP_VALUE = {2: 0.12, 3: 0.2, 4: 0.3}
 #: A group only a fighter still out of striking distance may use this round (a Rush toward the enemy at most).
@@ -93,7 +97,9 @@ def side_value(state: GameState[Any], side: int) -> float:
     value = 0.0
     for m in standing(state, side):
         health = int(m.data["health"])
-        value += STANDING_VALUE + (health - m.token("damage")) / health
+        value += (HIRED_STANDING_VALUE if m.data.get("hired") else STANDING_VALUE) + (
+            health - m.token("damage")
+        ) / health
         if m.flags.get("status") == "active":
             value += pending_bonus(state, m)
             if m.flags.get("climbing") and moves_left(state, m) == 0:
