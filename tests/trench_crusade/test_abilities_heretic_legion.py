@@ -7,6 +7,7 @@ from __future__ import annotations
 from tc import act, box, legal_texts, model, position, rolls, rules_of, run
 
 from warband.kernel.engine import Game
+from warband.kernel.events import Note
 
 R = "trench-crusade"
 HL = ("Heretic Legion", "Heretic Legion")
@@ -187,3 +188,56 @@ def test_puppet_master_moves_an_enemy_in_a_straight_line() -> None:
     assert f"{R}/move/too-far" in rules_of(g, "to b1 @12,16")
     act(g, "to b1 @12,14.5")
     assert (model(g, "b1").x, model(g, "b1").y) == (12, 14.5)
+
+
+SIN_EATER = {"model": "Sin Eater"}
+
+
+def test_devour_the_guilty_swallows_a_small_enemy_that_bleeds_and_strikes_from_inside() -> None:
+    """Devour the Guilty (Sin Eater): a Risky action against a model on 40mm or less within 1"; the victim leaves
+    the table (a Morale casualty), bleeds each time the Sin Eater activates and strikes it at -3 DICE from
+    inside. A model on a bigger base, or beyond 1", is refused by the rule."""
+    g = hl([SIN_EATER], [TROOPER, SIN_EATER], {"a1": (12, 10), "b1": (12, 11.8), "b2": (14.5, 10)}, active="a1")
+    assert f"{R}/ability/devour_the_guilty" in rules_of(g, "ability a1 b2 [Devour the Guilty]")  # a 50mm base
+    far = hl([SIN_EATER], [TROOPER], {"a1": (12, 10), "b1": (12, 14)}, active="a1")
+    assert f"{R}/ability/devour_the_guilty" in rules_of(far, "ability a1 b1 [Devour the Guilty]")
+    g.force([4, 4])
+    events = run(g, "ability a1 b1 [Devour the Guilty]")
+    assert rolls(events, "devour_the_guilty")[0].label == "devour_the_guilty (+0 DICE, risky)"
+    b1 = model(g, "b1")
+    assert not b1.on_table and b1.flags["swallowed_by"] == "a1"
+    assert f"{R}/ability/devour_the_guilty" in rules_of(g, "ability a1 b2 [Devour the Guilty]")  # belly full
+    act(g, "end a1")
+    # the Sin Eater's next activation: b1 bleeds, then strikes at -3 DICE (melee 0, -1 FEAR, -3): 4 dice, lowest kept
+    g.state.models["a1"].flags.pop("activated", None)
+    g.state.vars["next_side"] = 0
+    g.force([1] * 12)
+    events = run(g, "activate a1")
+    assert b1.token("blood") == 1
+    strike = [e for e in events if isinstance(e, Note) and e.text.startswith("b1 attacks a1")]
+    assert strike and "-3 striking from inside its swallower" in strike[0].text
+
+
+def test_devour_the_guilty_takes_a_friend_at_one_more_die_without_risk() -> None:
+    """Devour the Guilty against a friend: +1 DICE and not Risky."""
+    g = hl([SIN_EATER, TROOPER], [TROOPER], {"a1": (12, 10), "a2": (12, 11.8), "b1": (12, 20)}, active="a1")
+    g.force([1, 1, 6])
+    events = run(g, "ability a1 a2 [Devour the Guilty]")
+    assert rolls(events, "devour_the_guilty")[0].label == "devour_the_guilty (+1 DICE)"
+    assert not model(g, "a2").on_table
+
+
+def test_vomit_spits_the_victim_out_down_within_an_inch() -> None:
+    """Vomit (Sin Eater): an action at +4 DICE that places the swallowed model Down within 1"; with nothing
+    swallowed the rule refuses it. A Sin Eater taken out lets its victim fall out Down."""
+    g = hl([SIN_EATER], [TROOPER], {"a1": (12, 10), "b1": (12, 11.8)}, active="a1")
+    assert f"{R}/ability/vomit" in rules_of(g, "ability a1 [Vomit]")
+    g.force([4, 4])
+    run(g, "ability a1 b1 [Devour the Guilty]")
+    g.state.vars["acts"] = []
+    g.force([4] * 6)
+    events = run(g, "ability a1 [Vomit]")
+    assert rolls(events, "vomit")[0].label == "vomit (+4 DICE)"
+    a1, b1 = model(g, "a1"), model(g, "b1")
+    assert b1.on_table and b1.flags.get("down") and not a1.flags.get("swallowed")
+    assert ((a1.x - b1.x) ** 2 + (a1.y - b1.y) ** 2) ** 0.5 - a1.radius - b1.radius <= 1.0 + 1e-6

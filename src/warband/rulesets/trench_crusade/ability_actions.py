@@ -33,6 +33,9 @@ puppet     the target (any model within ``range``) moves up to D6 inches in a st
 free_retreat  a Retreat with no Melee Attacks against it: Shadow Walker
 miasma     until its next activation, models within ``range`` count as in cover and lose elevation bonuses:
            Miasma of Pestilence
+devour     the target (any model within ``range`` on a base of ``count`` mm or less) is swallowed: Devour
+           the Guilty (swallow.py)
+vomit      the swallowed model comes out Down within 1": Vomit (swallow.py)
 =========  =========================================================================================
 
 GOETIC (X) and PUTRESCERE (X) (catalogue keywords) are what such an action costs instead of a roll: X Blood markers
@@ -74,6 +77,13 @@ from warband.rulesets.trench_crusade.modelled import Effect
 from warband.rulesets.trench_crusade.movement import Destination
 from warband.rulesets.trench_crusade.sight import engaged_with, standing_enemies, visible
 from warband.rulesets.trench_crusade.space import away_direction, charge_end_z, charge_spots
+from warband.rulesets.trench_crusade.swallow import (
+    devour,
+    devour_reasons,
+    devour_terms,
+    spit_out,
+    vomit_reasons,
+)
 
 
 def ability_name(ability_id: str) -> str:
@@ -175,6 +185,8 @@ def reasons(state: State, m: Model, a: Action) -> list[Reason]:
             return [(rule, f'{a.option} is a Retreat: only for a model within 1" of an enemy')]
         if any(k in acts(state) for k in ("move", "charge", "retreat")):
             return [(rule, f"{a.option} is a Retreat: only one of Move, Charge or Retreat")]
+    if fx.outcome == "vomit" and (why := vomit_reasons(m)):
+        return why
     if fx.target == "self":
         return [] if a.target in (None, m.id) else [(rule, f"{a.option} has no target")]
     t = state.models.get(a.target or "")
@@ -183,6 +195,8 @@ def reasons(state: State, m: Model, a: Action) -> list[Reason]:
         return [(rule, f"{a.option} needs {who} model on the table")]
     if fx.outcome == "detonate" and ab in m.flags.get("consumed", []):
         return [(rule, f"{a.option} is CONSUMABLE and {m.id} has already set it off")]
+    if fx.outcome == "devour" and (why := devour_reasons(m, t, fx.count)):
+        return why
     if fx.outcome == "sacrament" and t is m:
         return [(rule, f"{a.option} blesses another friend's guns, not its own")]
     if fx.outcome == "command" and t.flags.get("activated"):
@@ -205,6 +219,10 @@ def take(state: State, m: Model, a: Action, events: list[Event]) -> None:
         own = int(m.data[fx.characteristic])
         plus, minus = plus + max(0, own), minus + max(0, -own)
     plus, minus = plus + max(0, fx.dice), minus + max(0, -fx.dice)
+    risky = fx.risky
+    if fx.outcome == "devour":
+        extra, risky = devour_terms(state, m, state.models[a.target or m.id])
+        plus += extra
     events.append(Note(f"{m.id} uses {a.option}", f"{R}/ability/{ab}"))
     if fx.goetic or fx.putrescere:
         _pay(state, m, fx, events)
@@ -214,7 +232,7 @@ def take(state: State, m: Model, a: Action, events: list[Event]) -> None:
     if not fx.roll:
         then.follow(state, None, "success", events)
         return
-    push_success(state, m.id, ab, plus, minus, fx.risky, then, True)
+    push_success(state, m.id, ab, plus, minus, risky, then, True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +296,10 @@ class AfterAbility(AfterSuccess):
             push(state, PuppetRoll(t.id, m.side))
         elif fx.outcome == "free_retreat":
             push(state, Destination(m.id, "retreat", movement(state, m), away_direction(state, m)))
+        elif fx.outcome == "devour" and t.on_table and m.on_table:
+            devour(state, m, t, events)
+        elif fx.outcome == "vomit" and m.flags.get("swallowed"):
+            spit_out(state, m, events)
         elif fx.outcome == "miasma":
             m.flags["miasma"] = fx.range
             events.append(Note(f"miasma around {m.id} until its next activation", f"{R}/ability/{self.ability}"))

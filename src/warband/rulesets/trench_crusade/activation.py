@@ -36,6 +36,7 @@ from warband.rulesets.trench_crusade.core import (
 from warband.rulesets.trench_crusade.keywords import has_kw, heavy_applies
 from warband.rulesets.trench_crusade.movement import AfterDangerous, in_dangerous
 from warband.rulesets.trench_crusade.sight import engaged_with, standing_enemies
+from warband.rulesets.trench_crusade.swallow import bleed_and_strike
 
 
 # ------------------------------------------------------------------------------------------- activating a model
@@ -159,6 +160,7 @@ def start_part(state: State, m: Model, events: list[Event]) -> None:
         set_flag(m, "stood", True)
         events.append(StatusChanged(m.id, "Down", False))
         events.append(Note(f"{m.id} stands up: Movement halved this activation", f"{R}/down/stand"))
+    bleed_and_strike(state, m, events)  # Devour the Guilty: the victim inside bleeds and strikes
     if m.token("infection") > 0:
         # INFECTION MARKER (catalogue keyword): a model that activates carrying any gains more
         add_infection(state, m, int(state.ctx.params["infection_growth"]), events)

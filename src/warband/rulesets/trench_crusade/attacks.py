@@ -72,6 +72,7 @@ def take_out(state: State, m: Model, attacker: Model | None, events: list[Event]
     m.flags["out"] = True
     m.flags.pop("down", None)
     events.append(Removed(m.id, "Out of Action"))
+    _free_swallowed(state, m, events)
     if attacker is not None:
         # a kill is an enemy taken out; a friend struck by a shot into a melee is counted apart (issue 23)
         key = "kills" if attacker.side != m.side else "friendly_kills"
@@ -94,6 +95,21 @@ def take_out(state: State, m: Model, attacker: Model | None, events: list[Event]
     if elite_kill and attacker is not None and abilities.has_effect(attacker, "leaves_on_elite_kill"):
         leave(state, attacker, "it took an enemy ELITE Out of Action (Law of Hell)", events)
     check_wipe(state, events)
+
+
+def _free_swallowed(state: State, m: Model, events: list[Event]) -> None:
+    """Devour the Guilty (swallow.py): a swallower taken out lets its victim out Down where it stood (ours); a
+    victim taken out inside leaves its swallower's belly empty."""
+    holder = state.models.get(str(m.flags.pop("swallowed_by", "")))
+    if holder is not None:
+        holder.flags.pop("swallowed", None)
+    victim = state.models.get(str(m.flags.pop("swallowed", "")))
+    if victim is not None:
+        victim.flags.pop("swallowed_by", None)
+        victim.on_table = True
+        victim.x, victim.y, victim.z = m.x, m.y, m.z
+        events.append(Note(f"{victim.id} falls out of {m.id}", f"{R}/ability/devour_the_guilty"))
+        make_down(state, victim, events)
 
 
 def _prize(att: Model, v: Model, events: list[Event]) -> None:
@@ -193,6 +209,8 @@ def attack_dice(
             mods.append((int(p["dive_dice"]), "diving charge"))
         if blocks_charger(state, m, t):
             mods.append((int(p["block_dice"]), "target has BLOCK against a charger"))
+    if m.flags.get("swallowed_by") == t.id:
+        mods.append((int(p["devoured_attack_dice"]), "striking from inside its swallower"))
     mods.append((abilities.dice_against(t, mode), f"{t.id}'s ability against {mode} attacks"))
     mods.append((abilities.aura_dice(state, m), "an enemy's aura"))
     plus = sum(v for v, _ in mods if v > 0)
@@ -235,7 +253,8 @@ class Attack(TCAuto):
     def run(self, state: State, events: list[Event]) -> None:
         m = state.models[self.attacker]
         t = state.models[self.target]
-        if not m.on_table or not t.on_table:
+        inside = m.flags.get("swallowed_by") == t.id  # Devour the Guilty: the victim strikes from inside
+        if (not m.on_table and not inside) or not t.on_table:
             events.append(Note(f"{m.id}'s attack on {t.id} is lost: a model is no longer on the table", ""))
             return
         w = the_weapon(m, self.weapon, self.mode)

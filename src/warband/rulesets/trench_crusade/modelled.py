@@ -113,6 +113,8 @@ Outcome = Literal[
     "puppet",
     "free_retreat",
     "miasma",
+    "devour",
+    "vomit",
 ]
 
 
