@@ -48,6 +48,7 @@ def scenario(
     size: float = 24.0,
     turns: int = 4,
     objectives: list[dict[str, Any]] | None = None,
+    rules: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     return {
         "name": "test table",
@@ -60,7 +61,7 @@ def scenario(
             {"side": 1, "polygon": [[0, size - 4], [size, size - 4], [size, size], [0, size]]},
         ],
         "objectives": objectives or [],
-        "rules": {},
+        "rules": rules or {},
     }
 
 

@@ -403,3 +403,40 @@ def test_voice_of_god_sends_a_friend_next() -> None:
     run(g, "ability a1 a2 [Voice of God]")
     assert model(g, "a1").flags.get("activated")
     assert g.decision.player == 0 and legal_texts(g) == ["activate a2"]
+
+
+ENGINEER = {"model": "Combat Engineer", "equipment": ["Bolt-Action Rifle"]}
+
+
+def test_de_mine_disarms_a_mine_it_touches() -> None:
+    """De-Mine (Combat Engineer): a Risky action to disarm a mine of the scenario (rules.mines) its base touches;
+    away from every mine the rule refuses it."""
+    mines = {"mines": "12,4.9; 20,20"}
+    g = game(ENGINEER, NA, YEOMAN, NA, {"a1": (12, 8), "b1": (12, 20)}, active="a1", rules=mines)
+    assert f"{R}/ability/de_mine" in rules_of(g, "ability a1 [De-Mine]")  # 3" away
+    g = game(ENGINEER, NA, YEOMAN, NA, {"a1": (12, 4), "b1": (12, 20)}, active="a1", rules=mines)
+    assert set(g.state.vars["mines"]) == {"mine1", "mine2"}
+    g.force([4, 4])
+    events = run(g, "ability a1 [De-Mine]")
+    assert "risky" in rolls(events, "de_mine_engineer")[0].label
+    assert set(g.state.vars["mines"]) == {"mine2"}
+    assert model(g, "a1").on_table and not model(g, "a1").flags.get("down")
+
+
+def test_de_mine_sets_the_mine_off_on_a_failure() -> None:
+    """A failed De-Mine sets the mine off: an Injury Roll for each model within 1" of it (ours), the engineer
+    and a friend beside it, not the enemy further off."""
+    yeoman_a = {"model": "Yeoman", "equipment": ["Bolt-Action Rifle"]}
+    g = position(
+        [ENGINEER, yeoman_a, LEADERS[NA]],
+        [YEOMAN, LEADERS[NA]],
+        {"a1": (12, 4), "a2": (13.2, 5.2), "b1": (12, 12)},
+        active="a1",
+        factions=(NA, NA),
+        rules={"mines": "12,4.9"},
+    )
+    g.force([1, 1])
+    events = run(g, "ability a1 [De-Mine]")
+    assert g.state.vars["mines"] == {}
+    hurt = [e.model for e in rolls(events, "injury roll (mine")]
+    assert sorted(hurt) == ["a1", "a2"]

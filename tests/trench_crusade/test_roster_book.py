@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from warband.kernel import ruleset as registry
 from warband.kernel.engine import Game
-from warband.kernel.errors import RosterError
+from warband.kernel.errors import RosterError, ScenarioError
 from warband.kernel.rng import Rng
 from warband.rulesets.trench_crusade.roster import (
     describe_roster,
@@ -378,3 +378,20 @@ def test_a_broken_entry_is_a_problem_never_a_crash(entry: dict[str, Any], factio
     reading = read_warband("junk.yaml", warband(faction, priest(), entry, dict(entry)))
     assert reading.roster is not None or reading.problems
     assert all(p.file == "junk.yaml" for p in reading.problems)
+
+
+def test_a_scenario_mine_off_the_table_is_named(tmp_path: Path) -> None:
+    """A scenario's mines (rules.mines, for De-Mine) are checked at load: each bad one named by its place."""
+    rs = registry.get("trench-crusade")
+    doc = yaml.safe_load(rs.default_scenario().read_text())
+    doc["rules"] = {"mines": "10,10; 99,3; x"}
+    path = tmp_path / "mined.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    with pytest.raises(ScenarioError) as err:
+        rs.load_scenario(path)
+    text = str(err.value)
+    assert "rules.mines[1]" in text and "off the" in text and "rules.mines[2]" in text
+    assert "rules.mines[0]" not in text and "trench-crusade/ability/de_mine" in text
+    doc["rules"] = {"mines": "10,10"}
+    path.write_text(yaml.safe_dump(doc))
+    assert rs.load_scenario(path)["rules"]["mines"] == "10,10"

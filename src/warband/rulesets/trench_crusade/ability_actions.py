@@ -36,6 +36,7 @@ miasma     until its next activation, models within ``range`` count as in cover 
 devour     the target (any model within ``range`` on a base of ``count`` mm or less) is swallowed: Devour
            the Guilty (swallow.py)
 vomit      the swallowed model comes out Down within 1": Vomit (swallow.py)
+demine     (Risky) the mine it touches is disarmed; on a failure it goes off: De-Mine (mines.py)
 =========  =========================================================================================
 
 GOETIC (X) and PUTRESCERE (X) (catalogue keywords) are what such an action costs instead of a roll: X Blood markers
@@ -73,6 +74,7 @@ from warband.rulesets.trench_crusade.core import (
     place,
     push_success,
 )
+from warband.rulesets.trench_crusade.mines import demine_reasons, disarm, set_off
 from warband.rulesets.trench_crusade.modelled import Effect
 from warband.rulesets.trench_crusade.movement import Destination
 from warband.rulesets.trench_crusade.sight import engaged_with, standing_enemies, visible
@@ -187,6 +189,8 @@ def reasons(state: State, m: Model, a: Action) -> list[Reason]:
             return [(rule, f"{a.option} is a Retreat: only one of Move, Charge or Retreat")]
     if fx.outcome == "vomit" and (why := vomit_reasons(m)):
         return why
+    if fx.outcome == "demine" and (why := demine_reasons(state, m, str(a.option))):
+        return why
     if fx.target == "self":
         return [] if a.target in (None, m.id) else [(rule, f"{a.option} has no target")]
     t = state.models.get(a.target or "")
@@ -245,11 +249,13 @@ class AfterAbility(AfterSuccess):
     target: str
 
     def follow(self, state: State, roll: SuccessRoll | None, result: str, events: list[Event]) -> None:
-        if result == "failure":
-            return
         m = state.models[self.model]
         t = state.models[self.target]
         fx = next(f for a, f in action_abilities(m) if a == self.ability)
+        if result == "failure":
+            if fx.outcome == "demine" and m.on_table:
+                set_off(state, m, events)
+            return
         if fx.outcome == "blood" and t.on_table:
             n = fx.critical_count if result == "critical" and fx.critical_count else fx.count
             if any(k in t.data["keywords"] for k in fx.keywords):
@@ -300,6 +306,8 @@ class AfterAbility(AfterSuccess):
             devour(state, m, t, events)
         elif fx.outcome == "vomit" and m.flags.get("swallowed"):
             spit_out(state, m, events)
+        elif fx.outcome == "demine" and m.on_table:
+            disarm(state, m, events)
         elif fx.outcome == "miasma":
             m.flags["miasma"] = fx.range
             events.append(Note(f"miasma around {m.id} until its next activation", f"{R}/ability/{self.ability}"))

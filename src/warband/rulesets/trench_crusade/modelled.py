@@ -115,6 +115,7 @@ Outcome = Literal[
     "miasma",
     "devour",
     "vomit",
+    "demine",
 ]
 
 

@@ -22,6 +22,7 @@ from warband.kernel.steps import SteppedRules
 from warband.rulesets.trench_crusade import scenario, turn
 from warband.rulesets.trench_crusade.activation import pair_fireteams
 from warband.rulesets.trench_crusade.context import Context, build_context, model_height
+from warband.rulesets.trench_crusade.mines import check_mines, lay_mines
 from warband.rulesets.trench_crusade.roster import (
     TCRoster,
     describe_roster,
@@ -88,7 +89,15 @@ class TrenchCrusade(SteppedRuleset):
             for spec in [ctx.specs[mid]]
         ]
         pair_fireteams(models)
-        return new_state(ctx, models, ctx.rosters, seed)
+        state = new_state(ctx, models, ctx.rosters, seed)
+        lay_mines(state, scenario)
+        return state
+
+    def load_scenario(self, path: Path) -> dict[str, Any]:
+        """The kernel's scenario format, then the mines its ``rules`` may lay (``mines.py``)."""
+        doc = super().load_scenario(path)
+        check_mines(path, doc)
+        return doc
 
     def describe_roster(self, roster: dict[str, Any]) -> RosterSummary:
         return describe_roster(TCRoster.model_validate(roster))
