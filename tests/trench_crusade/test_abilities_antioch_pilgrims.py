@@ -3,10 +3,13 @@ played from the player's side with catalogue models (effects by kind: data/model
 
 from __future__ import annotations
 
-from tc import act, box, legal_texts, model, position, rolls, rules_of, run
+from tc import act, box, legal_texts, model, position, rolls, roster, rules_of, run
 
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
+from warband.kernel.events import Note
+from warband.rulesets.trench_crusade.attacks import take_out
+from warband.rulesets.trench_crusade.roster import read_warband
 
 R = "trench-crusade"
 NA, TP, HL = "New Antioch", "Trench Pilgrims", "Heretic Legion"
@@ -440,3 +443,43 @@ def test_de_mine_sets_the_mine_off_on_a_failure() -> None:
     assert g.state.vars["mines"] == {}
     hurt = [e.model for e in rolls(events, "injury roll (mine")]
     assert sorted(hurt) == ["a1", "a2"]
+
+
+def test_broken_on_the_wheel_the_volunteer_is_hit_first_and_dies_with_the_shrine() -> None:
+    """Broken on the Wheel (Anchorite Shrine): a Trench Pilgrim strapped on before battle (``wheel: true``) is not
+    deployed; injuries the shrine would take are the volunteer's while it lives; it dies with the shrine."""
+    shrine = {"model": "Anchorite Shrine"}
+    volunteer = {"model": "Trench Pilgrim", "equipment": ["Trench Club"], "wheel": True}
+    g = position(
+        [shrine, volunteer, LEADERS[TP]],
+        [YEOMAN, LEADERS[NA]],
+        {"a1": (12, 6), "b1": (12, 14)},
+        active="b1",
+        factions=(TP, NA),
+    )
+    a1, a2 = model(g, "a1"), model(g, "a2")
+    assert a1.flags["wheel"] == "a2" and a2.flags["on_wheel"] == "a1"
+    a2.flags.pop("out")  # the test position takes every model it does not place off; the volunteer rides along
+    g.force([6, 6])  # the hit
+    g.force([1, 1, 1])  # the injury: a minor hit
+    events = run(g, "shoot b1 a1 [Bolt-Action Rifle]")
+    assert [e.model for e in rolls(events, "injury roll")] == ["a2"]
+    assert a2.token("blood") == 1 and a1.token("blood") == 0
+    assert any(isinstance(e, Note) and "hit first" in e.text for e in events)
+    take_out(g.state, a1, None, [])
+    assert a2.flags.get("out")
+
+
+def test_broken_on_the_wheel_is_only_for_a_pilgrim_or_prisoner() -> None:
+    """The warband file's ``wheel: true`` is checked: a War Prophet is no volunteer, nor two for one shrine."""
+    pilgrim = {"model": "Trench Pilgrim", "equipment": ["Trench Club"], "wheel": True}
+    raw = roster({"model": "War Prophet", "wheel": True}, {"model": "Anchorite Shrine"}, pilgrim, pilgrim)
+    raw["faction"] = TP
+    found = {(p.place, p.message) for p in read_warband("w.yaml", raw).problems}
+    places = {place for place, _ in found}
+    assert "models[0].wheel" in places
+    assert any("only a Trench Pilgrim or an Ecclesiastic Prisoner" in why for _, why in found)
+    assert any("3 volunteers for 1 Anchorite Shrine" in why for _, why in found)
+    ok = roster({"model": "War Prophet"}, {"model": "Anchorite Shrine"}, pilgrim)
+    ok["faction"] = TP
+    assert not [p for p in read_warband("w.yaml", ok).problems if "Wheel" in p.message]

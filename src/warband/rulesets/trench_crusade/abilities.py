@@ -17,6 +17,7 @@ no_fall, free_climb    ``movement.after_move_hazards``, ``attacks.fall_from_jump
 blessing_on_death      ``attacks.take_out`` (a friend gains a Blessing marker)
 leaves_on_elite_kill   ``attacks.take_out`` (the bearer leaves the battle)
 no_battle_effect       nothing: a campaign or list rule (selling, experience)
+wheel                  ``wheel.py`` (Broken on the Wheel: the volunteer strapped on, hit first, dead afterwards)
 no_action              ``activation.action_reasons``, ``activation._legal`` (an action it may not take)
 injury_dice_vs_down    :func:`injury_dice_for`: ``attacks.Injury.run`` (its melee hits on Down enemies)
 heal_on_activation     ``activation.start_part`` (Blood markers removed as it activates)

@@ -54,6 +54,7 @@ from warband.rulesets.trench_crusade.keywords import (
 from warband.rulesets.trench_crusade.odds import injury_odds, success_odds
 from warband.rulesets.trench_crusade.scenario import check_wipe
 from warband.rulesets.trench_crusade.sight import cover_piece, elevated_over, visible
+from warband.rulesets.trench_crusade.wheel import fall_with, volunteer
 
 
 # ------------------------------------------------------------------------------------------- markers and states
@@ -73,6 +74,7 @@ def take_out(state: State, m: Model, attacker: Model | None, events: list[Event]
     m.flags.pop("down", None)
     events.append(Removed(m.id, "Out of Action"))
     _free_swallowed(state, m, events)
+    fall_with(state, m, events)  # Broken on the Wheel
     if attacker is not None:
         # a kill is an enemy taken out; a friend struck by a shot into a melee is counted apart (issue 23)
         key = "kills" if attacker.side != m.side else "friendly_kills"
@@ -504,7 +506,16 @@ class Injury(TCAuto):
         """The INJURY DICE from a critical, a melee hit on a Down target and falls; the INJURY MODIFIERS of
         armour and weapon, negatives capped (digest §6)."""
         v = state.models[self.victim]
-        if not v.on_table:
+        strapped = volunteer(state, v)  # Broken on the Wheel: the volunteer takes the shrine's injuries
+        if strapped is not None:
+            events.append(
+                Note(
+                    f"{strapped.id}, strapped to {v.id}'s wheel, is hit first",
+                    "trench-crusade/ability/broken_on_the_wheel",
+                )
+            )
+            v = strapped
+        elif not v.on_table:
             return
         att = state.models[self.attacker] if self.attacker else None
         w = the_weapon(att, self.weapon, self.mode or "") if att and self.weapon else None

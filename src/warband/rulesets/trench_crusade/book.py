@@ -72,6 +72,11 @@ class BookEntry(BaseModel):
         default_factory=list,
         description="What it chose where an ability says 'choose one' (the Trench Cleric's holy power), by name or id.",
     )
+    wheel: bool = Field(
+        default=False,
+        description="Broken on the Wheel: this Trench Pilgrim or Ecclesiastic Prisoner is strapped to the "
+        "warband's Anchorite Shrine before battle.",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +106,7 @@ class Entry:
     key: str = "model"
     fireteam: int | None = None
     choices: tuple[str, ...] = ()  # ability ids chosen where an ability says 'choose one'
+    wheel: bool = False  # strapped to an Anchorite Shrine (Broken on the Wheel)
 
     @property
     def place(self) -> str:
@@ -325,6 +331,7 @@ def read_entry(
         key,
         spec.fireteam,
         tuple(chosen),
+        spec.wheel,
     )
     return entry, problems + bad_base + bad_items + bad_upgrades + bad_choices
 
@@ -518,4 +525,5 @@ def to_document(cat: Catalogue, faction: FactionList, entry: Entry) -> TCModel:
         weapon_items=_gifted(_scoped([engine_weapon(w, hands.get(w.id)) for w in weapons], entry), entry)
         + _ability_weapons(cat, entry),
         fireteam=entry.fireteam,
+        wheel=entry.wheel or None,
     )

@@ -106,6 +106,9 @@ class TCModel(HandTyped):
     for; a model of the catalogue also says which (``book``) and carries its weapons (``weapon_items``)."""
 
     book: BookRef | None = Field(default=None, description="The catalogue model this entry is (None: custom).")
+    wheel: bool | None = Field(
+        default=None, description="Broken on the Wheel: strapped to its side's Anchorite Shrine."
+    )
     weapon_items: list[WeaponItem] | None = Field(
         default=None, description="A catalogue model's weapons, as the rules read them (its armour is in armour)."
     )

@@ -55,6 +55,7 @@ class UpgradeEffect(BaseModel):
 
 
 EffectKind = Literal[
+    "wheel",
     "dice_against",
     "enemy_aura",
     "action_dice",

@@ -24,7 +24,12 @@ def begin_morale_phase(state: State, events: list[Event]) -> None:
 def needs_check(state: State, side: int) -> bool:
     """A check when at least half the warband (rounded up) is Down or Out of Action, or while Shaken."""
     # one that left is no casualty, nor one its own Martyrdom Device took out (Awaited)
-    models = [m for m in state.side_models(side) if not m.flags.get("left") and not m.flags.get("awaited")]
+    # nor a volunteer of Broken on the Wheel: it and its shrine are one model
+    models = [
+        m
+        for m in state.side_models(side)
+        if not m.flags.get("left") and not m.flags.get("awaited") and not m.data.get("wheel")
+    ]
     hurt = sum(1 for m in models if not m.on_table or m.flags.get("down"))
     need = math.ceil(len(models) * float(state.ctx.params["morale_fraction"]))
     return bool(state.sides[side].flags.get("shaken")) or hurt >= need

@@ -45,6 +45,7 @@ from warband.rulesets.trench_crusade.document import (
 from warband.rulesets.trench_crusade.listrules import check_warband, unchecked
 from warband.rulesets.trench_crusade.modelled import UpgradeEffect, custom_gaps, load_modelled, unmodelled_rules
 from warband.rulesets.trench_crusade.warband_file import WarbandHeader
+from warband.rulesets.trench_crusade.wheel import wheel_problems
 
 __all__ = [
     "ARMOURY_PATH",
@@ -229,6 +230,7 @@ def _glory_limit(given: int | None, faction: FactionList | None) -> int:
 
 def _list_rules(cat: Catalogue, faction: FactionList | None, r: _Read, points_limit: int) -> None:
     _fireteams(r, faction)
+    r.problems += [Problem(r.file, place, why) for place, why in wheel_problems(r.entries)]
     if faction is None:
         _one_leader(r)
         return
@@ -440,6 +442,7 @@ def model_specs(r: TCRoster, armoury: Armoury | None = None) -> list[dict[str, A
                 "keywords": list(m.keywords),
                 "shield": m.shield,
                 **({"fireteam": m.fireteam} if m.fireteam is not None else {}),
+                **({"wheel": True} if m.wheel else {}),
                 **_abilities(m),
                 "weapons": [_copy_weapon(w) for w in weapons],
             }

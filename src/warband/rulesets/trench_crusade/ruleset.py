@@ -31,6 +31,7 @@ from warband.rulesets.trench_crusade.roster import (
     roster_points,
     unmodelled,
 )
+from warband.rulesets.trench_crusade.wheel import strap
 
 _HERE = Path(__file__).parent
 
@@ -89,6 +90,7 @@ class TrenchCrusade(SteppedRuleset):
             for spec in [ctx.specs[mid]]
         ]
         pair_fireteams(models)
+        strap(models)  # Broken on the Wheel
         state = new_state(ctx, models, ctx.rosters, seed)
         lay_mines(state, scenario)
         return state

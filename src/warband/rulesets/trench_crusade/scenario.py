@@ -74,7 +74,7 @@ def result(state: State) -> GameResult | None:
 def model_fate(state: State, m: Model) -> ModelFate:
     spec = state.ctx.specs[m.id]
     fate: Fate = "in play"
-    if m.flags.get("out"):
+    if m.flags.get("out") or m.flags.get("on_wheel"):  # Broken on the Wheel: the volunteer dies afterwards
         fate = "out"
     elif m.flags.get("down"):
         fate = "down"

@@ -229,7 +229,11 @@ def edge_spots(state: State, m: Model) -> list[Vec]:
 
 
 def undeployed(state: State, side: int) -> list[Model]:
-    return [m for m in state.models.values() if m.side == side and not m.on_table and not m.flags.get("out")]
+    return [
+        m
+        for m in state.models.values()
+        if m.side == side and not m.on_table and not m.flags.get("out") and not m.flags.get("on_wheel")
+    ]
 
 
 def first_deployer(state: State) -> int:
