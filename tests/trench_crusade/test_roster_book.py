@@ -25,7 +25,7 @@ from warband.rulesets.trench_crusade.roster import (
 )
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "warband" / "rulesets" / "trench_crusade" / "data"
-BOOK = sorted((DATA / "book").glob("*.yaml"))
+BOOK = sorted((DATA / "warbands").glob("*.yaml"))  # the bundled samples are built from the catalogue
 
 
 def warband(faction: str, *models: dict[str, Any], limit: int = 700, **extra: Any) -> dict[str, Any]:
@@ -340,7 +340,7 @@ def test_the_samples_by_the_book_are_legal_lists(path: Path) -> None:
 def test_a_catalogue_warband_plays_a_seeded_game_that_round_trips() -> None:
     rs = registry.get("trench-crusade")
     rosters = [
-        rs.load_roster(DATA / "book" / name) for name in ("heretic_legion_raiders.yaml", "new_antioch_company.yaml")
+        rs.load_roster(DATA / "warbands" / name) for name in ("heretic_legion_raiders.yaml", "new_antioch_company.yaml")
     ]
     game = Game.new(rs, rosters, rs.load_scenario(rs.default_scenario()), 5)
     pick = Rng(5)
