@@ -128,7 +128,7 @@ def activation_actions(game: Game, agent: HeuristicAgent) -> list[Action]:
 
 def test_shoots_the_only_enemy_in_range_rather_than_ending() -> None:
     game = shooter_position({"b5": (28.0, 21.0)})
-    assert Action("shoot", "a4", "b5", option="Bolt Action Rifle") in game.legal_actions()
+    assert Action("shoot", "a4", "b5", option="Bolt-Action Rifle") in game.legal_actions()
     taken = activation_actions(game, HeuristicAgent(seed=1))
     assert any(a.kind == "shoot" and a.target == "b5" for a in taken), [str(a) for a in taken]
 
@@ -138,8 +138,8 @@ def test_shoots_the_target_likelier_to_go_out_of_action() -> None:
     # that the expectation, not the luck of a few rolls, decides.
     game = shooter_position({"b2": (24.0, 21.0), "b5": (28.0, 21.0)})
     legal = game.legal_actions()
-    assert Action("shoot", "a4", "b5", option="Bolt Action Rifle") in legal
-    assert Action("shoot", "a4", "b2", option="Bolt Action Rifle") in legal
+    assert Action("shoot", "a4", "b5", option="Bolt-Action Rifle") in legal
+    assert Action("shoot", "a4", "b2", option="Bolt-Action Rifle") in legal
     taken = activation_actions(game, HeuristicAgent(seed=2, samples=64))
     shots = [a for a in taken if a.kind == "shoot"]
     assert shots and shots[0].target == "b5", [str(a) for a in taken]

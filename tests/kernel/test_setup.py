@@ -89,7 +89,9 @@ def test_a_warband_of_more_than_nineteen_models_deploys_every_model() -> None:
             actions = game.legal_actions()
             assert actions, f"no legal action at {game.decision.prompt} (seed {seed})"
             game.apply(make_agent("random", seed).choose(game))
-        assert all(m.on_table for m in game.state.models.values())
+        # every model but the Iron Path's volunteers on the Anchorite Shrines' wheels (Broken on the Wheel)
+        assert all(m.on_table or m.flags.get("on_wheel") for m in game.state.models.values())
+        assert sum(1 for m in game.state.models.values() if m.flags.get("on_wheel")) == 3
         play_out(game, [make_agent("random", seed), make_agent("random", seed + 1)])
         assert game.result() is not None
 
