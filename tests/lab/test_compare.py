@@ -197,7 +197,8 @@ def test_real_compare_same_seeds_and_unused_parameter() -> None:
     unused, harder = s["variants"]
     assert unused["changed_games"] == 0 and unused["change"] == 0 and not unused["significant"]
     assert (unused["a_wins"], unused["draws"]) == (s["baseline"]["a_wins"], s["baseline"]["draws"])
-    assert harder["games"] == 6 and 0 <= harder["a_rate"] <= 1
+    # a success threshold of 9 changes the samples' games enough that it may stop at the first look (3 games)
+    assert (harder["games"] == 6 or (harder["games"] == 3 and harder["significant"])) and 0 <= harder["a_rate"] <= 1
 
 
 def test_cli_compare_json_and_bad_variants() -> None:
