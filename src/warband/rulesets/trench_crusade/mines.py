@@ -46,25 +46,26 @@ def parse_mines(text: object, width: float, depth: float) -> tuple[list[tuple[fl
     return spots, problems
 
 
-def check_mines(path: Path, doc: dict[str, Any]) -> None:
-    """Raise ScenarioError naming each bad mine of a validated scenario document (its ``rules.mines``)."""
+def _scenario_mines(doc: dict[str, Any]) -> tuple[list[tuple[float, float]], list[tuple[str, str]]] | None:
+    """:func:`parse_mines` of a scenario document, or None when it lays no mines."""
     rules = dict(doc.get("rules") or {})
     if "mines" not in rules:
-        return
-    table = doc["table"]
-    _, problems = parse_mines(rules["mines"], float(table["width"]), float(table["depth"]))
-    if problems:
-        raise ScenarioError([Problem(str(path), place, f"{why} (mines, {RULE})") for place, why in problems])
+        return None
+    return parse_mines(rules["mines"], float(doc["table"]["width"]), float(doc["table"]["depth"]))
+
+
+def check_mines(path: Path, doc: dict[str, Any]) -> None:
+    """Raise ScenarioError naming each bad mine of a validated scenario document (its ``rules.mines``)."""
+    found = _scenario_mines(doc)
+    if found is not None and found[1]:
+        raise ScenarioError([Problem(str(path), place, f"{why} (mines, {RULE})") for place, why in found[1]])
 
 
 def lay_mines(state: State, scenario: dict[str, Any]) -> None:
     """The scenario's mines, live at the start (``state.vars['mines']``: id -> [x, y]); none: nothing is kept."""
-    rules = dict(scenario.get("rules") or {})
-    if "mines" not in rules:
-        return
-    table = scenario["table"]
-    spots, _ = parse_mines(rules["mines"], float(table["width"]), float(table["depth"]))
-    state.vars["mines"] = {f"mine{i + 1}": [x, y] for i, (x, y) in enumerate(spots)}
+    found = _scenario_mines(scenario)
+    if found is not None:
+        state.vars["mines"] = {f"mine{i + 1}": [x, y] for i, (x, y) in enumerate(found[0])}
 
 
 def touching(state: State, m: Model) -> str | None:
