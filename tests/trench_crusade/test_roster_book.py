@@ -395,3 +395,16 @@ def test_a_scenario_mine_off_the_table_is_named(tmp_path: Path) -> None:
     doc["rules"] = {"mines": "10,10"}
     path.write_text(yaml.safe_dump(doc))
     assert rs.load_scenario(path)["rules"]["mines"] == "10,10"
+
+
+def test_an_item_only_another_variant_sells_names_that_variant(tmp_path: Path) -> None:
+    """A Trench Pilgrims model may not buy an Automatic Rifle: of the Pilgrims' lists only the War Pilgrimage of Saint
+    Methodius sells it, so the refusal names that variant, never "only ... Trench Pilgrims may buy it (Trench
+    Pilgrims list)", which contradicts itself."""
+    pilgrim = {"model": "Trench Pilgrim", "equipment": ["Automatic Rifle"]}
+    found = problems(tmp_path, warband("Trench Pilgrims", {"model": "War Prophet"}, pilgrim))
+    rifle = [message for place, message in found if place == "models[1].equipment[0]"]
+    assert rifle == [
+        "Automatic Rifle: only New Antioch and Heretic Legion and War Pilgrimage of Saint Methodius may buy it"
+        " (Trench Pilgrims list)"
+    ], found

@@ -56,7 +56,10 @@ def _who(cat: Catalogue, only: Sequence[str]) -> str:
 def _sold_by(cat: Catalogue, item_id: str) -> str:
     bases: list[str] = []
     for f in cat.lists_selling(item_id):
-        label = cat.base_of(f).label
+        base = cat.base_of(f)
+        # a list named by its base faction only when the base list itself sells it; else by its variant, so the
+        # message never names the buyer's own faction when only another variant of it sells the item
+        label = base.label if base.sells(item_id) is not None else f.label
         if label not in bases:
             bases.append(label)
     return " and ".join(bases) if bases else "no list (it comes only as a model's kit or from a rule)"
