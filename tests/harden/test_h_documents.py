@@ -35,15 +35,17 @@ def test_merge_keys_and_equal_values_in_different_mappings_still_load(tmp_path: 
     assert read_document(doc) == {"a": {"x": 1}, "b": {"x": 1, "y": 2}, "c": {"x": 1}}
 
 
-def test_roster_with_duplicate_movement_is_refused(tmp_path: Path) -> None:
-    text = warband(TC).read_text().replace("    movement: 6\n", "    movement: 6\n    movement: 60\n", 1)
-    assert "movement: 60" in text
+def test_roster_with_a_key_given_twice_is_refused(tmp_path: Path) -> None:
+    """A model entry that says its name twice (the second would silently win in plain YAML) is refused."""
+    once = "    name: Father Orobas\n"
+    text = warband(TC).read_text().replace(once, once + "    name: Orobas\n", 1)
+    assert "name: Orobas" in text
     bad = tmp_path / "dup_roster.yaml"
     bad.write_text(text)
-    with pytest.raises(RosterError, match="duplicate key 'movement'"):
+    with pytest.raises(RosterError, match="duplicate key 'name'"):
         get(TC).load_roster(bad)
     out = cli("validate", bad)
-    assert out.code == 2 and "duplicate key 'movement'" in out.text
+    assert out.code == 2 and "duplicate key 'name'" in out.text
 
 
 def test_yaml_bad_timestamp_is_a_file_error(tmp_path: Path) -> None:

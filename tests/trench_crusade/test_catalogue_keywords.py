@@ -290,6 +290,20 @@ def test_a_fireteam_activates_together_and_interleaves() -> None:
     assert g.decision.prompt == "activate" and g.decision.player == 1
 
 
+def test_a_fireteam_survives_a_saved_game() -> None:
+    """FIRETEAM pairs are part of the game, not of the moment it was set up: a game restored from its JSON (a web
+    table resumed after a restart, an agent thinking in a worker process, a replay) keeps both partners and the
+    hand-over, mid-activation."""
+    g = _team()
+    act(g, "activate a1")
+    act(g, "move a1")
+    act(g, "to a1 @4,7")
+    back = Game.from_json(g.to_json())
+    assert model(back, "a1").data["partner"] == "a2" and "FIRETEAM" in model(back, "a2").data["keywords"]
+    assert "switch a1 a2" in legal_texts(back)
+    assert legal_texts(back) == legal_texts(g)
+
+
 def test_a_forced_end_stops_the_whole_fireteam() -> None:
     """FIRETEAM: a failed Risky roll ends both members' activations, the partner's too before it acted."""
     g = _team()

@@ -315,8 +315,8 @@ def test_replay_steps_forward_and_back(browser: Any, live: LiveServer, tmp_path:
 def test_the_form_shows_every_problem_of_an_uploaded_warband(browser: Any, live: LiveServer) -> None:
     rs = registry.get(TC)
     doc = yaml.safe_load(Path(rs.samples()["warbands"][0]["path"]).read_text(encoding="utf-8"))
-    doc["models"][0]["weapons"] = ["Rifel of Nowhere"]
-    doc["models"][1]["weapons"] = ["Spoon of Doom"]
+    doc["models"][0]["equipment"] = ["Rifel of Nowhere"]
+    doc["models"][1]["equipment"] = ["Spoon of Doom"]
     page = browser.new_page()
     page.goto(live.url + "/")
     page.select_option("[data-testid=ruleset]", TC)
@@ -328,7 +328,7 @@ def test_the_form_shows_every_problem_of_an_uploaded_warband(browser: Any, live:
     page.click("[data-testid=validate]")
     page.wait_for_function("document.querySelector('[data-testid=problems]').textContent.includes('scenario')")
     text = page.inner_text("[data-testid=problems]")
-    assert "models[0].weapons[0]" in text and "models[1].weapons[0]" in text
+    assert "models[0].equipment[0]" in text and "models[1].equipment[0]" in text
     assert "warband-b: OK" in text and "scenario: OK" in text
     page.click("[data-testid=create]")
     page.wait_for_function("document.querySelector('[data-testid=problems]').textContent.includes('side A')")

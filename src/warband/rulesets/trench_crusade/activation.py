@@ -178,9 +178,11 @@ def pair_fireteams(models: Iterable[Model]) -> None:
             teams.setdefault((m.side, int(m.data["fireteam"])), []).append(m)
     for pair in teams.values():
         if len(pair) == 2:
-            a, b = pair
-            a.data = {**a.data, "partner": b.id, "keywords": [*a.data["keywords"], "FIRETEAM"]}
-            b.data = {**b.data, "partner": a.id, "keywords": [*b.data["keywords"], "FIRETEAM"]}
+            # in place: a model's data is its profile in the context (``ctx.profiles``), which a restored game
+            # (``Game.from_json``: a resumed web table, an agent in a worker, a replay) gives its models again
+            for m, other in (pair, pair[::-1]):
+                m.data["partner"] = other.id
+                m.data["keywords"] = [*m.data["keywords"], "FIRETEAM"]
 
 
 def partner(state: State, m: Model) -> Model | None:
