@@ -53,17 +53,17 @@ def test_convent_conditioning_and_ceremonial_duty_ignore_fear() -> None:
         assert len(rolls(run(g, f"fight a1 b1 [{weapon}]"), "attack")[0].values) == dice
 
 
+def _shocktrooper_charging(weapon: str) -> Game:
+    """A Shocktrooper with ``weapon`` about to charge a Yeoman 10" away, its charge dice forced to 1 and 5."""
+    at = {"a1": (12.0, 4.0), "b1": (12.0, 14.0)}
+    g = game({"model": "Shocktrooper", "equipment": [weapon]}, NA, YEOMAN, NA, at, active="a1")
+    g.force([1, 5])
+    return g
+
+
 def test_shock_charge_keeps_the_higher_of_two_dice() -> None:
     """Shock Charge (Shocktrooper): the charge roll is two dice, the higher kept."""
-    g = game(
-        {"model": "Shocktrooper", "equipment": ["Trench Polearm"]},
-        NA,
-        YEOMAN,
-        NA,
-        {"a1": (12, 4), "b1": (12, 14)},
-        active="a1",
-    )
-    g.force([1, 5])
+    g = _shocktrooper_charging("Trench Polearm")
     events = run(g, "charge a1 b1")
     charge = rolls(events, "charge")[0]
     assert charge.values == (1, 5) and charge.result == '+5"'
@@ -71,15 +71,7 @@ def test_shock_charge_keeps_the_higher_of_two_dice() -> None:
 
 def test_assault_drill_charges_with_a_heavy_melee_weapon() -> None:
     """Assault Drill (Shocktrooper): it ignores HEAVY on melee weapons, so its charge still rolls the die."""
-    g = game(
-        {"model": "Shocktrooper", "equipment": ["Greatsword / Greataxe"]},
-        NA,
-        YEOMAN,
-        NA,
-        {"a1": (12, 4), "b1": (12, 14)},
-        active="a1",
-    )
-    g.force([1, 5])
+    g = _shocktrooper_charging("Greatsword / Greataxe")
     assert rolls(run(g, "charge a1 b1"), "charge")
 
 
