@@ -27,8 +27,24 @@ class Record:
     __slots__ = ()
 
 
+#: Where the rulesets shipped with warband live: a step declared in ``warband.rulesets.<name>`` belongs to the
+#: ruleset ``<name>`` with hyphens for underscores (``trench_crusade`` -> ``trench-crusade``).
+RULESETS_PACKAGE = "warband.rulesets."
+
+
+def ruleset_of_module(module: str) -> str | None:
+    """The ruleset id a module of ``warband.rulesets`` belongs to by the package's naming convention; None for a
+    module outside it (the kernel, a test's own ruleset)."""
+    if not module.startswith(RULESETS_PACKAGE):
+        return None
+    return module[len(RULESETS_PACKAGE) :].partition(".")[0].replace("_", "-")
+
+
 class Step(Record):
-    """A pending step. Subclasses are ``@dataclass(frozen=True, slots=True)`` and set ``kind``."""
+    """A pending step. Subclasses are ``@dataclass(frozen=True, slots=True)`` and name their identity as class
+    keywords, in the one line that declares them: ``class FreeFight(GFChoice, kind="free-fight",
+    about="model")``. ``rules`` defaults to the ruleset the declaring module belongs to
+    (:func:`ruleset_of_module`); a step declared elsewhere passes ``rules=`` or keeps ``"kernel"``."""
 
     __slots__ = ()
     #: The name of this kind of step in decisions, logs and position files (``"dest"``, ``"react"``...).
@@ -37,6 +53,19 @@ class Step(Record):
     rules: ClassVar[str] = "kernel"
     #: The decision's prompt if it differs from ``kind``.
     prompt: ClassVar[str] = ""
+
+    def __init_subclass__(cls, *, kind: str = "", rules: str = "", prompt: str = "", **kwargs: Any) -> None:
+        """Take the step's identity from the class keywords. A slotted dataclass is made a second time without
+        keywords: what the first class set is already in its namespace and is kept."""
+        super().__init_subclass__(**kwargs)
+        if kind:
+            cls.kind = kind
+        if prompt:
+            cls.prompt = prompt
+        if rules:
+            cls.rules = rules
+        elif "rules" not in cls.__dict__:
+            cls.rules = ruleset_of_module(cls.__module__) or cls.rules
 
 
 # ------------------------------------------------------------------------------------------- JSON

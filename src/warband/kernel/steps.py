@@ -56,6 +56,12 @@ class Choice(Step, Generic[S]):
     #: ``react``): the ruleset's word on when such an action is played (``SteppedRules.timings``) is not added.
     answers: ClassVar[frozenset[str]] = frozenset()
 
+    def __init_subclass__(cls, *, about: str = "", **kwargs: Any) -> None:
+        """``about=`` as a class keyword names the field the decision is about (see :class:`.records.Step`)."""
+        super().__init_subclass__(**kwargs)
+        if about:
+            cls.about = about
+
     def player(self, state: S) -> int:
         """The side (0 or 1) that decides; for a reaction or an interrupt, the side that is not active."""
         return int(getattr(self, "by"))  # noqa: B009 - the field every such record declares
@@ -190,6 +196,12 @@ class OneDie(Chance[S]):
     __slots__ = ()
     #: What the die is for ("extra round", "shooting into melee"); the step's kind if empty.
     label: ClassVar[str] = ""
+
+    def __init_subclass__(cls, *, label: str = "", **kwargs: Any) -> None:
+        """``label=`` as a class keyword names what the die is for (see :class:`.records.Step`)."""
+        super().__init_subclass__(**kwargs)
+        if label:
+            cls.label = label
 
     def faces(self, state: S) -> int:
         return 6

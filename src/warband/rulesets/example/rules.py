@@ -82,7 +82,6 @@ class RollOff(setup.RollOff[State]):
     """Rules 2 and 4: each side rolls a D6, the higher wins, a tie rolls again: for the deployment zones, or for
     the first activation of a round."""
 
-    rules = R
     why: str
 
     def won(self, state: State, winner: int, events: list[Event]) -> None:
@@ -96,7 +95,6 @@ class RollOff(setup.RollOff[State]):
 class ChooseZone(setup.ChooseZone[State]):
     """Rule 2: the roll-off winner picks a deployment zone; the other side deploys first."""
 
-    rules = R
     by: int
 
     def chosen(self, state: State, zone: int, events: list[Event]) -> None:
@@ -110,7 +108,6 @@ class Deploy(setup.Deploy[State]):
     """Rule 3: the sides take turns placing one model each wholly inside their own zone, where a model may stand
     (a side with none left lets the other finish). Pending with ``piece`` set, it asks where that model goes."""
 
-    rules = R
     by: int
     piece: str = ""
 
@@ -193,7 +190,6 @@ def ready(state: State, side: int) -> list[str]:
 class Activate(turns.Activate[State]):
     """Rule 5: the side to act activates one of its ready models."""
 
-    rules = R
     by: int
 
     def ready(self, state: State) -> list[str]:
@@ -211,11 +207,9 @@ class Activate(turns.Activate[State]):
 
 # ------------------------------------------------------------------------------------------- the activation
 @dataclass(frozen=True, slots=True)
-class ActionMenu(steps.ActionMenu[State]):
+class ActionMenu(steps.ActionMenu[State], about="model"):
     """Rule 6: the active model's next action: a Move, an Attack, or the end of its activation."""
 
-    rules = R
-    about = "model"
     model: str
 
     def menu(self, state: State, only_legal: bool) -> list[Action]:
@@ -319,12 +313,9 @@ def attack_problems(state: State, m: Model, target: str | None) -> list[Reason]:
 
 
 @dataclass(frozen=True, slots=True)
-class AttackRoll(steps.OneDie[State]):
+class AttackRoll(steps.OneDie[State], kind="attack-roll", label="attack"):
     """Rule 8: one D6; a roll of the attacker's Skill or more hits and removes ``damage`` Wounds from the target."""
 
-    kind = "attack-roll"
-    rules = R
-    label = "attack"
     model: str
     target: str
 

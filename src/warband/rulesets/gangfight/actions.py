@@ -179,7 +179,6 @@ CHECKS = {
 class ChooseAction(steps.ModelMenu[State]):
     """The active model's next action (seed 004, Standard and Special Actions), or the end of its activation."""
 
-    rules = R
     wait_rule = "turn/active-model"
     wait_text = "{actor} is the active model"
     model: str

@@ -130,11 +130,10 @@ def under_blast(state: State, centre: Vec) -> list[Model]:
 
 # ------------------------------------------------------------------------------------------- Fight! and Fire!
 @dataclass(frozen=True, slots=True)
-class FightGo(GFAuto):
+class FightGo(GFAuto, kind="fight-go"):
     """Fight! (and Power, Finesse, Slam!) after the interrupt window: the threat-range move, the model moving up to
     its threat range into base contact, then the attack (seed 004, Fight!)."""
 
-    kind = "fight-go"
     model: str
     target: str
     how: str
@@ -152,10 +151,9 @@ class FightGo(GFAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class FireGo(GFAuto):
+class FireGo(GFAuto, kind="fire-go"):
     """Fire! after the interrupt window: the attack (the shooter fires unless it is off the table)."""
 
-    kind = "fire-go"
     model: str
     target: str
     weapon: str
@@ -243,10 +241,9 @@ def start_area(state: State, m: Model, t: Model, w: dict[str, Any], events: list
 
 # ------------------------------------------------------------------------------------------- one attack's dice
 @dataclass(frozen=True, slots=True)
-class AttackRoll(GFChance):
+class AttackRoll(GFChance, kind="attack"):
     """The attack dice: successes are hits (a natural 1 fails; TN floor 2; TN above 6 drops dice)."""
 
-    kind = "attack"
     attacker: str
     target: str
     n: int
@@ -294,10 +291,9 @@ def save_wounds(state: State, t: Model, pt: gd.PoolTest, wounds: int, knock: boo
 
 
 @dataclass(frozen=True, slots=True)
-class ArmourRoll(GFChance):
+class ArmourRoll(GFChance, kind="armour"):
     """The target's ARM dice at TN = the attacker's DAM; each success negates a wound (digest B1 Melee)."""
 
-    kind = "armour"
     target: str
     n: int
     tn: int
@@ -318,10 +314,9 @@ class ArmourRoll(GFChance):
 
 
 @dataclass(frozen=True, slots=True)
-class Soak(GFAuto):
+class Soak(GFAuto, kind="soak"):
     """Wounds on a model that rolls no armour dice (ARM 0), less any Dodge successes."""
 
-    kind = "soak"
     target: str
     wounds: int
     knock: bool
@@ -333,11 +328,10 @@ class Soak(GFAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class DodgeRoll(GFChance):
+class DodgeRoll(GFChance, kind="dodge"):
     """Dodge (seed 004): IV dice at TN = the Area of Effect attacker's successes against this model; the successes
     are added to the armour roll stored beneath."""
 
-    kind = "dodge"
     model: str
     n: int
     tn: int

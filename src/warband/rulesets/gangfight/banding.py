@@ -133,11 +133,9 @@ def join_payment(state: State, step: BandNominate, x: Model) -> tuple[Model, int
 
 
 @dataclass(frozen=True, slots=True)
-class BandNominate(GFChoice):
+class BandNominate(GFChoice, kind="band", about="leader"):
     """The leader nominates the models that join its Banding Action, one at a time, then says 'done'."""
 
-    kind = "band"
-    about = "leader"
     leader: str
     band: str
     target: str | None
@@ -194,12 +192,11 @@ def execute_band(
 
 
 @dataclass(frozen=True, slots=True)
-class BandAttack(GFAuto):
+class BandAttack(GFAuto, kind="band-attack"):
     """Bring it Down!: the leader's one melee attack at +1 ATT and +1 DAM per model involved; On my Mark!: its one
     ranged attack at +1 MRK and +1 DAM per model involved (seed 004). Every member's weapon is then unloaded
     (``on_my_mark_unloads_all``, PROPOSED)."""
 
-    kind = "band-attack"
     leader: str
     target: str
     how: str
@@ -229,12 +226,10 @@ class BandAttack(GFAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class BandOrder(GFChoice):
+class BandOrder(GFChoice, kind="band-order", about="model"):
     """With Me!: each member in turn, the leader first, makes a Move or a Charge! (no AP of its own); when the
     order ends, each member in base to base contact with an enemy may make a free Fight! (seed 004)."""
 
-    kind = "band-order"
-    about = "model"
     members: tuple[str, ...]
     index: int
     by: int
@@ -266,10 +261,9 @@ class BandOrder(GFChoice):
 
 
 @dataclass(frozen=True, slots=True)
-class BandFights(GFAuto):
+class BandFights(GFAuto, kind="band-fights"):
     """After With Me!'s order: the free Fight! of each member in base to base contact with an enemy, in order."""
 
-    kind = "band-fights"
     members: tuple[str, ...]
     index: int
     by: int

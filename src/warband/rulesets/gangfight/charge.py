@@ -70,11 +70,9 @@ def declare_charge(state: State, m: Model, t: Model, band: bool = False) -> None
 
 
 @dataclass(frozen=True, slots=True)
-class ChargeRoll(GFChance):
+class ChargeRoll(GFChance, kind="charge-roll", prompt="charge"):
     """Charge! (seed 004): MV dice at 2+/4+/6+ for flat/light/dense terrain; +1" per success on top of MV."""
 
-    kind = "charge-roll"
-    prompt = "charge"
     model: str
     target: str
     counter: bool
@@ -102,11 +100,10 @@ class ChargeRoll(GFChance):
 
 
 @dataclass(frozen=True, slots=True)
-class ChargeMove(GFAuto):
+class ChargeMove(GFAuto, kind="charge-move"):
     """The charge move: the whole distance rolled toward the target, stopping at base contact; a failed charge
     still moves it (seed 004). Flee! moves the target away first; Counter-Charge resolves after."""
 
-    kind = "charge-move"
     model: str
     target: str
     distance: float
@@ -145,11 +142,9 @@ class ChargeMove(GFAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class FreeFight(GFChoice):
+class FreeFight(GFChoice, kind="free-fight", about="model"):
     """After a charge, a model with an enemy in its threat range may make a free Fight! (seed 004, Charge!)."""
 
-    kind = "free-fight"
-    about = "model"
     model: str
     by: int
 

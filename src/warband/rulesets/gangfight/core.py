@@ -58,19 +58,11 @@ class Context(GameContext):
 State = GameState[Context]
 
 
-class GFChoice(Choice[State]):
-    __slots__ = ()
-    rules = R
-
-
-class GFChance(Chance[State]):
-    __slots__ = ()
-    rules = R
-
-
-class GFAuto(Auto[State]):
-    __slots__ = ()
-    rules = R
+#: The kernel's step bases over this game's state; a step's ``rules`` (the prefix of its refusals' rule ids) is
+#: this package's ruleset id (:func:`warband.kernel.records.ruleset_of_module`).
+GFChoice = Choice[State]
+GFChance = Chance[State]
+GFAuto = Auto[State]
 
 
 def build_context(

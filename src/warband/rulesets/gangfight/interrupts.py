@@ -71,12 +71,10 @@ def open_window(state: State, a: Model, t: Model, trigger: str) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class InterruptWindow(GFChoice):
+class InterruptWindow(GFChoice, kind="interrupt", about="target"):
     """The non-active player may spend a held AP of the targeted model on one Interrupt, declared before any
     model moves (seed 004, Interrupts): Counter-Charge, Flee!, Fire!, Bulwark, Fight!; or pass."""
 
-    kind = "interrupt"
-    about = "target"
     answers = frozenset({"interrupt", "pass"})
     by: int
     attacker: str
@@ -172,11 +170,10 @@ def below_action(state: State, step: GFAuto) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class FireBack(GFAuto):
+class FireBack(GFAuto, kind="fire-back"):
     """A Fire! interrupt resolving: a ranged attack at the declaring model; it fires even if the enemy action
     incapacitated it (PROPOSED, as the seed says for Counter-Charge and Fight!)."""
 
-    kind = "fire-back"
     model: str
     target: str
     weapon: str
@@ -190,11 +187,10 @@ class FireBack(GFAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class StrikeBack(GFAuto):
+class StrikeBack(GFAuto, kind="strike-back"):
     """A Fight! interrupt: after the active model's attack has fully resolved, the model attacks it, even if it
     was just incapacitated (seed 004, Fight! interrupt)."""
 
-    kind = "strike-back"
     model: str
     target: str
 

@@ -42,10 +42,9 @@ def bravery_wp(state: State, m: Model) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class BraveryRoll(GFChance):
+class BraveryRoll(GFChance, kind="bravery"):
     """A Bravery test: WP dice at TN 3; this turn's AP = min(IV, successes) (digest B1 Fear, B2 End)."""
 
-    kind = "bravery"
     model: str
 
     def _pool(self, state: State) -> gd.PoolTest:

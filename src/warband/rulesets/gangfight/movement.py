@@ -46,12 +46,10 @@ from warband.rulesets.gangfight.turn import end_activation
 
 # ------------------------------------------------------------------------------------------- Move and Run
 @dataclass(frozen=True, slots=True)
-class Destination(GFChoice):
+class Destination(GFChoice, kind="dest", about="model"):
     """Where a moving model goes (Move: MOV; Run: twice MOV, never through difficult terrain, and the activation
     ends, seed 004 Run). Any concrete point is checked against the table; the options are candidates."""
 
-    kind = "dest"
-    about = "model"
     model: str
     budget: float
     run: bool
@@ -174,13 +172,11 @@ def jump_spots(state: State, m: Model) -> list[Vec]:
 
 
 @dataclass(frozen=True, slots=True)
-class JumpClimbRoll(GFChance):
+class JumpClimbRoll(GFChance, kind="jump-climb", prompt="jump/climb"):
     """The Jump/Climb check: MOV dice at TN 4, each success 1" (seed 004). Short of what it needs, the model
     falls: 1 wound per full 3" of the drop, ARM at TN 4 (digest B2, PROPOSED): a failed climb stays at the
     foot, a failed jump lands on the ground along its line."""
 
-    kind = "jump-climb"
-    prompt = "jump/climb"
     model: str
     x: float
     y: float

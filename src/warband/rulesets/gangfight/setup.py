@@ -70,11 +70,9 @@ def start_game(state: State, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class InitiativeRoll(GFChance):
+class InitiativeRoll(GFChance, kind="initiative"):
     """Stage 1 (digest B1): an opposed IV test at TN 4 of the two leaders; a tie rolls again (``initiative_ties``).
     One roll of both pools, side A's dice first."""
-
-    kind = "initiative"
 
     def _pools(self, state: State) -> tuple[gd.PoolTest, gd.PoolTest]:
         tn = pint(state, "initiative_tn")
@@ -103,12 +101,10 @@ class InitiativeRoll(GFChance):
 
 
 @dataclass(frozen=True, slots=True)
-class ChooseRole(kernel_setup.ChooseSide[State]):
+class ChooseRole(kernel_setup.ChooseSide[State], kind="role"):
     """The initiative winner picks Attacker or Defender (digest B1 Stages (1)): "attacker" makes itself the
     Attacker, "defender" the other side."""
 
-    rules = R
-    kind = "role"
     picks = ("attacker", "defender")
     by: int
 
@@ -122,7 +118,6 @@ class ChooseRole(kernel_setup.ChooseSide[State]):
 class ChooseEdge(kernel_setup.ChooseZone[State]):
     """The Defender picks its table edge (digest B1 Stages (1)); the Attacker deploys first."""
 
-    rules = R
     zone_word = "edge"
     zone_rule = "setup/edge"
     by: int
@@ -140,7 +135,6 @@ class Deploy(kernel_setup.Deploy[State]):
     """Each side deploys its whole force within ``deployment_depth`` of its edge, the Attacker first (digest B1),
     model by model in roster order: the only choice is the spot (no piece is picked first)."""
 
-    rules = R
     pick_then_place = False
     by: int
 

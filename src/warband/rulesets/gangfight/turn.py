@@ -86,7 +86,6 @@ class Activate(turns.Activate[State]):
     the kernel's activation decision with a voluntary pass (``end-turn``); refusals ``turn/choose``,
     ``turn/whose`` and, for a model of its own, :meth:`unready`."""
 
-    rules = R
     pass_kind = "end-turn"
     choose_rule = "turn/choose"
     whose_rule = "turn/whose"

@@ -240,10 +240,9 @@ def take(state: State, m: Model, a: Action, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class AfterAbility(AfterSuccess):
+class AfterAbility(AfterSuccess, kind="after-ability"):
     """An ability action's outcome on a success (a Critical for ``critical_count``)."""
 
-    kind = "after-ability"
     model: str
     ability: str
     target: str
@@ -331,13 +330,9 @@ def _advance(state: State, m: Model, fx: Effect, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class HealRoll(OneDie[State]):
+class HealRoll(OneDie[State], kind="heal-roll", prompt="heal", label="healing"):
     """The D``sides`` Blood markers a healing ability removes."""
 
-    rules = R
-    kind = "heal-roll"
-    prompt = "heal"
-    label = "healing"
     model: str
     sides: int
 
@@ -350,13 +345,9 @@ class HealRoll(OneDie[State]):
 
 
 @dataclass(frozen=True, slots=True)
-class PuppetRoll(OneDie[State]):
+class PuppetRoll(OneDie[State], kind="puppet-roll", prompt="puppet", label="puppet"):
     """Puppet Master: the D6 inches the target may be moved, then where (the user's side chooses)."""
 
-    rules = R
-    kind = "puppet-roll"
-    prompt = "puppet"
-    label = "puppet"
     model: str
     by: int
 
@@ -366,11 +357,9 @@ class PuppetRoll(OneDie[State]):
 
 
 @dataclass(frozen=True, slots=True)
-class SacramentChoice(TCChoice):
+class SacramentChoice(TCChoice, kind="sacrament", about="model"):
     """The Ammunition Sacrement: the user's side picks the gift ``model`` gets for its next activation."""
 
-    kind = "sacrament"
-    about = "model"
     model: str
     by: int
 
@@ -395,12 +384,10 @@ _PORTAL_RINGS, _PORTAL_ANGLES = (2.0, 4.0, 6.0), 12
 
 
 @dataclass(frozen=True, slots=True)
-class PortalChoice(TCChoice):
+class PortalChoice(TCChoice, kind="portal", about="model"):
     """Goetic Portal: where the caster reappears (``to MODEL @x,y``; ``to MODEL ENEMY @x,y`` brings the enemy it
     is fighting, of base ``size`` mm or less, kept where it stood beside it), or ``stay MODEL``."""
 
-    kind = "portal"
-    about = "model"
     model: str
     by: int
     reach: float

@@ -270,10 +270,9 @@ def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class EndAfter(TCAuto):
+class EndAfter(TCAuto, kind="end-after"):
     """RELOAD (digest §9): the activation ends after the Shoot."""
 
-    kind = "end-after"
     why: str
 
     def run(self, state: State, events: list[Event]) -> None:

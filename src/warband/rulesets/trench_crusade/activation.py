@@ -46,7 +46,6 @@ class Activate(turns.Activate[State]):
     activation decision refuses another side's model (``activation/alternate``) or anything but ``activate
     MODEL`` (``activation/choose``); :meth:`unready` says why one of the side's own models cannot."""
 
-    rules = R
     by: int
 
     def ready(self, state: State) -> list[str]:
@@ -105,14 +104,11 @@ def followers(state: State, m: Model) -> list[Model]:
 
 
 @dataclass(frozen=True, slots=True)
-class FollowerChoice(steps.Choice[State]):
+class FollowerChoice(steps.Choice[State], kind="follower", about="model"):
     """Faithful Followers: as ``model`` activates, its side names a friend within 1" to activate together with it
     (``follow MODEL FRIEND``) or none (``decline MODEL``). The pair is a team like a FIRETEAM's, except that
     ``model`` acts first: the friend's part starts when ``model``'s ends (no ``switch``)."""
 
-    rules = R
-    kind = "follower"
-    about = "model"
     model: str
     by: int
 
@@ -258,7 +254,6 @@ def end_part(state: State, m: Model) -> tuple[bool, list[str]]:
 class ActionMenu(steps.ModelMenu[State]):
     """Standing decision of an activated model: its next action (seed 000 §Actions)."""
 
-    rules = R
     model: str
 
     def actions(self) -> steps.ModelActions[State]:

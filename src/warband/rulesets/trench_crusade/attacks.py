@@ -237,12 +237,11 @@ def long_range(state: State, m: Model, t: Model, w: dict[str, Any]) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class Attack(TCAuto):
+class Attack(TCAuto, kind="attack"):
     """One attack of ``attacker`` on ``target`` with ``weapon`` (``mode`` ranged or melee); ``own``: made in the
     attacker's own activation (a failed Risky roll then ends it). Shooting into melee is settled once
     (``deflected``); ``injury_minus`` carries SHOTGUN's -1 INJURY DICE at long range."""
 
-    kind = "attack"
     attacker: str
     target: str
     weapon: str
@@ -296,12 +295,9 @@ class Attack(TCAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class Deflect(OneDie[State]):
+class Deflect(OneDie[State], kind="deflect", label="shooting into melee"):
     """Shooting into melee (digest §4): on 1-3 the shot must target the friend (lost if it cannot be)."""
 
-    rules = R
-    kind = "deflect"
-    label = "shooting into melee"
     model: str
     friend: str
 
@@ -329,10 +325,9 @@ class Deflect(OneDie[State]):
 
 
 @dataclass(frozen=True, slots=True)
-class AfterHit(AfterSuccess):
+class AfterHit(AfterSuccess, kind="after-hit"):
     """What an attack's Success Roll leads to: the Injury Rolls of every model hit."""
 
-    kind = "after-hit"
     attacker: str
     target: str
     weapon: str
@@ -383,11 +378,9 @@ def bodyguards(state: State, t: Model) -> list[Model]:
 
 
 @dataclass(frozen=True, slots=True)
-class Bodyguard(TCChoice):
+class Bodyguard(TCChoice, kind="bodyguard", about="model"):
     """Pilgrim Bodyguard: the hit's side chooses whether a bodyguard takes the hit meant for ``model`` (not BLAST)."""
 
-    kind = "bodyguard"
-    about = "model"
     model: str
     by: int
 
@@ -418,11 +411,10 @@ def _blast_victims(state: State, m: Model, t: Model, radius: float) -> list[Mode
 
 # ------------------------------------------------------------------------------------------- auto targets
 @dataclass(frozen=True, slots=True)
-class AutoNext(TCAuto):
+class AutoNext(TCAuto, kind="auto-next"):
     """AUTOMATIC X (digest §9): ``more`` attacks left, each at a target within ``automatic_spread`` of
     ``first``."""
 
-    kind = "auto-next"
     attacker: str
     first: str
     weapon: str
@@ -448,11 +440,9 @@ class AutoNext(TCAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class AutoTarget(TCChoice):
+class AutoTarget(TCChoice, kind="auto-target", about="attacker"):
     """The shooter picks the next AUTOMATIC target when more than one is within reach."""
 
-    kind = "auto-target"
-    about = "attacker"
     attacker: str
     first: str
     weapon: str
@@ -487,12 +477,11 @@ def auto_target_options(state: State, attacker: str, first_id: str, weapon: str)
 
 # ------------------------------------------------------------------------------------------- injuries
 @dataclass(frozen=True, slots=True)
-class Injury(TCAuto):
+class Injury(TCAuto, kind="injury"):
     """An Injury Roll to set up for ``victim``: from an attack (``attacker``, ``weapon``, ``mode``, ``crit``
     INJURY DICE from a critical) or from the table (``source``: a fall, dangerous terrain; ``fall`` extra
     INJURY DICE)."""
 
-    kind = "injury"
     attacker: str | None
     victim: str
     weapon: str | None
@@ -616,12 +605,10 @@ def attack_preview(state: State, m: Model, t: Model, w: dict[str, Any], mode: st
 
 
 @dataclass(frozen=True, slots=True)
-class SpendInjury(TCChoice):
+class SpendInjury(TCChoice, kind="spend-injury", about="model"):
     """Before an Injury Roll on a model with Blood markers, its opponent spends them: +1 INJURY DICE each, or
     a Bloodbath (digest §6)."""
 
-    kind = "spend-injury"
-    about = "model"
     model: str
     by: int
 
@@ -657,12 +644,10 @@ class SpendInjury(TCChoice):
 
 
 @dataclass(frozen=True, slots=True)
-class InjuryRoll(TCChance):
+class InjuryRoll(TCChance, kind="injury-roll", prompt="injury"):
     """The Injury Roll (digest §6): 2D6 with +/- INJURY DICE keeping two, or ``all_dice`` dice all added (a
     Bloodbath, DEADLY), plus the modifier."""
 
-    kind = "injury-roll"
-    prompt = "injury"
     model: str
     attacker: str | None
     plus: int

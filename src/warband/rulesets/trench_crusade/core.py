@@ -36,19 +36,11 @@ Vec = tuple[float, float]
 TURN_OVER = "turn-over"
 
 
-class TCChoice(Choice[State]):
-    __slots__ = ()
-    rules = R
-
-
-class TCChance(Chance[State]):
-    __slots__ = ()
-    rules = R
-
-
-class TCAuto(Auto[State]):
-    __slots__ = ()
-    rules = R
+#: The kernel's step bases over this game's state; a step's ``rules`` (the prefix of its refusals' rule ids) is
+#: this package's ruleset id (:func:`warband.kernel.records.ruleset_of_module`).
+TCChoice = Choice[State]
+TCChance = Chance[State]
+TCAuto = Auto[State]
 
 
 # ------------------------------------------------------------------------------------------- models
@@ -186,7 +178,6 @@ class AfterSuccess(Step):
     ``success`` or ``critical``) when the dice fall."""
 
     __slots__ = ()
-    rules = R
 
     @abc.abstractmethod
     def follow(self, state: State, roll: SuccessRoll, result: str, events: list[Event]) -> None:
@@ -194,10 +185,9 @@ class AfterSuccess(Step):
 
 
 @dataclass(frozen=True, slots=True)
-class SuccessRoll(TCChance):
+class SuccessRoll(TCChance, kind="success"):
     """A Success Roll (seed 000 §Success Rolls): +DICE and -DICE cancel in pairs; two dice are kept."""
 
-    kind = "success"
     purpose: str
     model: str | None
     plus: int
@@ -257,12 +247,10 @@ class SuccessRoll(TCChance):
 
 
 @dataclass(frozen=True, slots=True)
-class SpendHit(TCChoice):
+class SpendHit(TCChoice, kind="spend-hit", about="model"):
     """Before a Success Roll of a model with Blood markers, its opponent spends any of them for -1 DICE each
     (digest §6 Blood markers)."""
 
-    kind = "spend-hit"
-    about = "model"
     model: str
     by: int
 
@@ -279,13 +267,11 @@ class SpendHit(TCChoice):
 
 
 @dataclass(frozen=True, slots=True)
-class SpendBlessing(TCChoice):
+class SpendBlessing(TCChoice, kind="spend-blessing", about="model"):
     """BLESSING MARKER (catalogue keyword): before a Success Roll of its model (``injury`` False) or an Injury
     Roll against it (``injury`` True), its owner spends any of its Blessing markers, each +1 DICE on the roll or
     -1 INJURY DICE."""
 
-    kind = "spend-blessing"
-    about = "model"
     model: str
     by: int
     injury: bool = False

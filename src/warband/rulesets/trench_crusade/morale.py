@@ -58,11 +58,10 @@ def morale_idle(state: State, events: list[Event]) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class AfterMorale(AfterSuccess):
+class AfterMorale(AfterSuccess, kind="after-morale"):
     """The outcome of a side's Morale check (digest §1): a pass steadies a Shaken warband; a first failure
     makes it Shaken (or, with ``sound_the_retreat``, its player may flee instead); a second one, it flees."""
 
-    kind = "after-morale"
     side: int
 
     def follow(self, state: State, roll: SuccessRoll, result: str, events: list[Event]) -> None:
@@ -82,11 +81,10 @@ class AfterMorale(AfterSuccess):
 
 
 @dataclass(frozen=True, slots=True)
-class MoraleFail(TCChoice):
+class MoraleFail(TCChoice, kind="morale-fail"):
     """Sound the Retreat (digest §1, param ``sound_the_retreat``): after a first failed check the player
     chooses to stand Shaken or to flee."""
 
-    kind = "morale-fail"
     by: int
 
     def options(self, state: State) -> list[Action]:

@@ -105,11 +105,9 @@ def into_melee(state: State, m: Model, p: Vec) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class SkirmishRoll(TCChance):
+class SkirmishRoll(TCChance, kind="skirmish-roll", prompt="skirmish"):
     """SKIRMISHER: the D3 inches the charged model may move before the charger does."""
 
-    kind = "skirmish-roll"
-    prompt = "skirmish"
     model: str
 
     def dice(self, state: State) -> DiceSpec:
@@ -151,12 +149,10 @@ def in_dangerous(state: State, p: Vec) -> bool:
 
 # ------------------------------------------------------------------------------------------- movement steps
 @dataclass(frozen=True, slots=True)
-class Destination(TCChoice):
+class Destination(TCChoice, kind="dest", about="model"):
     """Where a moving model goes (``mode``: move, dash or retreat; ``allow`` inches; ``away`` the direction of a
     Retreat): any concrete point is checked against the real table, the options are candidates."""
 
-    kind = "dest"
-    about = "model"
     model: str
     mode: str
     allow: float
@@ -238,10 +234,9 @@ RETREAT_SLACK = 0.15  # inches a Retreat may fall short of its measured reach (t
 
 
 @dataclass(frozen=True, slots=True)
-class MoveGo(TCAuto):
+class MoveGo(TCAuto, kind="move-go"):
     """A move to ``point`` that waited for its climb or jump roll (it is dropped if that roll failed)."""
 
-    kind = "move-go"
     model: str
     point: Vec
     allow: float
@@ -255,10 +250,9 @@ class MoveGo(TCAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class RetreatMove(TCAuto):
+class RetreatMove(TCAuto, kind="retreat-move"):
     """After the enemies' strikes, a Retreating model still standing moves directly away (seed 000 Retreat)."""
 
-    kind = "retreat-move"
     model: str
     away: Vec
 
@@ -272,12 +266,10 @@ class RetreatMove(TCAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class Strike(TCChoice):
+class Strike(TCChoice, kind="strike", about="model"):
     """Seed 000 Retreat: 'Your opponent can make a Melee Attack against the Retreating model': each engaged
     enemy's side chooses to strike, with the one melee weapon it picks (digest §7), or to let it go."""
 
-    kind = "strike"
-    about = "model"
     model: str
     target: str
     by: int
@@ -297,11 +289,9 @@ class Strike(TCChoice):
 
 
 @dataclass(frozen=True, slots=True)
-class ChargeRoll(TCChance):
+class ChargeRoll(TCChance, kind="charge-roll", prompt="charge"):
     """The charge die (seed 000 Charge: 'roll a dice, add the result to your model's Movement')."""
 
-    kind = "charge-roll"
-    prompt = "charge"
     model: str
     target: str
     sides: int
@@ -320,11 +310,10 @@ class ChargeRoll(TCChance):
 
 
 @dataclass(frozen=True, slots=True)
-class ChargeGo(TCAuto):
+class ChargeGo(TCAuto, kind="charge-go"):
     """The charge move toward ``target``: Movement plus the ``die`` (None while a climb roll is pending; 0 for
     HEAVY), halved in the activation a Down model stood up (digest §6)."""
 
-    kind = "charge-go"
     model: str
     target: str
     die: int | None
@@ -340,15 +329,12 @@ class ChargeGo(TCAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class ChargeEnd(TCChoice):
+class ChargeEnd(TCChoice, kind="charge-end", about="model", prompt="dest"):
     """Where the charging model ends (seed 000 Charge: 'move it towards the target'): the charging player picks
     any spot the ``allowance`` reaches within 1" of the target when one exists (``reached``), else a spot at
     least as close to it as the engine's (``closest``). ``spots`` are the candidates, the engine's best first;
     any other concrete point is checked against the table."""
 
-    kind = "charge-end"
-    prompt = "dest"
-    about = "model"
     model: str
     target: str
     allowance: float
@@ -411,10 +397,9 @@ class ChargeEnd(TCChoice):
 
 # ------------------------------------------------------------------------------------------- after success rolls
 @dataclass(frozen=True, slots=True)
-class AfterDash(AfterSuccess):
+class AfterDash(AfterSuccess, kind="after-dash"):
     """Seed 000 Dash: a passed Risky roll allows a Move."""
 
-    kind = "after-dash"
     model: str
 
     def follow(self, state: State, roll: SuccessRoll, result: str, events: list[Event]) -> None:
@@ -424,11 +409,10 @@ class AfterDash(AfterSuccess):
 
 
 @dataclass(frozen=True, slots=True)
-class AfterClimb(AfterSuccess):
+class AfterClimb(AfterSuccess, kind="after-climb"):
     """A climb or a jump (seed 000 Move; digest §7): the move or charge waiting beneath goes ahead on a pass;
     on a failure it is dropped and a failed jump falls into the gap."""
 
-    kind = "after-climb"
     model: str
     jump: bool
 
@@ -447,10 +431,9 @@ class AfterClimb(AfterSuccess):
 
 
 @dataclass(frozen=True, slots=True)
-class AfterDangerous(AfterSuccess):
+class AfterDangerous(AfterSuccess, kind="after-dangerous"):
     """Digest §7 Dangerous: a failed Risky roll means an Injury Roll (and the activation ends)."""
 
-    kind = "after-dangerous"
     model: str
 
     def follow(self, state: State, roll: SuccessRoll, result: str, events: list[Event]) -> None:
@@ -459,10 +442,9 @@ class AfterDangerous(AfterSuccess):
 
 
 @dataclass(frozen=True, slots=True)
-class AfterDive(AfterSuccess):
+class AfterDive(AfterSuccess, kind="after-dive"):
     """Digest §7 Diving Charge: failure -> Down plus the fall injury; success -> +1 DICE next melee attack."""
 
-    kind = "after-dive"
     model: str
     drop: float
 

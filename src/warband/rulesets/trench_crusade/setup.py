@@ -24,7 +24,6 @@ from warband.rulesets.trench_crusade.keywords import has_kw
 class ChooseZone(kernel_setup.ChooseZone[State]):
     """The roll-off winner picks a deployment zone (digest §1)."""
 
-    rules = R
     zone_rule = "deploy/zone"
     by: int
 
@@ -38,7 +37,6 @@ class Deploy(kernel_setup.Deploy[State]):
     impassable, blocking and dangerous terrain and of other bases (digest §1 CNL). Pending with ``piece`` set,
     it asks where that model goes."""
 
-    rules = R
     by: int
     piece: str = ""
 

@@ -64,7 +64,6 @@ def start_game(state: State, events: list[Event]) -> None:
 class RollOff(kernel_setup.RollOff[State]):
     """A roll-off (digest §1): for the deployment zone, or for the Initiative when the sides are level."""
 
-    rules = R
     why: str
 
     def won(self, state: State, winner: int, events: list[Event]) -> None:

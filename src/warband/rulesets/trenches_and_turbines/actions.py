@@ -98,12 +98,10 @@ CHECKS = {
 
 
 @dataclass(frozen=True, slots=True)
-class ActionMenu(steps.ActionMenu[State]):
+class ActionMenu(steps.ActionMenu[State], about="unit"):
     """The standing decision of an activation (never stored): the active ``unit`` picks its next action, or
     ends its activation."""
 
-    rules = R
-    about = "unit"
     wait_rule = "activation/active-unit"
     wait_text = "{actor} is the active unit (its card was drawn); {other} must wait"
     unit: str

@@ -38,11 +38,10 @@ class Group(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class Attack(TTAuto):
+class Attack(TTAuto, kind="attack"):
     """The groups of an attack by ``unit`` on ``target`` still to roll; ``tally`` is the vars key counting its
     casualties, ``cap`` the casualty cap (visible models) if any."""
 
-    kind = "attack"
     unit: str
     target: str
     groups: tuple[Group, ...]
@@ -62,10 +61,9 @@ class Attack(TTAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class Order(TTChoice):
+class Order(TTChoice, kind="order"):
     """The attacking player picks which group of a ranged attack is rolled next."""
 
-    kind = "order"
     attack: Attack
 
     def subject(self) -> str | None:
@@ -110,10 +108,9 @@ def run_group(state: State, attack: Attack, i: int, again: type[Attack] | type[O
 
 
 @dataclass(frozen=True, slots=True)
-class Hits(TTChance):
+class Hits(TTChance, kind="hits"):
     """The hit rolls of one group."""
 
-    kind = "hits"
     unit: str
     target: str
     group: Group
@@ -194,10 +191,9 @@ def save_target(state: State, tuid: str, pen: int, step: Hits) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Saves(TTChance):
+class Saves(TTChance, kind="saves"):
     """The saves of a group's hits at the unit's shared target number: ``hits`` x damage dice."""
 
-    kind = "saves"
     unit: str
     target: str
     hits: int
@@ -224,11 +220,10 @@ class Saves(TTChance):
 
 
 @dataclass(frozen=True, slots=True)
-class Damage(TTAuto):
+class Damage(TTAuto, kind="damage"):
     """Unsaved attacks on ``target``, their damage in ``todo`` (one entry per attack), each to go to a model the
     defender picks; with ``save`` the model's own save is still to roll for each (different SVs)."""
 
-    kind = "damage"
     target: str
     todo: tuple[int, ...]
     tally: str
@@ -246,10 +241,9 @@ class Damage(TTAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class Wound(TTChoice):
+class Wound(TTChoice, kind="wound"):
     """The defender picks the model that takes the next attack of ``damage``."""
 
-    kind = "wound"
     damage: Damage
 
     def player(self, state: State) -> int:
@@ -286,10 +280,9 @@ def take_attack(state: State, step: Damage, mid: str, events: list[Event]) -> No
 
 
 @dataclass(frozen=True, slots=True)
-class ModelSave(TTChance):
+class ModelSave(TTChance, kind="msave"):
     """One attack's ``n`` save dice at the chosen ``model``'s own target number ``tn``."""
 
-    kind = "msave"
     damage: Damage
     model: str
     tn: int

@@ -79,14 +79,13 @@ def begin_charge(state: State, uid: str, tuid: str, mode: str, events: list[Even
 
 
 @dataclass(frozen=True, slots=True)
-class ChargeGo(TTAuto):
+class ChargeGo(TTAuto, kind="charge-go"):
     """The charge move of ``unit`` at ``target`` (a ``mode`` "walking" or "running" charge), once the target's
     reaction is over: its distance and whether it counts as running are worked out now, after the reaction (a
     charger pinned and made prone by a reaction Shoot moves as a prone unit may, seed 002 Go Prone: 2" per move;
     a target that is prone now makes it a Running Charge). Home, a FREE Fight follows (a running charger has
     Priority unless the target braced)."""
 
-    kind = "charge-go"
     unit: str
     target: str
     mode: str

@@ -57,11 +57,9 @@ def follower_slots(lead_at: Vec, lead_r: float, r: float, spacing: float) -> lis
 
 
 @dataclass(frozen=True, slots=True)
-class NewLeader(TTChoice):
+class NewLeader(TTChoice, kind="leader", about="unit"):
     """The unit that lost its leader picks a new coherency leader (seed 002, Unit Coherency)."""
 
-    kind = "leader"
-    about = "unit"
     unit: str
 
     def options(self, state: State) -> list[Action]:

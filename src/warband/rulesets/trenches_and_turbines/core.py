@@ -25,25 +25,16 @@ class TTChoice(Choice[State]):
     (:meth:`subject`)."""
 
     __slots__ = ()
-    rules = R
 
     def player(self, state: State) -> int:
         by = getattr(self, "by", None)
         return int(by) if by is not None else side_of(state, str(self.subject()))
 
 
-class TTChance(Chance[State]):
-    """A pending roll of this ruleset."""
-
-    __slots__ = ()
-    rules = R
-
-
-class TTAuto(Auto[State]):
-    """An automatic step of this ruleset."""
-
-    __slots__ = ()
-    rules = R
+#: The kernel's other step bases over this game's state; a step's ``rules`` (the prefix of its refusals' rule ids) is
+#: this package's ruleset id (:func:`warband.kernel.records.ruleset_of_module`).
+TTChance = Chance[State]
+TTAuto = Auto[State]
 
 
 def ustate(state: State, uid: str) -> dict[str, Any]:

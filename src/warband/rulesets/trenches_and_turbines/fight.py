@@ -53,12 +53,11 @@ def melee_groups(state: State, uid: str, enemy: str, bonus: int) -> list[Group]:
 
 
 @dataclass(frozen=True, slots=True)
-class FightGo(TTAuto):
+class FightGo(TTAuto, kind="fight-go"):
     """The Fight Process (seed 002): a running charger with Priority resolves all its attacks first; otherwise
     both units fight simultaneously (every fighter's attacks are fixed before casualties are removed);
     ``bonus``: the attacker's hit bonus (a running charge)."""
 
-    kind = "fight-go"
     attacker: str
     defender: str
     priority: bool
@@ -78,10 +77,9 @@ class FightGo(TTAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class StrikeBack(TTAuto):
+class StrikeBack(TTAuto, kind="strike-back"):
     """The defender's attacks after a charger with Priority struck first (if both units still stand)."""
 
-    kind = "strike-back"
     attacker: str
     defender: str
 
@@ -98,11 +96,10 @@ def push_defender_attacks(state: State, defender: str, attacker: str) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class FightEnd(TTAuto):
+class FightEnd(TTAuto, kind="fight-end"):
     """Resolving the Fight (seed 002): more casualties wins; the winner may Shift; the loser tests Leadership
     (fail: Routed and pinned). A draw: both may Shift, then both are pinned."""
 
-    kind = "fight-end"
     attacker: str
     defender: str
 
@@ -131,10 +128,9 @@ class FightEnd(TTAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class DrawPins(TTAuto):
+class DrawPins(TTAuto, kind="draw-pins"):
     """Both ``units`` of a drawn Fight are pinned (seed 002, Resolving the Fight Action)."""
 
-    kind = "draw-pins"
     units: tuple[str, ...]
 
     def run(self, state: State, events: list[Event]) -> None:

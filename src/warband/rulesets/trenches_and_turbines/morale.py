@@ -42,11 +42,10 @@ def push_leadership(state: State, uid: str, why: str, extra: int, flee_from: str
 
 
 @dataclass(frozen=True, slots=True)
-class Leadership(TTChance):
+class Leadership(TTChance, kind="ld"):
     """A Leadership check of ``unit`` (``why``: its cause) at ``tn`` or less; ``flee_from``: the unit that won
     the Fight this check is for."""
 
-    kind = "ld"
     unit: str
     why: str
     tn: int
@@ -93,12 +92,11 @@ def flee_after_fight(state: State, step: Leadership, events: list[Event]) -> Non
 
 
 @dataclass(frozen=True, slots=True)
-class Flee(TTAuto):
+class Flee(TTAuto, kind="flee"):
     """A flee Move (``unit_moves.plan_flee``): after a failed Rally toward the unit's own table edge (digest §3.7);
     with ``away`` (the Fight it lost, digest §3.9: 'makes a full Move away') straight away from that unit's
     models, else toward its own edge too. Models that reach the edge leave the table and are destroyed."""
 
-    kind = "flee"
     unit: str
     away: str | None = None
 
@@ -137,10 +135,9 @@ def casualty_checks(state: State, uid: str, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Checks(TTAuto):
+class Checks(TTAuto, kind="checks"):
     """The casualty checks of ``unit`` (:func:`casualty_checks`), after a Fight."""
 
-    kind = "checks"
     unit: str
 
     def run(self, state: State, events: list[Event]) -> None:
@@ -148,11 +145,10 @@ class Checks(TTAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class Rally(TTChance):
+class Rally(TTChance, kind="rally"):
     """Routed activation (digest §3.7): a Rally test at ``tn`` or less; pass = no longer Routed, pins halved, no
     Charge; fail = every action a Move toward its own table edge."""
 
-    kind = "rally"
     unit: str
     tn: int
 

@@ -40,12 +40,10 @@ def push_shift(state: State, uid: str, free: bool = False) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Dest(TTChoice):
+class Dest(TTChoice, kind="dest", about="unit"):
     """Where the leader of ``unit`` goes: a Move (``mode`` "move") or a Shift ("shift", ``free`` after a Fight)
     of up to ``allow`` inches; any point on the table is accepted and checked (:func:`dest_plan`)."""
 
-    kind = "dest"
-    about = "unit"
     unit: str
     mode: str
     allow: float

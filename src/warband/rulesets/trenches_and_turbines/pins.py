@@ -38,10 +38,9 @@ def add_pins(state: State, uid: str, n: int, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class PinTest(TTChance):
+class PinTest(TTChance, kind="pintest"):
     """A pinned unit's test at ``tn`` or less when it activates (digest §3.7): fail = one action only."""
 
-    kind = "pintest"
     unit: str
     tn: int
 

@@ -42,11 +42,9 @@ def stand_up(state: State, uid: str, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class StayProne(TTChoice):
+class StayProne(TTChoice, kind="shed", about="unit"):
     """After shedding a pin, a prone unit remains prone or stands up (seed 002, Go Prone)."""
 
-    kind = "shed"
-    about = "unit"
     unit: str
 
     def options(self, state: State) -> list[Action]:

@@ -40,12 +40,10 @@ def can_react(state: State, uid: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class React(TTChoice):
+class React(TTChoice, kind="react", about="unit"):
     """The target ``unit`` of a Shoot or a Charge (``trigger``) by ``attacker`` may react (seed 002, How to
     perform a reaction): the NON-active side decides."""
 
-    kind = "react"
-    about = "unit"
     unit: str
     attacker: str
     trigger: str

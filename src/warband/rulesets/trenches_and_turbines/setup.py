@@ -49,7 +49,6 @@ def start_game(state: State, events: list[Event]) -> None:
 class Rolloff(setup.RollOff[State]):
     """The set-up roll-off (digest §3.2): a d10 each, the higher picks a deployment zone; a tie rolls again."""
 
-    rules = R
     why: str = "set-up"
 
     def sides(self, state: State) -> int:
@@ -63,7 +62,6 @@ class Rolloff(setup.RollOff[State]):
 class Zone(setup.ChooseZone[State]):
     """The winner of the roll-off (``by``) takes a deployment zone and deploys first."""
 
-    rules = R
     by: int
 
     def chosen(self, state: State, zone: int, events: list[Event]) -> None:
@@ -117,7 +115,6 @@ class Deploy(setup.Deploy[State]):
     """The standing decision of the set-up: side ``by`` deploys one of its units round its leader,
     then the sides alternate (digest §3.2). Pending with ``piece`` set, it asks where that unit goes."""
 
-    rules = R
     noun = "unit"
     by: int
     piece: str = ""

@@ -267,11 +267,10 @@ def begin_shoot(state: State, uid: str, tuid: str, wname: str, events: list[Even
 
 
 @dataclass(frozen=True, slots=True)
-class ShootGo(TTAuto):
+class ShootGo(TTAuto, kind="shoot-go"):
     """The declared Shoot of ``unit`` at ``target`` with ``weapon``, made once the target's reaction is over;
     ``prior``: the actions before it (the penalty), ``first``: it was the activation's first action."""
 
-    kind = "shoot-go"
     unit: str
     target: str
     weapon: str
@@ -303,10 +302,9 @@ def shoot_now(state: State, uid: str, tuid: str, wname: str, reaction: bool, eve
 
 
 @dataclass(frozen=True, slots=True)
-class ShootEnd(TTAuto):
+class ShootEnd(TTAuto, kind="shoot-end"):
     """After a shooting attack: pins (digest §3.7), then the casualty checks."""
 
-    kind = "shoot-end"
     unit: str
     target: str
     weapon: str

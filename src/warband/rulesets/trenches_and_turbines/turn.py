@@ -43,12 +43,8 @@ def next_card(state: State, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw(OneDie[State]):
+class Draw(OneDie[State], kind="draw", label="activation card"):
     """Draw an activation card from the deck (one die with as many faces as cards)."""
-
-    rules = R
-    kind = "draw"
-    label = "activation card"
 
     def faces(self, state: State) -> int:
         return len(state.vars["deck"])
@@ -74,13 +70,11 @@ def card_drawn(state: State, index: int, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Pick(turns.Activate[State]):
+class Pick(turns.Activate[State], kind="pick"):
     """A card of side ``by`` was drawn (param ``deck = "player"``): that side picks which of its units activates
     (the kernel's activation decision: ``activate UNIT``; refusals ``activation/choose``, ``/alternate``,
     ``/not-ready``)."""
 
-    rules = R
-    kind = "pick"
     noun = "unit"
     by: int
 

@@ -220,12 +220,10 @@ def use_faction_ability(state: State, m: Model, name: str, value: int, events: l
 
 
 @dataclass(frozen=True, slots=True)
-class LeadChoice(WChoice):
+class LeadChoice(WChoice, kind="lead", about="model"):
     """Lead By Example: the player picks up to ``left`` henchmen one at a time, each with a free move or a free
     attack, taken at once in the middle of the leader's activation; or stops."""
 
-    kind = "lead"
-    about = "model"
     by: int
     model: str
     left: int
@@ -256,10 +254,9 @@ class LeadChoice(WChoice):
 
 
 @dataclass(frozen=True, slots=True)
-class MagicEffect(WAuto, Reactable):
+class MagicEffect(WAuto, Reactable, kind="magic-effect"):
     """A magical ability's effect, waiting beneath the enemy's chance to Denounce it."""
 
-    kind = "magic-effect"
     timings = ("magic",)
     model: str
     name: str
@@ -286,11 +283,9 @@ class MagicEffect(WAuto, Reactable):
 
 
 @dataclass(frozen=True, slots=True)
-class DenounceRoll(FighterD6):
+class DenounceRoll(FighterD6, kind="denounce-roll", label="denounce"):
     """Denounce (data §4.4): a D6 over the priest's Bravery cancels the magical ability (its dice stay spent)."""
 
-    kind = "denounce-roll"
-    label = "denounce"
     model: str
     caster: str
     name: str

@@ -59,7 +59,6 @@ class ActivationStep(steps.ModelMenu[State]):
     """The active fighter's choices: an action (S 4-6), an ability (S 7-13), a bonus action (S 6 aside), or
     ending the activation once both actions are taken."""
 
-    rules = R
     wait_rule = "activation/who"
     wait_text = "{actor} is the active fighter: name it in the action"
     by: int
@@ -246,12 +245,10 @@ def channel(state: State, m: Model, option: str, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class ChannelBacklash(FighterD6):
+class ChannelBacklash(FighterD6, kind="channel-backlash", label="channel backlash"):
     """D §A4 (W): after channeling a D6: ``channel_out_face`` or less takes the wizard out of action; up to
     ``channel_damage_to`` it takes ``channel_backlash_damage`` damage ([P]: the digest's "X"); else it is safe."""
 
-    kind = "channel-backlash"
-    label = "channel backlash"
     model: str
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:

@@ -140,7 +140,6 @@ class Activate(turns.Activate[State]):
     """S 1: the players take turns activating fighters (a waiting fighter activates again, S 15); the refusals
     are the kernel's activation decision's (``activation/choose``, ``/alternate``, ``/not-ready``)."""
 
-    rules = R
     noun = "fighter"
     by: int
 
@@ -218,11 +217,9 @@ def end_activation(state: State, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class CommandActivation(WChoice):
+class CommandActivation(WChoice, kind="command-activation", about="model"):
     """S 23 (Command): the picked fighter may activate immediately after this activation ends."""
 
-    kind = "command-activation"
-    about = "model"
     by: int
     model: str
 

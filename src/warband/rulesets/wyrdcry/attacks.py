@@ -192,11 +192,10 @@ def begin_attack(state: State, m: Model, t: Model, wname: str, events: list[Even
 
 
 @dataclass(frozen=True, slots=True)
-class HitRolls(WChance, Reactable):
+class HitRolls(WChance, Reactable, kind="hit-rolls"):
     """D §A5: one D6 per Attack read on the hit table (Fight/Shoot against Defense); hits and crits deal the
     weapon's Damage values. A declared Counter or Take Cover is resolved here (D §A7)."""
 
-    kind = "hit-rolls"
     timings = ("melee", "ranged")
     attacker: str
     target: str
@@ -272,12 +271,10 @@ def after_hit_roll(
 
 
 @dataclass(frozen=True, slots=True)
-class BlessHit(WChoice):
+class BlessHit(WChoice, kind="blessing-hit", about="model"):
     """Sigmar's Blessing (data §4.2): after its hit roll a Sister may spend a banked wyrd die to turn one hit into
     a critical hit."""
 
-    kind = "blessing-hit"
-    about = "model"
     by: int
     model: str
     target: str
@@ -302,10 +299,9 @@ class BlessHit(WChoice):
 
 
 @dataclass(frozen=True, slots=True)
-class TakeCoverRoll(WChance):
+class TakeCoverRoll(WChance, kind="take-cover-roll"):
     """Take Cover (D §A7): one D6 per critical hit; on 4+ it becomes a normal hit."""
 
-    kind = "take-cover-roll"
     attacker: str
     target: str
     weapon: str
@@ -356,10 +352,9 @@ def resolve_hits(
 
 
 @dataclass(frozen=True, slots=True)
-class LandHits(WAuto, Reactable):
+class LandHits(WAuto, Reactable, kind="land-hits"):
     """The damage of an attack, dealt after the target's Deathwish free attack (data §4.4)."""
 
-    kind = "land-hits"
     timings = ("deathwish",)
     attacker: str
     target: str
@@ -424,12 +419,10 @@ def free_attacks(state: State, f: Model) -> list[Action]:
 
 
 @dataclass(frozen=True, slots=True)
-class FreeAttack(WChoice):
+class FreeAttack(WChoice, kind="free-attack", about="model"):
     """A free attack (Lead By Example, data §4.1; Deathwish, data §4.4): the player picks the weapon and target
     as for the Attack action, or lets it go. It is not one of the fighter's actions."""
 
-    kind = "free-attack"
-    about = "model"
     by: int
     model: str
     why: str

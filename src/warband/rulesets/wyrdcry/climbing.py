@@ -129,12 +129,10 @@ def nearest_ground(state: State, m: Model, at: Vec) -> list[Vec]:
 
 
 @dataclass(frozen=True, slots=True)
-class FallLanding(WChoice):
+class FallLanding(WChoice, kind="landing", about="model"):
     """D §A4 (W) Fall: the opponent of the falling fighter picks where it lands (on the ground near where it
     fell; with no room there it stays where it fell); then the fall's damage is rolled."""
 
-    kind = "landing"
-    about = "model"
     by: int
     model: str
     at: Vec
@@ -168,10 +166,9 @@ class FallLanding(WChoice):
 
 
 @dataclass(frozen=True, slots=True)
-class FallRoll(WChance):
+class FallRoll(WChance, kind="fall"):
     """D §A4 (W): a fall deals a D3 (``fall_damage_die``) of damage per full ``fall_inches_per_die`` fallen."""
 
-    kind = "fall"
     model: str
     n: int
 
@@ -184,12 +181,10 @@ class FallRoll(WChance):
 
 
 @dataclass(frozen=True, slots=True)
-class JumpRoll(FighterD6):
+class JumpRoll(FighterD6, kind="jump", label="jump"):
     """D §A4 (W) Jump: a jump across open space longer than half the fighter's Move (rounded up) needs a D6; on
     ``jump_fall_face`` or less it falls into the gap (from its height), else it lands where it meant to."""
 
-    kind = "jump"
-    label = "jump"
     model: str
     to: Vec
     fall_at: Vec
@@ -229,12 +224,10 @@ def edge_check(state: State, m: Model) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class EdgeRoll(FighterD6):
+class EdgeRoll(FighterD6, kind="edge", label="edge"):
     """D §A4 (W): damaged near a platform's edge, the fighter falls off on ``edge_fall_face`` or less: it drops
     from the platform's height just beyond the nearest edge."""
 
-    kind = "edge"
-    label = "edge"
     model: str
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:

@@ -47,14 +47,11 @@ class Context(GameContext):
 State = GameState[Context]
 
 
-class WChoice(Choice[State]):
-    __slots__ = ()
-    rules = R
-
-
-class WChance(Chance[State]):
-    __slots__ = ()
-    rules = R
+#: The kernel's step bases over this game's state; a step's ``rules`` (the prefix of its refusals' rule ids) is
+#: this package's ruleset id (:func:`warband.kernel.records.ruleset_of_module`).
+WChoice = Choice[State]
+WChance = Chance[State]
+WAuto = Auto[State]
 
 
 class FighterD6(OneDie[State]):
@@ -63,13 +60,7 @@ class FighterD6(OneDie[State]):
     does in ``roll``."""
 
     __slots__ = ()
-    rules = R
     model: str
-
-
-class WAuto(Auto[State]):
-    __slots__ = ()
-    rules = R
 
 
 def side_name(side: int) -> str:

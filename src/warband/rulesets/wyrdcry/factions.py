@@ -241,13 +241,11 @@ def denouncers(state: State, caster: Model, name: str) -> list[Model]:
 
 # ------------------------------------------------------------------------------------------- steps
 @dataclass(frozen=True, slots=True)
-class PlaceCommandToken(WChoice):
+class PlaceCommandToken(WChoice, kind="command-token", about="model"):
     """Captain's Command (data §4.1): the player places a Seize or a Hold token within ``command_token_range`` of
     the Captain, until the battle round ends. Offered spots: the Captain's own and every fighter's on the table
     within range (a token is placed by a fighter, friend or foe, it is meant to help or hinder)."""
 
-    kind = "command-token"
-    about = "model"
     by: int
     model: str
 
@@ -272,11 +270,10 @@ class PlaceCommandToken(WChoice):
 
 
 @dataclass(frozen=True, slots=True)
-class Accuse(WChoice):
+class Accuse(WChoice, kind="accuse"):
     """Condemn (data §4.3): the player picks up to ``left`` visible enemies without an Accused token, one at a
     time; Zeal +1 each (+``condemn_heavy_zeal`` for a WIZARD, DAEMON or VAMPIRE)."""
 
-    kind = "accuse"
     by: int
     model: str
     left: int
@@ -303,10 +300,9 @@ class Accuse(WChoice):
 
 
 @dataclass(frozen=True, slots=True)
-class BankRoll(WChance):
+class BankRoll(WChance, kind="bank-roll"):
     """Strategize and Blessed Sight (data §4.1-4.2): each die of ``wyrd_roll_from``+ banks a wyrd die."""
 
-    kind = "bank-roll"
     model: str
     n: int
     what: str
@@ -322,10 +318,9 @@ class BankRoll(WChance):
 
 
 @dataclass(frozen=True, slots=True)
-class IndomitableRoll(WChance):
+class IndomitableRoll(WChance, kind="indomitable"):
     """Indomitable (data §4.4, Troll Slayer): a D3 of damage removed when it activates."""
 
-    kind = "indomitable"
     model: str
 
     def dice(self, state: State) -> DiceSpec:

@@ -44,7 +44,6 @@ from warband.rulesets.wyrdcry.setup import ChooseZone
 class RollOff(kernel_setup.RollOff[State]):
     """A roll-off (D §A9 set-up; D §A2.1 initiative tie; D §A2.5 a tie after wyrd dice)."""
 
-    rules = R
     why: str
 
     def won(self, state: State, winner: int, events: list[Event]) -> None:
@@ -71,11 +70,10 @@ def start_round(state: State, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class InitiativeRoll(WChance):
+class InitiativeRoll(WChance, kind="initiative-dice"):
     """D §A2.1: each player rolls the initiative dice (6 D6, or a faction option's count); they sort into
     singles and [double]/[triple]/[quad] groups (D §A2.2, param ``large_set`` for 5-6 alike)."""
 
-    kind = "initiative-dice"
     side: int
 
     def dice(self, state: State) -> DiceSpec:
@@ -88,10 +86,8 @@ class InitiativeRoll(WChance):
 
 
 @dataclass(frozen=True, slots=True)
-class DecideInitiative(WAuto):
+class DecideInitiative(WAuto, kind="decide-initiative"):
     """D §A2.1: most singles takes the initiative; a tie is a roll-off."""
-
-    kind = "decide-initiative"
 
     def run(self, state: State, events: list[Event]) -> None:
         singles = [len(pool(state, s).singles) for s in (0, 1)]
@@ -124,10 +120,9 @@ def channelers(state: State, side: int) -> list[Model]:
 
 
 @dataclass(frozen=True, slots=True)
-class ChannelTurn(WAuto):
+class ChannelTurn(WAuto, kind="channel-turn"):
     """D §A2.4: a warband with a Wizard or Priest may channel (asked only when it has one)."""
 
-    kind = "channel-turn"
     side: int
 
     def run(self, state: State, events: list[Event]) -> None:
@@ -136,10 +131,9 @@ class ChannelTurn(WAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class ChannelChoice(WChoice):
+class ChannelChoice(WChoice, kind="channel"):
     """D §A2.4: the player picks a Wizard or Priest to roll the Channeling die, or skips."""
 
-    kind = "channel"
     by: int
 
     def options(self, state: State) -> list[Action]:
@@ -151,11 +145,9 @@ class ChannelChoice(WChoice):
 
 
 @dataclass(frozen=True, slots=True)
-class ChannelRoll(FighterD6):
+class ChannelRoll(FighterD6, kind="channel-roll", label="channeling"):
     """D §A2.4: above the round number banks a wyrd die; a 1 bars that fighter's spell-book abilities."""
 
-    kind = "channel-roll"
-    label = "channeling"
     model: str
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
@@ -173,10 +165,9 @@ class ChannelRoll(FighterD6):
 
 
 @dataclass(frozen=True, slots=True)
-class WyrdTurn(WAuto):
+class WyrdTurn(WAuto, kind="wyrd-turn"):
     """D §A2.3: a player with banked wyrd dice decides how to spend them (asked only when it has some)."""
 
-    kind = "wyrd-turn"
     side: int
 
     def run(self, state: State, events: list[Event]) -> None:
@@ -185,11 +176,10 @@ class WyrdTurn(WAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class SpendWyrd(WChoice):
+class SpendWyrd(WChoice, kind="wyrd"):
     """D §A2.3: a wyrd die adds a single or upgrades a single or group one step; bankable, so ``done`` keeps
     the rest for later rounds."""
 
-    kind = "wyrd"
     by: int
 
     def options(self, state: State) -> list[Action]:
@@ -216,10 +206,8 @@ class SpendWyrd(WChoice):
 
 
 @dataclass(frozen=True, slots=True)
-class Redecide(WAuto):
+class Redecide(WAuto, kind="redecide"):
     """D §A2.5: when singles changed, initiative is decided afresh (a tie: roll-off)."""
-
-    kind = "redecide"
 
     def run(self, state: State, events: list[Event]) -> None:
         before = state.vars.get("singles_before", [0, 0])
@@ -245,11 +233,9 @@ def initiative_settled(state: State, holder: int, events: list[Event]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class FirstActivation(kernel_setup.ChooseSide[State]):
+class FirstActivation(kernel_setup.ChooseSide[State], kind="first"):
     """S 2: the player with initiative decides which player makes the first activation ("me" or "opponent")."""
 
-    rules = R
-    kind = "first"
     by: int
 
     def chosen(self, state: State, first: int, events: list[Event]) -> None:

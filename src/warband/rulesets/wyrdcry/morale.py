@@ -81,11 +81,10 @@ def may_withdraw(state: State, side: int) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class Withdraw(WChoice):
+class Withdraw(WChoice, kind="withdraw"):
     """D §A8: in the morale phase a warband with half its fighters (rounded up) out of action may withdraw (all its
     fighters leave, not out of action; the opponent wins) or carry on: the player's choice, not the test's."""
 
-    kind = "withdraw"
     by: int
 
     def options(self, state: State) -> list[Action]:
@@ -123,12 +122,11 @@ def tester(state: State, side: int) -> Model | None:
 
 
 @dataclass(frozen=True, slots=True)
-class MoraleTest(WChance):
+class MoraleTest(WChance, kind="morale-test"):
     """D §A8: once half the warband is out of action, a D6 against the leader's Bravery (else the bravest
     hero's; with neither the test fails unrolled, :func:`start_morale`). Failing makes the warband wavering for
     the battle [P]; withdrawing is the player's choice (:class:`Withdraw`)."""
 
-    kind = "morale-test"
     side: int
 
     def dice(self, state: State) -> DiceSpec:
@@ -175,10 +173,9 @@ def auto_pass(state: State, m: Model) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class PanicTurn(WAuto):
+class PanicTurn(WAuto, kind="panic-turn"):
     """D §A8: panic tests, initiative player first, one fighter after another."""
 
-    kind = "panic-turn"
     first: int
 
     def run(self, state: State, events: list[Event]) -> None:
@@ -200,12 +197,10 @@ class PanicTurn(WAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class PanicTest(FighterD6):
+class PanicTest(FighterD6, kind="panic-test", label="panic test"):
     """D §A8 [P]: a D6 at or above Bravery passes; a fail panics the fighter (-1 Fight and Shoot) until the end
     of the next battle round (the test is taken at the end of this one)."""
 
-    kind = "panic-test"
-    label = "panic test"
     model: str
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
@@ -219,12 +214,10 @@ class PanicTest(FighterD6):
 
 
 @dataclass(frozen=True, slots=True)
-class BlessTest(WChoice):
+class BlessTest(WChoice, kind="blessing-test", about="model"):
     """Sigmar's Blessing (data §4.2): before a Bravery test (a panic test, or the leader's morale test) the
     player may spend a banked wyrd die to pass it without rolling."""
 
-    kind = "blessing-test"
-    about = "model"
     by: int
     model: str
     test: str
@@ -241,11 +234,9 @@ class BlessTest(WChoice):
 
 
 @dataclass(frozen=True, slots=True)
-class RoundEnd(WAuto):
+class RoundEnd(WAuto, kind="round-end"):
     """End of the round: leftover dice discarded [P]; Rampage's -1 Defense ends; then the next round, the
     extra-round roll or the end of the battle (D §A1, §A9 [P])."""
-
-    kind = "round-end"
 
     def run(self, state: State, events: list[Event]) -> None:
         p = state.ctx.params
@@ -274,12 +265,8 @@ class RoundEnd(WAuto):
 
 
 @dataclass(frozen=True, slots=True)
-class ExtraRound(OneDie[State]):
+class ExtraRound(OneDie[State], kind="extra-round", label="extra round"):
     """D §A1 (W): after the last round a D6; on ``extra_round_from``+ one more round is played."""
-
-    rules = R
-    kind = "extra-round"
-    label = "extra round"
 
     def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
         more = values[0] >= int(state.ctx.params["extra_round_from"])

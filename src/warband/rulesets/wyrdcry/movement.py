@@ -310,12 +310,10 @@ def approach_walk(state: State, m: Model, allow: float, foes: list[Model]) -> li
 
 
 @dataclass(frozen=True, slots=True)
-class MoveTo(WChoice):
+class MoveTo(WChoice, kind="destination", about="model"):
     """Where a moving or retreating fighter goes: the candidates, or any legal point of the table; ``[climb]``
     after a point ends the Move part-way up the wall or platform side beside it (D §A4)."""
 
-    kind = "destination"
-    about = "model"
     by: int
     model: str
     mode: str

@@ -106,15 +106,13 @@ def push_window(state: State, w: ReactWindow) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class ReactWindow(WChoice):
+class ReactWindow(WChoice, kind="react", prompt="reaction"):
     """S 26-32: at the moment a reaction names, the non-active player may declare one, paying reaction dice;
     at most one reaction per fighter for each enemy action. Asked again until it declines or none is left.
     ``timing``: ``melee`` / ``ranged`` (before hit rolls), ``retreat`` (before the Retreat moves), ``deathwish``
     (before a blow lands), ``magic`` (before a spell takes effect; ``target`` is the spell), ``out`` (a fighter
     taken out of action)."""
 
-    kind = "react"
-    prompt = "reaction"
     answers = frozenset({"react", "no-reaction"})
     by: int
     timing: str
@@ -263,11 +261,10 @@ def faction_reaction(state: State, f: Model, other: Model, name: str, events: li
 
 
 @dataclass(frozen=True, slots=True)
-class StrikeRoll(WChance):
+class StrikeRoll(WChance, kind="strike-roll"):
     """Strike Them Down (D §A7): a D6 of 4+ deals D6 damage to the retreating enemy (two dice: the test and
     the damage); a retreater taken out of action does not move."""
 
-    kind = "strike-roll"
     striker: str
     target: str
 

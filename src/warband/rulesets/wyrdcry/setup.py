@@ -26,7 +26,6 @@ DEPLOYED = "deployed"
 class ChooseZone(kernel_setup.ChooseZone[State]):
     """The roll-off winner picks its edge (D §A9); [P] the other side deploys first."""
 
-    rules = R
     by: int
 
 
@@ -36,7 +35,6 @@ class Deploy(kernel_setup.Deploy[State]):
     the own edge, D §A9), clear of terrain and other bases. Fighters go in roster order, so the only choice is
     the spot (no piece is picked first)."""
 
-    rules = R
     pick_then_place = False
     by: int
 

@@ -1,0 +1,83 @@
+"""A step declares its identity as class keywords (``kind=``, ``about=``, ``prompt=``, ``label=``, ``rules=``), and
+a step of a shipped ruleset takes its ``rules`` from the package it is declared in (issue 27: one line per step
+instead of the same block in every ruleset)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from warband.kernel import ruleset as kernel_ruleset
+from warband.kernel.actions import Action, DiceSpec
+from warband.kernel.events import Event
+from warband.kernel.records import Step, decode_record, ruleset_of_module, step_to_json
+from warband.kernel.state import GameState
+from warband.kernel.steps import Choice, OneDie
+from warband.rulesets.example import Example
+
+State = GameState[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Pick(Choice[State], kind="pick", about="model", prompt="pick one", rules="toy"):
+    """A choice declared with every keyword."""
+
+    model: str
+    by: int
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("pick", self.model)]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Luck(OneDie[State], kind="luck", label="luck die"):
+    """A die declared with keywords and no ``rules=``: a step outside a ruleset's package keeps ``"kernel"``."""
+
+    model: str
+
+    def roll(self, state: State, values: tuple[int, ...], events: list[Event]) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Again(Pick):
+    """A subclass without keywords inherits its parent's identity."""
+
+
+def test_class_keywords_set_the_identity_of_a_slotted_frozen_step() -> None:
+    assert (Pick.kind, Pick.about, Pick.prompt, Pick.rules) == ("pick", "model", "pick one", "toy")
+    assert (Luck.kind, Luck.label, Luck.rules, Luck.prompt) == ("luck", "luck die", "kernel", "")
+    assert (Again.kind, Again.about, Again.rules) == ("pick", "model", "toy")
+    step = Pick("a1", 0)
+    assert not hasattr(step, "__dict__")  # still slotted: the keywords survive the dataclass's second class
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        step.model = "b1"  # type: ignore[misc]
+    assert step.subject() == "a1"
+    assert Luck("a2").dice(None) == DiceSpec(1, 6, "luck die", "a2")  # type: ignore[arg-type]
+    assert [f.name for f in dataclasses.fields(Pick)] == ["model", "by"]  # keywords are not fields
+    assert step_to_json(step) == {"step": "pick", "model": "a1", "by": 0}
+    assert decode_record(Pick, {"step": "pick", "model": "a1", "by": 0}, "stack") == step
+
+
+def test_ruleset_of_module_follows_the_package_name() -> None:
+    assert ruleset_of_module("warband.rulesets.trench_crusade.attacks") == "trench-crusade"
+    assert ruleset_of_module("warband.rulesets.example") == "example"
+    assert ruleset_of_module("warband.kernel.setup") is None
+    assert ruleset_of_module("tests.kernel.test_step_keywords") is None
+
+
+@pytest.mark.parametrize("rid", ["example", *sorted(kernel_ruleset.available())])
+def test_every_step_of_a_ruleset_prefixes_its_refusals_with_the_ruleset_id(rid: str) -> None:
+    cls = Example if rid == "example" else kernel_ruleset.available()[rid]
+    kinds: dict[str, type[Step]] = dict(cls.rules.kinds)
+    assert kinds
+    for kind, step in kinds.items():
+        assert step.kind == kind
+        if step.__module__.startswith("warband.rulesets."):
+            assert step.rules == cls.id, (kind, step.__qualname__)
