@@ -12,6 +12,7 @@ import contextlib
 import functools
 import importlib
 import inspect
+import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -51,8 +52,23 @@ __all__ = [
 ]
 
 
+#: The faces a ruleset package gives by the names of its modules: a ``prompts.py`` beside the ruleset's class is
+#: its ``prompts`` face (the module's ``PROMPTS``), and so on. A ruleset's own :attr:`Ruleset.faces` adds the rest.
+PACKAGE_FACES: Mapping[str, str] = {
+    "prompts": "prompts:PROMPTS",
+    "evaluate": "evaluate:evaluate",
+    "features": "features:features",
+    "odds": "odds:ODDS_COMMANDS",
+    "view": "view:view",
+}
+
+
 class Ruleset(abc.ABC):
-    """One game's rules behind the kernel protocol (see DESIGN.md, "The kernel protocol")."""
+    """One game's rules behind the kernel protocol (see DESIGN.md, "The kernel protocol").
+
+    A ruleset package is a folder with a ``params.toml`` beside the module that defines the class: its
+    :attr:`params` are that file and its :attr:`faces` start from the modules it holds (:data:`PACKAGE_FACES`), so
+    a subclass names only what differs (its id, version and title, a face of another name)."""
 
     id: ClassVar[str]
     version: ClassVar[str]
@@ -72,6 +88,22 @@ class Ruleset(abc.ABC):
     #: Tokens whose count the rules let fall below zero (Gangfight's endurance: a model hit past 0 EN keeps the
     #: deficit); a restored position may hold them negative, every other token is 0 or more.
     signed_tokens: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        module = sys.modules[cls.__module__]
+        here = Path(module.__file__ or "").parent
+        if not (here / "params.toml").is_file():
+            return  # not a ruleset package: the class says all itself
+        if "params" not in cls.__dict__:
+            cls.params = ParamTable.load(here / "params.toml")
+        package = module.__package__ or cls.__module__
+        found = {
+            hook: f"{package}.{where}"
+            for hook, where in PACKAGE_FACES.items()
+            if (here / f"{where.split(':')[0]}.py").is_file()
+        }
+        cls.faces = {**found, **cls.faces}
 
     def face(self, hook: str) -> Any | None:
         """What :attr:`faces` names for ``hook``, imported now; None if it names nothing."""

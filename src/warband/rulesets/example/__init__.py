@@ -21,16 +21,13 @@ from warband.kernel.actions import Action
 from warband.kernel.context import Rosters
 from warband.kernel.dice import die
 from warband.kernel.offers import RosterLine, RosterSummary
-from warband.kernel.params import ParamTable
 from warband.kernel.result import GameResult, ModelFate
 from warband.kernel.ruleset import SteppedRuleset
 from warband.kernel.state import GameState, Model
 from warband.kernel.steps import SteppedRules
 from warband.kernel.view_text import render_view
 
-from . import evaluate, roster, rules
-
-_HERE = Path(__file__).parent
+from . import roster, rules
 
 
 class Example(SteppedRuleset):
@@ -39,7 +36,6 @@ class Example(SteppedRuleset):
     id: ClassVar[str] = rules.R
     version: ClassVar[str] = "0.1.0"
     title: ClassVar[str] = "Example skirmish (the small game of docs/new-ruleset.md)"
-    params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
     rules: ClassVar[SteppedRules[Any]] = rules.RULES
 
     # --- files (samples: data/warbands and data/scenarios, beside this module) -------------------------
@@ -61,9 +57,6 @@ class Example(SteppedRuleset):
         vp = state.vars["vp"]
         fates = tuple(fate(m) for m in state.models.values())
         return GameResult(state.vars["winner"], state.vars["reason"], (vp[0], vp[1]), state.turn, fates)
-
-    def evaluate(self, state: GameState[Any], side: int) -> float:
-        return evaluate.evaluate(state, side)
 
     # --- faces -------------------------------------------------------------------------------------
     def render(self, state: GameState[Any]) -> str:

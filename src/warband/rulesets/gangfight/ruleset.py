@@ -12,12 +12,11 @@ from typing import Any, ClassVar
 from warband.kernel.context import Rosters
 from warband.kernel.mission import ActionVocabulary
 from warband.kernel.offers import RosterLine, RosterSummary
-from warband.kernel.params import ParamTable
 from warband.kernel.result import fate_by_order
 from warband.kernel.ruleset import GameResult, SteppedRuleset, new_state
 from warband.kernel.state import GameState, Model
 from warband.kernel.steps import SteppedRules
-from warband.rulesets.gangfight import DATA_DIR, PARAMS_PATH
+from warband.rulesets.gangfight import DATA_DIR
 from warband.rulesets.gangfight.core import State, build_context, en, stat
 from warband.rulesets.gangfight.machine import RULES
 from warband.rulesets.gangfight.roster import (
@@ -93,18 +92,13 @@ class Gangfight(SteppedRuleset):
     id: ClassVar[str] = "gangfight"
     version: ClassVar[str] = "0.3.0"
     title: ClassVar[str] = "Gangfight (seed 004: AP, interrupts, banding)"
-    params: ClassVar[ParamTable] = ParamTable.load(PARAMS_PATH)
     rules: ClassVar[SteppedRules[Any]] = RULES
     action_vocabulary: ClassVar[ActionVocabulary | None] = VOCABULARY
     #: a model hit past 0 EN keeps the deficit (digest gangfight.md, Melee: EN <= 0 is incapacitated)
     signed_tokens: ClassVar[frozenset[str]] = frozenset({"en"})
     faces: ClassVar[Mapping[str, str]] = {
-        "prompts": "warband.rulesets.gangfight.prompts:PROMPTS",
-        "evaluate": "warband.rulesets.gangfight.evaluate:evaluate",
-        "features": "warband.rulesets.gangfight.features:features",
         "render": "warband.rulesets.gangfight.render:render_table",
         "explain": "warband.rulesets.gangfight.render:explain_action",
-        "odds": "warband.rulesets.gangfight.odds:ODDS_COMMANDS",
     }
 
     def data_dir(self) -> Path:

@@ -14,7 +14,6 @@ from warband.kernel.context import Rosters
 from warband.kernel.errors import Problem
 from warband.kernel.geometry.distance import base_radius
 from warband.kernel.offers import RosterSummary
-from warband.kernel.params import ParamTable
 from warband.kernel.roster import problems_from_validation
 from warband.kernel.ruleset import GameResult, SteppedRuleset, new_state
 from warband.kernel.state import GameState, Model
@@ -33,8 +32,6 @@ from warband.rulesets.trench_crusade.roster import (
 )
 from warband.rulesets.trench_crusade.wheel import strap
 
-_HERE = Path(__file__).parent
-
 
 class TrenchCrusade(SteppedRuleset):
     """Trench Crusade behind the kernel protocol."""
@@ -42,17 +39,11 @@ class TrenchCrusade(SteppedRuleset):
     id: ClassVar[str] = "trench-crusade"
     version: ClassVar[str] = "1.3.1"
     title: ClassVar[str] = "Trench Crusade (v1.0 activation rules, seed 000)"
-    params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
     rules: ClassVar[SteppedRules[Any]] = turn.RULES
     faces: ClassVar[Mapping[str, str]] = {
-        "prompts": "warband.rulesets.trench_crusade.prompts:PROMPTS",
         "holder": "warband.rulesets.trench_crusade.scenario:controller",
-        "evaluate": "warband.rulesets.trench_crusade.evaluate:evaluate",
-        "features": "warband.rulesets.trench_crusade.features:features",
         "render": "warband.rulesets.trench_crusade.render:render_table",
         "explain": "warband.rulesets.trench_crusade.render:explain_action",
-        "odds": "warband.rulesets.trench_crusade.odds:ODDS_COMMANDS",
-        "view": "warband.rulesets.trench_crusade.view:view",
     }
 
     def load_roster(self, path: Path) -> dict[str, Any]:

@@ -14,7 +14,6 @@ from warband.kernel.context import Rosters
 from warband.kernel.geometry.distance import base_radius
 from warband.kernel.mission import ActionVocabulary
 from warband.kernel.offers import RosterLine, RosterSummary
-from warband.kernel.params import ParamTable
 from warband.kernel.result import Fate, GameResult, ModelFate
 from warband.kernel.ruleset import SteppedRuleset, new_state
 from warband.kernel.state import GameState, Model
@@ -26,8 +25,6 @@ from warband.rulesets.trenches_and_turbines.machine import RULES
 from warband.rulesets.trenches_and_turbines.roster import load_roster, unit_specs
 from warband.rulesets.trenches_and_turbines.scoring import result_score
 
-_HERE = Path(__file__).parent
-
 
 class TrenchesAndTurbines(SteppedRuleset):
     """Trenches and Turbines behind the kernel protocol."""
@@ -35,18 +32,12 @@ class TrenchesAndTurbines(SteppedRuleset):
     id: ClassVar[str] = "trenches-and-turbines"
     version: ClassVar[str] = "0.7.0"
     title: ClassVar[str] = "Trenches and Turbines (Actions chapter, seed 002; PROPOSED core rules)"
-    params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
     rules: ClassVar[SteppedRules[Any]] = RULES
     action_vocabulary: ClassVar[ActionVocabulary | None] = ActionVocabulary(
         kinds=frozenset(ACTIONS), statuses=frozenset(missions.STATUSES), ruleset="trenches-and-turbines"
     )
     faces: ClassVar[Mapping[str, str]] = {
-        "prompts": "warband.rulesets.trenches_and_turbines.prompts:PROMPTS",
-        "evaluate": "warband.rulesets.trenches_and_turbines.evaluate:evaluate",
-        "features": "warband.rulesets.trenches_and_turbines.features:features",
         "explain": "warband.rulesets.trenches_and_turbines.render:explain_action",
-        "odds": "warband.rulesets.trenches_and_turbines.odds:ODDS_COMMANDS",
-        "view": "warband.rulesets.trenches_and_turbines.view:view",
     }
 
     def load_roster(self, path: Path) -> dict[str, Any]:

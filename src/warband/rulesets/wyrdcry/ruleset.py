@@ -9,14 +9,11 @@ from typing import Any, ClassVar
 
 from warband.kernel.context import Rosters
 from warband.kernel.offers import RosterLine, RosterSummary
-from warband.kernel.params import ParamTable
 from warband.kernel.result import fate_by_order
 from warband.kernel.ruleset import GameResult, SteppedRuleset, new_state
 from warband.kernel.state import GameState, Model
 from warband.kernel.steps import SteppedRules
 from warband.rulesets.wyrdcry.round import RULES
-
-_HERE = Path(__file__).parent
 
 
 class Wyrdcry(SteppedRuleset):
@@ -25,16 +22,10 @@ class Wyrdcry(SteppedRuleset):
     id: ClassVar[str] = "wyrdcry"
     version: ClassVar[str] = "0.4.0"
     title: ClassVar[str] = "Wyrdcry (seed 003 combat phase, Notion initiative and morale)"
-    params: ClassVar[ParamTable] = ParamTable.load(_HERE / "params.toml")
     rules: ClassVar[SteppedRules[Any]] = RULES
     faces: ClassVar[Mapping[str, str]] = {
-        "prompts": "warband.rulesets.wyrdcry.prompts:PROMPTS",
-        "evaluate": "warband.rulesets.wyrdcry.evaluate:evaluate",
-        "features": "warband.rulesets.wyrdcry.features:features",
         "render": "warband.rulesets.wyrdcry.render:render",
         "explain": "warband.rulesets.wyrdcry.render:explain",
-        "odds": "warband.rulesets.wyrdcry.odds:ODDS_COMMANDS",
-        "view": "warband.rulesets.wyrdcry.view:view",
     }
 
     def load_scenario(self, path: Path) -> dict[str, Any]:

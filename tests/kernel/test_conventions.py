@@ -1,18 +1,23 @@
-"""A step declares its identity as class keywords (``kind=``, ``about=``, ``prompt=``, ``label=``, ``rules=``), and
-a step of a shipped ruleset takes its ``rules`` from the package it is declared in (issue 27: one line per step
-instead of the same block in every ruleset)."""
+"""What a declaration says once or takes from convention (issue 27: one line per step, no header every ruleset
+repeats): a step declares its identity as class keywords (``kind=``, ``about=``, ``prompt=``, ``label=``,
+``rules=``) and a step of a shipped ruleset takes its ``rules`` from the package it is declared in; a ruleset
+package's ``params.toml`` and modules of the faces' names are its parameters and faces."""
 
 from __future__ import annotations
 
 import dataclasses
+import inspect
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 
 from warband.kernel import ruleset as kernel_ruleset
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import Event
+from warband.kernel.params import ParamTable
 from warband.kernel.records import Step, decode_record, ruleset_of_module, step_to_json
 from warband.kernel.state import GameState
 from warband.kernel.steps import Choice, OneDie
@@ -75,9 +80,39 @@ def test_ruleset_of_module_follows_the_package_name() -> None:
 @pytest.mark.parametrize("rid", ["example", *sorted(kernel_ruleset.available())])
 def test_every_step_of_a_ruleset_prefixes_its_refusals_with_the_ruleset_id(rid: str) -> None:
     cls = Example if rid == "example" else kernel_ruleset.available()[rid]
+    assert issubclass(cls, kernel_ruleset.SteppedRuleset)
     kinds: dict[str, type[Step]] = dict(cls.rules.kinds)
     assert kinds
     for kind, step in kinds.items():
         assert step.kind == kind
         if step.__module__.startswith("warband.rulesets."):
             assert step.rules == cls.id, (kind, step.__qualname__)
+
+
+@pytest.mark.parametrize("rid", ["example", *sorted(kernel_ruleset.available())])
+def test_a_ruleset_package_gives_its_params_and_faces_by_file_name(rid: str) -> None:
+    cls = Example if rid == "example" else kernel_ruleset.available()[rid]
+    here = Path(inspect.getfile(cls)).parent
+    assert cls.params.specs == ParamTable.load(here / "params.toml").specs
+    rs = cls()
+    for hook, where in kernel_ruleset.PACKAGE_FACES.items():
+        module = where.partition(":")[0]
+        if (here / f"{module}.py").is_file():
+            assert hook in cls.faces, (rid, hook)
+        if hook in cls.faces:
+            assert rs.face(hook) is not None, (rid, hook)  # every face it names resolves
+
+
+class Plain(kernel_ruleset.Ruleset):
+    """A ruleset declared outside a ruleset package (no ``params.toml`` beside it): it says everything itself."""
+
+    id = "plain"
+    version = "0"
+    title = "plain"
+    params = ParamTable([])
+    faces: ClassVar[Mapping[str, str]] = {"render": "warband.rulesets.example.rules:build"}
+
+
+def test_a_class_outside_a_ruleset_package_keeps_only_what_it_says() -> None:
+    assert dict(Plain.faces) == {"render": "warband.rulesets.example.rules:build"}
+    assert Plain.params.specs == {}
