@@ -322,3 +322,40 @@ def test_one_die_names_its_faces_purpose_and_model() -> None:
     _, state = fresh()
     assert Scatter("a1").dice(state) == DiceSpec(1, 8, "scatter", "a1")  # the kind when there is no label
     assert ExtraRound().dice(state) == DiceSpec(1, 6, "extra round", None)
+
+
+class Rounds(Toy):
+    """The toy game with a phase between rounds (``round_due``) in which the kernel starts the next round."""
+
+    round_due = "between"
+
+    def start_game(self, state: State, events: list[Event]) -> None:
+        super().start_game(state, events)
+        state.phase = "between"
+
+    def start_round(self, state: State, events: list[Event]) -> None:
+        state.vars["started"] = state.vars.get("started", 0) + 1
+        state.phase = "activation"
+        TURN.set_side(state, 1)
+
+
+def test_the_machine_starts_a_round_when_idle_in_the_round_due_phase() -> None:
+    rules = Rounds([Pick, Act])
+    ms = [model("a1", 0), model("b1", 1)]
+    state: State = GameState({}, {m.id: m for m in ms}, [], Rng(1))
+    events: list[Event] = []
+    rules.start_game(state, events)
+    assert state.phase == "between"
+    rules.run_auto(state, events)
+    assert (state.phase, state.vars["started"]) == ("activation", 1)
+    assert rules.legal_actions(state) == [Action("activate", "b1")]  # the side start_round named acts first
+
+
+def test_a_round_due_phase_without_start_round_is_a_clear_error() -> None:
+    class Forgot(Toy):
+        round_due = "between"
+
+    state: State = GameState({}, {"a1": model("a1", 0)}, [], Rng(1))
+    state.phase = "between"
+    with pytest.raises(NotImplementedError, match="round_due 'between'"):
+        Forgot([Pick, Act]).idle(state, [])

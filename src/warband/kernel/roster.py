@@ -25,7 +25,15 @@ import yaml
 from warband.kernel.errors import FileProblemsError, Problem
 from warband.kernel.files import InputError, read_text_bounded
 
-__all__ = ["describe_value", "format_place", "load_validated", "problems_from_validation", "read_document"]
+__all__ = [
+    "DocumentEntry",
+    "FrozenEntry",
+    "describe_value",
+    "format_place",
+    "load_validated",
+    "problems_from_validation",
+    "read_document",
+]
 
 D = TypeVar("D", bound=pydantic.BaseModel)
 
@@ -33,6 +41,19 @@ YAML_SUFFIXES = frozenset({".yaml", ".yml"})
 JSON_SUFFIXES = frozenset({".json"})
 
 _MAX_SHOWN = 60
+
+
+class DocumentEntry(pydantic.BaseModel):
+    """The base of a data file's entries (a warband, a model, a weapon): a key the format does not know is a
+    mistake, refused with its place, never ignored."""
+
+    model_config = pydantic.ConfigDict(extra="forbid")
+
+
+class FrozenEntry(DocumentEntry):
+    """A :class:`DocumentEntry` whose values never change once read (hashable, safe to share and cache)."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
 
 
 def format_place(loc: Iterable[str | int]) -> str:

@@ -185,10 +185,11 @@ class Alternating(SteppedRules[S]):
 
     The ruleset's subclass gives its step kinds (as for any :class:`SteppedRules`), :attr:`activation`, and the
     hooks :meth:`activate`, :meth:`menu`, :meth:`done` and :meth:`end_round` (:meth:`end_activation`,
-    :meth:`passes` and :meth:`settle` are optional). Other phases (deployment, a morale phase, the start of a
-    round) are the subclass's own: it overrides :meth:`standing` and :meth:`idle` for them and calls
-    ``super()`` for the rest. Starting the phase is the ruleset's too: set ``state.phase`` to :attr:`phase`, the
-    side to act first (:meth:`Activation.set_side`) and no active piece."""
+    :meth:`passes` and :meth:`settle` are optional). A game with a phase in which the next round is due (after the
+    deployment, after a morale phase) names it :attr:`round_due` and starts the round in :meth:`start_round`.
+    Other phases (deployment, a morale phase) are the subclass's own: it overrides :meth:`standing` and
+    :meth:`idle` for them and calls ``super()`` for the rest. Starting the phase is the ruleset's too: set
+    ``state.phase`` to :attr:`phase`, the side to act first (:meth:`Activation.set_side`) and no active piece."""
 
     #: The phase in which the sides alternate.
     phase: ClassVar[str] = "activation"
@@ -198,6 +199,9 @@ class Alternating(SteppedRules[S]):
     activate_step: ClassVar[SideStep | None] = None
     #: The ruleset's action menu step kind (made with the active piece's id), for the default :meth:`menu`.
     menu_step: ClassVar[PieceStep | None] = None
+    #: The phase in which the next round is due (after the deployment, after a round's last phase): the machine,
+    #: idle in it, starts the round (:meth:`start_round`). Empty for a game that starts each round itself.
+    round_due: ClassVar[str] = ""
 
     # --- hooks ------------------------------------------------------------------------------------
     def activate(self, side: int) -> Activate[S]:
@@ -222,6 +226,11 @@ class Alternating(SteppedRules[S]):
     def end_round(self, state: S, events: list[Event]) -> None:
         """Neither side has anything ready: end the round (leave :attr:`phase`, or start a round in which a
         piece is ready again)."""
+
+    def start_round(self, state: S, events: list[Event]) -> None:
+        """Start the next round (its first phase, the side to act first): asked when the machine is idle in
+        :attr:`round_due`; a ruleset that names that phase gives this."""
+        raise NotImplementedError(f"{type(self).__name__} names round_due {self.round_due!r} but no start_round")
 
     def end_activation(self, state: S, piece: str, events: list[Event]) -> None:
         """End the activation that :meth:`done` found over: by default only the bookkeeping (no piece active,
@@ -249,6 +258,9 @@ class Alternating(SteppedRules[S]):
         return self.activate(self.activation.side(state)) if piece is None else self.menu(state, piece)
 
     def idle(self, state: S, events: list[Event]) -> bool:
+        if self.round_due and state.phase == self.round_due:
+            self.start_round(state, events)
+            return True
         if state.phase != self.phase:
             return False
         if self.settle(state, events):

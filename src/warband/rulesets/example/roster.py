@@ -16,17 +16,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from warband.kernel.errors import Problem, RosterError
-from warband.kernel.roster import describe_value, load_validated
+from warband.kernel.roster import DocumentEntry, describe_value, load_validated
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Entry(_Strict):
+class Entry(DocumentEntry):
     """One line of the warband: ``count`` models with the same profile."""
 
     name: str = Field(min_length=1)
@@ -37,7 +33,7 @@ class Entry(_Strict):
     base_mm: float = Field(default=25, ge=20, le=100)
 
 
-class Warband(_Strict):
+class Warband(DocumentEntry):
     ruleset: str
     name: str = Field(min_length=1)
     models: list[Entry] = Field(min_length=1, max_length=20)

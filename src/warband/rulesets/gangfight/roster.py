@@ -18,11 +18,18 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from warband.kernel.errors import Problem, RosterError
 from warband.kernel.params import ParamTable, Scalar
-from warband.kernel.roster import describe_value, problems_from_validation, read_document, read_mapping, require_unique
+from warband.kernel.roster import (
+    FrozenEntry,
+    describe_value,
+    problems_from_validation,
+    read_document,
+    read_mapping,
+    require_unique,
+)
 from warband.rulesets.gangfight import DATA_DIR, PARAMS_PATH
 from warband.rulesets.gangfight.terms import Rank, Size
 
@@ -61,15 +68,11 @@ MAX_ITEMS = 8
 MAX_STAT = 12
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
 def _stat(low: int = 0) -> Any:
     return Field(ge=low, le=MAX_STAT)
 
 
-class Characteristics(_Model):
+class Characteristics(FrozenEntry):
     """The nine attributes of a profile, named as the digest names them (digest B1 Attributes)."""
 
     MOV: int = _stat()
@@ -86,7 +89,7 @@ class Characteristics(_Model):
 # --------------------------------------------------------------------------------------------- armoury
 
 
-class MeleeWeapon(_Model):
+class MeleeWeapon(FrozenEntry):
     """A melee weapon: ATT dice and DAM modifiers (data digest §2)."""
 
     name: str = Field(min_length=1)
@@ -102,7 +105,7 @@ class MeleeWeapon(_Model):
     proposed: bool = False
 
 
-class RangedWeapon(_Model):
+class RangedWeapon(FrozenEntry):
     """A ranged weapon: range, MRK dice modifier, its own DAM, era and loading (data digest §3; seed 004,
     Reload/Fire!: archaic weapons must be loaded, modern ones need not)."""
 
@@ -128,25 +131,25 @@ class RangedWeapon(_Model):
         return self
 
 
-class ArmourSuit(_Model):
+class ArmourSuit(FrozenEntry):
     name: str = Field(min_length=1)
     key: Literal["light", "medium", "heavy"]
     cost: int = Field(ge=0)
 
 
-class ShieldItem(_Model):
+class ShieldItem(FrozenEntry):
     name: str = Field(min_length=1)
     cost: int = Field(ge=0)
 
 
-class EquipmentItem(_Model):
+class EquipmentItem(FrozenEntry):
     name: str = Field(min_length=1)
     cost: int = Field(ge=0)
     text: str = Field(min_length=1)
     proposed: bool = False
 
 
-class Armoury(_Model):
+class Armoury(FrozenEntry):
     """Everything a party file may name (data digest §2-§4)."""
 
     melee: list[MeleeWeapon] = Field(min_length=1)
@@ -192,7 +195,7 @@ class Armoury(_Model):
 # -------------------------------------------------------------------------------------------- profiles
 
 
-class ProfileEntry(_Model):
+class ProfileEntry(FrozenEntry):
     """A bundled model type (data digest §5)."""
 
     type: str = Field(min_length=1)
@@ -206,14 +209,14 @@ class ProfileEntry(_Model):
     profile: Characteristics
 
 
-class Profiles(_Model):
+class Profiles(FrozenEntry):
     profiles: list[ProfileEntry] = Field(min_length=1)
 
     def get(self, type_name: str) -> ProfileEntry | None:
         return {p.type: p for p in self.profiles}.get(type_name)
 
 
-def _load(path: str, cls: type[_Model]) -> Any:
+def _load(path: str, cls: type[FrozenEntry]) -> Any:
     raw = read_document(path, RosterError)
     try:
         return cls.model_validate(raw)
@@ -251,7 +254,7 @@ def _default_params() -> dict[str, Scalar]:
 # ----------------------------------------------------------------------------------------- party file
 
 
-class GFModel(_Model):
+class GFModel(FrozenEntry):
     """One party entry. ``rank``, ``size``, ``cost``, ``profile``, ``creature``, ``beast`` and ``terrifying`` come
     from the bundled type when omitted; a custom type must give ``rank``, ``size``, ``cost`` and ``profile``."""
 
@@ -276,7 +279,7 @@ class GFModel(_Model):
         return self.name or self.type
 
 
-class GFParty(_Model):
+class GFParty(FrozenEntry):
     """A Gangfight party file."""
 
     ruleset: Literal["gangfight"]

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Literal
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from warband.kernel.errors import RosterError
-from warband.kernel.roster import problems_from_validation, read_document, require_unique
+from warband.kernel.roster import FrozenEntry, problems_from_validation, read_document, require_unique
 
 __all__ = [
     "ACCEPTED_MODEL_KEYWORDS",
@@ -115,10 +115,6 @@ def parse_keyword(text: str) -> tuple[str, int | None]:
     return name, (int(value) if value is not None else None)
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
 def _check_guessed(model: BaseModel, guessed: list[str]) -> None:
     allowed = set(type(model).model_fields) - {"guessed", "name"}
     bad = [g for g in guessed if g not in allowed]
@@ -126,7 +122,7 @@ def _check_guessed(model: BaseModel, guessed: list[str]) -> None:
         raise ValueError(f"expected names of fields of this entry ({', '.join(sorted(allowed))}), found {bad}")
 
 
-class WeaponItem(_Model):
+class WeaponItem(FrozenEntry):
     """A weapon in the armoury."""
 
     name: str = Field(min_length=1)
@@ -180,7 +176,7 @@ class WeaponItem(_Model):
         return keyword in self.keyword_names
 
 
-class ArmourItem(_Model):
+class ArmourItem(FrozenEntry):
     """A suit of armour: a negative injury modifier."""
 
     name: str = Field(min_length=1)
@@ -194,7 +190,7 @@ class ArmourItem(_Model):
         return self
 
 
-class ShieldItem(_Model):
+class ShieldItem(FrozenEntry):
     """A shield: a negative injury modifier that also occupies a hand in melee."""
 
     name: str = Field(min_length=1)
@@ -209,7 +205,7 @@ class ShieldItem(_Model):
         return self
 
 
-class Armoury(_Model):
+class Armoury(FrozenEntry):
     """Every weapon, armour and shield a roster may name."""
 
     weapons: list[WeaponItem]

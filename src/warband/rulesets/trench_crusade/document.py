@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
+from warband.kernel.roster import FrozenEntry
 from warband.rulesets.trench_crusade.armoury import Armoury, WeaponItem, load_armoury
 
 __all__ = [
@@ -46,10 +47,6 @@ MAX_MODELS = 40
 MAX_DICE = 10
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
 def _check_guessed(model: BaseModel, guessed: list[str]) -> None:
     allowed = set(type(model).model_fields) - {"guessed", "name"}
     bad = [g for g in guessed if g not in allowed]
@@ -57,7 +54,7 @@ def _check_guessed(model: BaseModel, guessed: list[str]) -> None:
         raise ValueError(f"expected names of fields of this entry ({', '.join(sorted(allowed))}), found {bad}")
 
 
-class BookRef(_Model):
+class BookRef(FrozenEntry):
     """Which catalogue model a document entry is, and what it bought (catalogue ids)."""
 
     model: str = Field(description="Catalogue model id.")
@@ -70,7 +67,7 @@ class BookRef(_Model):
     glory: int = Field(default=0, ge=0, description="Glory of the model, its items and upgrades, per model.")
 
 
-class HandTyped(_Model):
+class HandTyped(FrozenEntry):
     """The fields of a profile typed by hand: today's warband entry (see :class:`TCModel`)."""
 
     type: str = Field(min_length=1, description="Profile name, e.g. 'Trench Pilgrim'.")
@@ -119,7 +116,7 @@ class TCModel(HandTyped):
         return self.book is None
 
 
-class TCRoster(_Model):
+class TCRoster(FrozenEntry):
     """A Trench Crusade warband, as the engine reads it."""
 
     ruleset: Literal["trench-crusade"]

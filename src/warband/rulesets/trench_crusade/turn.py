@@ -157,6 +157,7 @@ class TCRules(turns.Alternating[State]):
     deploy_step = Deploy
     activate_step = Activate
     menu_step = ActionMenu
+    round_due = TURN_OVER
 
     def start_game(self, state: State, events: list[Event]) -> None:
         start_game(state, events)
@@ -173,14 +174,15 @@ class TCRules(turns.Alternating[State]):
         """Neither side has a model left to Activate: the Morale phase follows."""
         morale.begin_morale_phase(state, events)
 
+    def start_round(self, state: State, events: list[Event]) -> None:
+        """The deployment or the Morale phase is over: the next turn starts."""
+        start_turn(state, events)
+
     def idle(self, state: State, events: list[Event]) -> bool:
         """Nothing is pending: the alternating activation (the kernel's), the Morale phase's next check, or the
         next turn. True if something changed."""
         if state.phase == "morale":
             return morale.morale_idle(state, events)
-        if state.phase == TURN_OVER:
-            start_turn(state, events)
-            return True
         return super().idle(state, events)
 
 

@@ -11,10 +11,16 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from warband.kernel.errors import Problem, RosterError
-from warband.kernel.roster import describe_value, problems_from_validation, read_document, unknown_entries
+from warband.kernel.roster import (
+    DocumentEntry,
+    describe_value,
+    problems_from_validation,
+    read_document,
+    unknown_entries,
+)
 
 SIZES: tuple[str, ...] = ("S", "M", "L", "XL")
 WEAPON_KEYWORDS = frozenset({"Semi-Automatic", "Heavy", "OPTICS", "Blast", "Suppressive", "Indirect"})
@@ -30,11 +36,7 @@ MAX_BASE_MM = 160
 MAX_INCHES = 120
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Weapon(_Strict):
+class Weapon(DocumentEntry):
     """A ranged weapon (digest §3.5): range, attacks per model, damage per unsaved hit, Pen, keywords."""
 
     name: str = Field(min_length=1)
@@ -47,13 +49,13 @@ class Weapon(_Strict):
     suppressive: int = Field(default=0, ge=0, le=10, description="Suppressive(X): X extra pins.")
 
 
-class MeleeWeapon(_Strict):
+class MeleeWeapon(DocumentEntry):
     name: str = "Close combat"
     damage: int = Field(default=1, ge=1, le=20)
     pen: int = Field(default=0, ge=0, le=10)
 
 
-class Profile(_Strict):
+class Profile(DocumentEntry):
     """The unit profile of digest §3.4."""
 
     move: float = Field(gt=0, le=24)
@@ -66,7 +68,7 @@ class Profile(_Strict):
     command: float | None = Field(default=None, gt=0, le=48)
 
 
-class Unit(_Strict):
+class Unit(DocumentEntry):
     name: str = Field(min_length=1)
     size: Literal["S", "M", "L", "XL"] = "M"
     act: int | None = Field(default=None, ge=1, le=4, description="Activation cards (ACT).")
@@ -87,7 +89,7 @@ class Unit(_Strict):
     leader: dict[str, int | float] = Field(default_factory=dict, description="Profile overrides of the leader.")
 
 
-class TTRoster(_Strict):
+class TTRoster(DocumentEntry):
     ruleset: Literal["trenches-and-turbines"]
     name: str = Field(min_length=1)
     faction: str = ""

@@ -18,10 +18,17 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from warband.kernel.errors import Problem, RosterError
-from warband.kernel.roster import describe_value, problems_from_validation, read_document, read_mapping, unknown_entries
+from warband.kernel.roster import (
+    FrozenEntry,
+    describe_value,
+    problems_from_validation,
+    read_document,
+    read_mapping,
+    unknown_entries,
+)
 
 __all__ = [
     "DATA_DIR",
@@ -51,11 +58,7 @@ PROFILE_FIELDS: tuple[ProfileField, ...] = ("move", "fight", "shoot", "defense",
 AbilityCost = Literal["double", "triple", "quad", "trait", "rule"]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class _Profile(_Model):
+class _Profile(FrozenEntry):
     """Characteristics (data digest §A5): Move inches, Fight, Shoot, Defense, Health, Bravery (a D6 target)."""
 
     move: int = Field(ge=1, le=12)
@@ -69,7 +72,7 @@ class _Profile(_Model):
 # ------------------------------------------------------------------------------------------------ data
 
 
-class WeaponData(_Model):
+class WeaponData(FrozenEntry):
     name: str = Field(min_length=1)
     type: Literal["melee", "ranged"]
     range: tuple[float, float]
@@ -82,7 +85,7 @@ class WeaponData(_Model):
         return any(r == rule or r.startswith(f"{rule} ") for r in self.rules)
 
 
-class ArmourData(_Model):
+class ArmourData(FrozenEntry):
     name: str = Field(min_length=1)
     defense: int = Field(ge=1, le=3)
     cost: int = Field(ge=0)
@@ -90,13 +93,13 @@ class ArmourData(_Model):
     max_move_per_action: float | None = None
 
 
-class WeaponRule(_Model):
+class WeaponRule(FrozenEntry):
     id: str
     text: str
     valued: bool = False
 
 
-class Catalogue(_Model):
+class Catalogue(FrozenEntry):
     weapons: list[WeaponData]
     armour: list[ArmourData]
     weapon_rules: list[WeaponRule]
@@ -108,7 +111,7 @@ class Catalogue(_Model):
         return next((a for a in self.armour if a.name == name), None)
 
 
-class AbilityData(_Model):
+class AbilityData(FrozenEntry):
     id: str = Field(min_length=1)
     name: str
     cost: AbilityCost
@@ -118,19 +121,19 @@ class AbilityData(_Model):
     forbids_ranged: bool = False
 
 
-class ReactionData(_Model):
+class ReactionData(FrozenEntry):
     id: str = Field(min_length=1)
     name: str
     timing: str
     text: str
 
 
-class KeywordData(_Model):
+class KeywordData(FrozenEntry):
     id: str
     text: str
 
 
-class Universal(_Model):
+class Universal(FrozenEntry):
     abilities: list[AbilityData]
     reactions: list[ReactionData]
     keywords: list[KeywordData]
@@ -148,13 +151,13 @@ class FighterData(_Profile):
     weapons: list[str] = Field(default_factory=list, description="Fixed kit: natural or hired swords' weapons.")
 
 
-class Effect(_Model):
+class Effect(FrozenEntry):
     types: list[str] | None = None
     field: ProfileField
     add: int
 
 
-class OptionData(_Model):
+class OptionData(FrozenEntry):
     id: str
     text: str
     effects: list[Effect] = Field(default_factory=list)
@@ -163,17 +166,17 @@ class OptionData(_Model):
     half_price: list[str] = Field(default_factory=list)
 
 
-class Options(_Model):
+class Options(FrozenEntry):
     pick: int = Field(ge=0)
     choices: list[OptionData]
 
 
-class RuleText(_Model):
+class RuleText(FrozenEntry):
     id: str
     text: str
 
 
-class FactionData(_Model):
+class FactionData(FrozenEntry):
     id: str = Field(min_length=1)
     name: str
     max_fighters: int = Field(ge=1)
@@ -192,7 +195,7 @@ class FactionData(_Model):
         return next((f for f in self.fighters if f.type == type_), None)
 
 
-class HiredSwords(_Model):
+class HiredSwords(FrozenEntry):
     fighters: list[FighterData]
     abilities: list[AbilityData]
     reactions: list[ReactionData]
@@ -234,7 +237,7 @@ def load_data(data_dir: Path = DATA_DIR) -> GameData:
 # ------------------------------------------------------------------------------------------ warband file
 
 
-class Attack(_Model):
+class Attack(FrozenEntry):
     """One attack profile on a fighter card: a weapon and its numbers (data digest §A5, §2)."""
 
     weapon: str = Field(min_length=1)
@@ -274,7 +277,7 @@ class Fighter(_Profile):
     half_fee: bool = Field(default=False, description="Hired at half fee (Mercenaries: Well-connected).")
 
 
-class Warband(_Model):
+class Warband(FrozenEntry):
     """A Wyrdcry warband file."""
 
     ruleset: Literal["wyrdcry"]

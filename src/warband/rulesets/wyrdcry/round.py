@@ -76,6 +76,7 @@ class WyrdcryRules(turns.Alternating[State]):
     deploy_step = Deploy
     deploy_phase = "setup"
     activate_step = Activate
+    round_due = DEPLOYED
 
     #: When each kind of answer is given (seed 003, digest A5-A8), for refusals at another moment.
     timings: ClassVar[Mapping[str, str]] = {
@@ -118,11 +119,8 @@ class WyrdcryRules(turns.Alternating[State]):
     def end_round(self, state: State, events: list[Event]) -> None:
         start_morale(state, events)
 
-    def idle(self, state: State, events: list[Event]) -> bool:
-        if state.phase == DEPLOYED:
-            start_round(state, events)
-            return True
-        return super().idle(state, events)
+    def start_round(self, state: State, events: list[Event]) -> None:
+        start_round(state, events)
 
 
 ALL_STEP_KINDS = (
