@@ -94,6 +94,16 @@ class Choice(Step, Generic[S]):
         """Carry out a legal choice (the step is already off the stack)."""
 
 
+@dataclass(frozen=True, slots=True)
+class ModelDecision(Choice[S], about="model"):
+    """A choice that side ``by`` makes about one model, ``model`` (a gift to pick, a bodyguard to send, markers to
+    spend): the head such records share. A record adds its own fields after these two, so it is made
+    ``Kind(model, by, ...)`` and written ``{"step": kind, "model": ..., "by": ..., ...}``."""
+
+    model: str
+    by: int
+
+
 class ActionMenu(Choice[S]):
     """The standing decision of an activation: the active model or unit (the field named by ``about``) picks its
     next action, or ends its activation. A ruleset gives its menu (:meth:`menu`, legal only or everything one

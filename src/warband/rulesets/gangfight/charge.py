@@ -21,13 +21,12 @@ from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event, Note
 from warband.kernel.state import Model
-from warband.kernel.steps import push
+from warband.kernel.steps import ModelDecision, push
 from warband.rulesets.gangfight import dice as gd
 from warband.rulesets.gangfight.attacks import FightGo, start_melee
 from warband.rulesets.gangfight.core import (
     GFAuto,
     GFChance,
-    GFChoice,
     R,
     State,
     count,
@@ -142,11 +141,8 @@ class ChargeMove(GFAuto, kind="charge-move"):
 
 
 @dataclass(frozen=True, slots=True)
-class FreeFight(GFChoice, kind="free-fight", about="model"):
+class FreeFight(ModelDecision[State], kind="free-fight"):
     """After a charge, a model with an enemy in its threat range may make a free Fight! (seed 004, Charge!)."""
-
-    model: str
-    by: int
 
     def options(self, state: State) -> list[Action]:
         m = state.models[self.model]

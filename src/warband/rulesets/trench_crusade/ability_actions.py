@@ -54,7 +54,7 @@ from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event, Note, StatusChanged, TokensChanged
 from warband.kernel.space import gap, overlapping
 from warband.kernel.state import Model
-from warband.kernel.steps import OneDie, push
+from warband.kernel.steps import ModelDecision, OneDie, push
 from warband.rulesets.trench_crusade import abilities
 from warband.rulesets.trench_crusade.attacks import detonate
 from warband.rulesets.trench_crusade.catalogue import load_catalogue
@@ -64,7 +64,6 @@ from warband.rulesets.trench_crusade.core import (
     R,
     State,
     SuccessRoll,
-    TCChoice,
     acts,
     add_act,
     add_blood,
@@ -357,11 +356,8 @@ class PuppetRoll(OneDie[State], kind="puppet-roll", prompt="puppet", label="pupp
 
 
 @dataclass(frozen=True, slots=True)
-class SacramentChoice(TCChoice, kind="sacrament", about="model"):
+class SacramentChoice(ModelDecision[State], kind="sacrament"):
     """The Ammunition Sacrement: the user's side picks the gift ``model`` gets for its next activation."""
-
-    model: str
-    by: int
 
     def options(self, state: State) -> list[Action]:
         return [Action("sacrament", self.model, option=g) for g in SACRAMENT_GIFTS]
@@ -384,12 +380,10 @@ _PORTAL_RINGS, _PORTAL_ANGLES = (2.0, 4.0, 6.0), 12
 
 
 @dataclass(frozen=True, slots=True)
-class PortalChoice(TCChoice, kind="portal", about="model"):
+class PortalChoice(ModelDecision[State], kind="portal"):
     """Goetic Portal: where the caster reappears (``to MODEL @x,y``; ``to MODEL ENEMY @x,y`` brings the enemy it
     is fighting, of base ``size`` mm or less, kept where it stood beside it), or ``stay MODEL``."""
 
-    model: str
-    by: int
     reach: float
     size: int
 

@@ -104,13 +104,10 @@ def followers(state: State, m: Model) -> list[Model]:
 
 
 @dataclass(frozen=True, slots=True)
-class FollowerChoice(steps.Choice[State], kind="follower", about="model"):
+class FollowerChoice(steps.ModelDecision[State], kind="follower"):
     """Faithful Followers: as ``model`` activates, its side names a friend within 1" to activate together with it
     (``follow MODEL FRIEND``) or none (``decline MODEL``). The pair is a team like a FIRETEAM's, except that
     ``model`` acts first: the friend's part starts when ``model``'s ends (no ``switch``)."""
-
-    model: str
-    by: int
 
     def options(self, state: State) -> list[Action]:
         m = state.models[self.model]

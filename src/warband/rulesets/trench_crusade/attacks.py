@@ -19,7 +19,7 @@ from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, Note, Removed, StatusChanged, TokensChanged
 from warband.kernel.space import gap
 from warband.kernel.state import Model
-from warband.kernel.steps import OneDie, pop, push, top
+from warband.kernel.steps import ModelDecision, OneDie, pop, push, top
 from warband.rulesets.trench_crusade import abilities
 from warband.rulesets.trench_crusade import rolls as tcr
 from warband.rulesets.trench_crusade.core import (
@@ -378,11 +378,8 @@ def bodyguards(state: State, t: Model) -> list[Model]:
 
 
 @dataclass(frozen=True, slots=True)
-class Bodyguard(TCChoice, kind="bodyguard", about="model"):
+class Bodyguard(ModelDecision[State], kind="bodyguard"):
     """Pilgrim Bodyguard: the hit's side chooses whether a bodyguard takes the hit meant for ``model`` (not BLAST)."""
-
-    model: str
-    by: int
 
     def options(self, state: State) -> list[Action]:
         t = state.models[self.model]
@@ -605,12 +602,9 @@ def attack_preview(state: State, m: Model, t: Model, w: dict[str, Any], mode: st
 
 
 @dataclass(frozen=True, slots=True)
-class SpendInjury(TCChoice, kind="spend-injury", about="model"):
+class SpendInjury(ModelDecision[State], kind="spend-injury"):
     """Before an Injury Roll on a model with Blood markers, its opponent spends them: +1 INJURY DICE each, or
     a Bloodbath (digest §6)."""
-
-    model: str
-    by: int
 
     def options(self, state: State) -> list[Action]:
         p = state.ctx.params

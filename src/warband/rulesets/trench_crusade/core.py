@@ -22,7 +22,7 @@ from warband.kernel.events import DiceRolled, Event, Moved, Note, StatusChanged,
 from warband.kernel.records import Step
 from warband.kernel.space import gap
 from warband.kernel.state import GameState, Model
-from warband.kernel.steps import Auto, Chance, Choice, pop, push
+from warband.kernel.steps import Auto, Chance, Choice, ModelDecision, pop, push
 from warband.rulesets.trench_crusade import abilities
 from warband.rulesets.trench_crusade import rolls as tcr
 from warband.rulesets.trench_crusade.context import Context
@@ -247,12 +247,9 @@ class SuccessRoll(TCChance, kind="success"):
 
 
 @dataclass(frozen=True, slots=True)
-class SpendHit(TCChoice, kind="spend-hit", about="model"):
+class SpendHit(ModelDecision[State], kind="spend-hit"):
     """Before a Success Roll of a model with Blood markers, its opponent spends any of them for -1 DICE each
     (digest §6 Blood markers)."""
-
-    model: str
-    by: int
 
     def options(self, state: State) -> list[Action]:
         m = state.models[self.model]
@@ -267,13 +264,11 @@ class SpendHit(TCChoice, kind="spend-hit", about="model"):
 
 
 @dataclass(frozen=True, slots=True)
-class SpendBlessing(TCChoice, kind="spend-blessing", about="model"):
+class SpendBlessing(ModelDecision[State], kind="spend-blessing"):
     """BLESSING MARKER (catalogue keyword): before a Success Roll of its model (``injury`` False) or an Injury
     Roll against it (``injury`` True), its owner spends any of its Blessing markers, each +1 DICE on the roll or
     -1 INJURY DICE."""
 
-    model: str
-    by: int
     injury: bool = False
 
     def options(self, state: State) -> list[Action]:
