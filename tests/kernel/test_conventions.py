@@ -20,7 +20,7 @@ from warband.kernel.events import Event
 from warband.kernel.params import ParamTable
 from warband.kernel.records import Step, decode_record, ruleset_of_module, step_to_json
 from warband.kernel.state import GameState
-from warband.kernel.steps import Choice, OneDie
+from warband.kernel.steps import Choice, ModelDecision, OneDie
 from warband.rulesets.example import Example
 
 State = GameState[dict[str, Any]]
@@ -116,3 +116,24 @@ class Plain(kernel_ruleset.Ruleset):
 def test_a_class_outside_a_ruleset_package_keeps_only_what_it_says() -> None:
     assert dict(Plain.faces) == {"render": "warband.rulesets.example.rules:build"}
     assert Plain.params.specs == {}
+
+
+@dataclass(frozen=True, slots=True)
+class Gift(ModelDecision[State], kind="gift"):
+    """A decision about one model with a field of its own after the shared head."""
+
+    size: int = 1
+
+    def options(self, state: State) -> list[Action]:
+        return [Action("gift", self.model, option=str(self.size))]
+
+    def apply(self, state: State, action: Action, events: list[Event]) -> None:
+        return None
+
+
+def test_a_model_decision_starts_with_model_and_by() -> None:
+    step = Gift("a1", 1, 3)
+    assert [f.name for f in dataclasses.fields(Gift)] == ["model", "by", "size"]
+    assert (Gift.about, step.subject(), step.player(None)) == ("model", "a1", 1)  # type: ignore[arg-type]
+    assert step_to_json(step) == {"step": "gift", "model": "a1", "by": 1, "size": 3}
+    assert not hasattr(step, "__dict__")
