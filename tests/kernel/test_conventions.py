@@ -10,7 +10,7 @@ import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import pytest
 
@@ -137,3 +137,9 @@ def test_a_model_decision_starts_with_model_and_by() -> None:
     assert (Gift.about, step.subject(), step.player(None)) == ("model", "a1", 1)  # type: ignore[arg-type]
     assert step_to_json(step) == {"step": "gift", "model": "a1", "by": 1, "size": 3}
     assert not hasattr(step, "__dict__")
+
+
+def test_a_class_made_where_no_file_is_keeps_only_what_it_says() -> None:
+    made = cast(type[Plain], type("Made", (Plain,), {"__module__": "no.such.module"}))
+    assert dict(made.faces) == dict(Plain.faces)
+    assert made.params is Plain.params

@@ -91,10 +91,11 @@ class Ruleset(abc.ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        module = sys.modules[cls.__module__]
-        here = Path(module.__file__ or "").parent
-        if not (here / "params.toml").is_file():
-            return  # not a ruleset package: the class says all itself
+        module = sys.modules.get(cls.__module__)
+        file = getattr(module, "__file__", None)
+        if module is None or not file or not (Path(file).parent / "params.toml").is_file():
+            return  # not a ruleset package (a class made in a test, a notebook): it says all itself
+        here = Path(file).parent
         if "params" not in cls.__dict__:
             cls.params = ParamTable.load(here / "params.toml")
         package = module.__package__ or cls.__module__
