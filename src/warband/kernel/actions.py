@@ -13,8 +13,9 @@ dice (``DiceSpec``), or nobody because the game is over.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
+
+from warband.kernel.values import value
 
 Point = tuple[float, float]
 
@@ -24,7 +25,7 @@ def _fmt(v: float) -> str:
     return text if text not in ("-0", "") else "0"
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Action:
     """A player's choice. Structural equality; hashable; a text notation via ``str()`` and :meth:`parse`."""
 
@@ -103,7 +104,7 @@ _ACTION_RE = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class DiceSpec:
     """A roll that chance must make: ``n`` dice with ``sides`` faces, and what it is for."""
 
@@ -121,7 +122,7 @@ CHANCE = "chance"
 OVER = "over"
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Decision:
     """Who decides what now.
 

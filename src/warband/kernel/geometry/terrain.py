@@ -9,6 +9,7 @@ import math
 from dataclasses import dataclass, field
 
 from warband.kernel.geometry.distance import CLEAR_TOL, CLIP_EPS, EPS, T_EPS, Vec, segment_point_distance
+from warband.kernel.values import value
 
 TERRAIN_KINDS = ("open", "difficult", "dangerous", "impassable", "obstacle", "blocking", "platform")
 
@@ -265,7 +266,7 @@ class TerrainPiece:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Crossing:
     """One terrain piece met by a segment: ``[t0, t1]`` is where the centre line is inside the footprint,
     ``[s0, s1]`` the same in inches from the segment start."""
@@ -277,7 +278,7 @@ class Crossing:
     s1: float
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Trace:
     """What a segment passes through: its 2-D ``length`` and every piece whose footprint the centre line
     touches, sorted by ``s0`` (ties keep the table's terrain order)."""

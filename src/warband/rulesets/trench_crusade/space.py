@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from warband.kernel.climbing import platform_under
@@ -26,6 +25,7 @@ from warband.kernel.space import (
     walk_path,
 )
 from warband.kernel.state import Model
+from warband.kernel.values import value
 from warband.rulesets.trench_crusade import abilities
 from warband.rulesets.trench_crusade.context import Context
 from warband.rulesets.trench_crusade.core import R, State
@@ -50,7 +50,7 @@ def _memo(state: State, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any
     return hit
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class MovePlan:
     """A checked move: the path, what it costs and what it asks for (a climb roll, a fall, a jump)."""
 
@@ -507,7 +507,7 @@ def _retreat_candidates(state: State, m: Model, allowance: float, away: Vec) -> 
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ChargeSpots:
     """Where a charge may end (seed 000 Charge: 'move it towards the target'). ``reached``: some spot within 1"
     of the target is reachable, and ``spots`` are such spots (the engine's best one first: in base contact if
