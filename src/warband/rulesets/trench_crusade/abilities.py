@@ -70,9 +70,21 @@ def _effects_of(ability: str) -> tuple[Effect, ...]:
     return rules.effects if rules is not None else ()
 
 
+#: The effects of one kind among a set of abilities, per (ability ids, kind): the rules ask it of every action
+#: a model might try, after every step (the catalogue's effects never change while a process runs).
+_BY_KIND: dict[tuple[tuple[str, ...], str], tuple[Effect, ...]] = {}
+
+
 def effects(m: Model, kind: str) -> list[Effect]:
     """The effects of ``kind`` among the abilities ``m`` has."""
-    return [e for a in m.data.get("abilities", ()) for e in _effects_of(a) if e.kind == kind]
+    held = m.data.get("abilities")
+    if not held:
+        return []
+    key = (tuple(held), kind)
+    got = _BY_KIND.get(key)
+    if got is None:
+        got = _BY_KIND[key] = tuple([e for a in key[0] for e in _effects_of(a) if e.kind == kind])
+    return list(got)
 
 
 def has_effect(m: Model, kind: str) -> bool:
