@@ -167,22 +167,34 @@ def infiltration_problems(state: State, m: Model, p: Vec) -> list[Reason]:
 def infiltration_spots(state: State, m: Model) -> list[Vec]:
     """The spots of a grid over the whole table where ``m`` may infiltrate, spread apart (at most
     ``kernel_setup.FINE_SPOTS``)."""
-    table = state.ctx.table
     r = m.radius
-    near = float(state.ctx.params["infiltrate_distance"])
-    enemies = [e for e in state.models.values() if e.side != m.side and e.on_table]
-    ok = []
-    # the grid points where neither the table nor its terrain refuses the base, as infiltration_problems would
-    for spot, (x, y), z in _infiltration_ground(state, m):
-        if overlapping(state.models.values(), (x, y), r) is not None:
-            continue
-        # infiltration_problems' two enemy tests, the cheap distance one first for every enemy
-        if any(math.hypot(e.x - x, e.y - y) - e.radius - r < near - 1e-9 for e in enemies):
-            continue
-        if any(table.can_see(e.pos, e.radius, e.z, e.height, (x, y), r, z, m.height) for e in enemies):
-            continue
-        ok.append(spot)
+    models = state.models.values()
+    ok = [spot for spot, p in _hidden_ground(state, m) if overlapping(models, p, r) is None]
     return kernel_setup.spread(ok, kernel_setup.FINE_SPOTS)
+
+
+def _hidden_ground(state: State, m: Model) -> list[tuple[Vec, Vec]]:
+    """The points of :func:`_infiltration_ground` that pass :func:`infiltration_problems`' enemy tests (far
+    enough from every enemy, seen by none): (rounded spot, point). The enemies stand still while the
+    INFILTRATORs deploy one by one, and the standing decision, the spot's menu and its check all ask, so they are
+    kept in the context's memo per enemy positions and the base's size and height."""
+    enemies = [e for e in state.models.values() if e.side != m.side and e.on_table]
+    r = m.radius
+    key = ("infiltrate-hidden", r, m.height, tuple([(e.x, e.y, e.z, e.radius, e.height) for e in enemies]))
+    got: list[tuple[Vec, Vec]] | None = state.ctx.memo.get(key)
+    if got is None:
+        table = state.ctx.table
+        near = float(state.ctx.params["infiltrate_distance"])
+        got = []
+        for spot, (x, y), z in _infiltration_ground(state, m):
+            # the cheap distance test first for every enemy, then sight
+            if any(math.hypot(e.x - x, e.y - y) - e.radius - r < near - 1e-9 for e in enemies):
+                continue
+            if any(table.can_see(e.pos, e.radius, e.z, e.height, (x, y), r, z, m.height) for e in enemies):
+                continue
+            got.append((spot, (x, y)))
+        state.ctx.memo[key] = got
+    return got
 
 
 def _infiltration_ground(state: State, m: Model) -> list[tuple[Vec, Vec, float]]:
