@@ -282,7 +282,6 @@ def _plan_move(
     end_platform = _own_platform(table, dest)
     end_z = end_platform.height if end_platform is not None else 0.0
     solids = [x for x in env.solids if x is not end_platform] if end_platform is not None else env.solids
-    cost_fn = _leg_cost(ctx, m)
     path: list[Vec]
     dangerous = False
     over = 0.0
@@ -296,6 +295,7 @@ def _plan_move(
     elif straight:
         return [(f"{R}/move/no-path", "the straight line is blocked")]
     else:
+        cost_fn = _leg_cost(ctx, m)
         walls = solids
         circles, solids = corridor(start, dest, allowance, env.circles, solids)
         found = table.shortest_path(
@@ -413,12 +413,12 @@ def _move_candidates(state: State, m: Model, allowance: float) -> list[Vec]:
     table = ctx.table
     spacing2 = _CANDIDATE_SPACING**2
     reach = allowance + 1e-6  # plan_move's own tolerance
+    mx, my = m.x, m.y
     for raw in pts:
         for shrink in (1.0, 0.6):
-            cand = _r2((m.x + (raw[0] - m.x) * shrink, m.y + (raw[1] - m.y) * shrink))
-            if any((cand[0] - q[0]) ** 2 + (cand[1] - q[1]) ** 2 < spacing2 for q in out) or (
-                (cand[0] - m.x) ** 2 + (cand[1] - m.y) ** 2 < spacing2
-            ):
+            cx, cy = round(mx + (raw[0] - mx) * shrink, 2), round(my + (raw[1] - my) * shrink, 2)  # as _r2
+            cand = (cx, cy)
+            if (cx - mx) ** 2 + (cy - my) ** 2 < spacing2 or _near_any(cx, cy, out, spacing2):
                 break
             if not table.on_table(cand, m.radius):
                 continue
@@ -429,6 +429,14 @@ def _move_candidates(state: State, m: Model, allowance: float) -> list[Vec]:
                 out.append(cand)
                 break
     return out
+
+
+def _near_any(x: float, y: float, pts: list[Vec], limit2: float) -> bool:
+    """Whether some point of ``pts`` is nearer ``(x, y)`` than the square root of ``limit2``."""
+    for q in pts:  # noqa: SIM110 - a loop, not any(<generator>): this runs for every candidate of every move
+        if (x - q[0]) ** 2 + (y - q[1]) ** 2 < limit2:  # ** 2, not a product: the same floats as before
+            return True
+    return False
 
 
 def _centroid(piece: TerrainPiece) -> Vec:
