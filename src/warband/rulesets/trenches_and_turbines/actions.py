@@ -71,6 +71,8 @@ def action_reasons(state: State, uid: str, a: Action, eng: list[str] | None = No
     if eng and a.kind in ("move", "charge", "shoot", "overwatch"):
         out.append((f"{R}/fight/engaged-only", "an engaged unit may only Fight or Shift (digest §3.9)"))
     out.extend(missions.forbidden(state, a))
+    if out and not every:
+        return out  # the menu asks only whether some rule refuses: the action's own checks may be costly
     if a.kind == "shoot":
         out.extend(shoot_reasons(state, uid, a, eng, every))
     else:
