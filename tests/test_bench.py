@@ -1,4 +1,4 @@
-"""The bench harness (``make bench``): the python-chess yardstick and the verdict on every issue-15 target."""
+"""The bench harness (``make bench``): the python-chess yardstick and the verdict on every issue-26 target."""
 
 from __future__ import annotations
 
@@ -43,3 +43,5 @@ def test_every_target_gets_a_verdict() -> None:
     assert rows["trenches-and-turbines random games/s"]["met"] is True
     assert rows["trenches-and-turbines heuristic games/s"]["met"] is None  # not measured
     assert rows["make demo wall seconds on 2 cores (at most)"]["value"] == pytest.approx(50.0)  # 200 / (2 x 2)
+    assert rows["make demo wall seconds on 2 cores (at most)"]["met"] is False  # 50 > 45
+    assert rows["make install seconds on a fresh clone, 2 cores (at most)"]["met"] is None  # not timed here
