@@ -87,6 +87,22 @@ def effects(m: Model, kind: str) -> list[Effect]:
     return list(got)
 
 
+_BARRED: dict[tuple[str, ...], frozenset[str | None]] = {}
+
+
+def barred_actions(m: Model) -> frozenset[str | None]:
+    """The actions an ability of ``m`` forbids it (effect ``no_action``: Dignified Conduct, no Dash), kept per
+    set of abilities: the menu asks it of every action the model might try."""
+    held = m.data.get("abilities")
+    if not held:
+        return frozenset()
+    key = tuple(held)
+    got = _BARRED.get(key)
+    if got is None:
+        got = _BARRED[key] = frozenset([e.action for a in key for e in _effects_of(a) if e.kind == "no_action"])
+    return got
+
+
 def has_effect(m: Model, kind: str) -> bool:
     return bool(effects(m, kind))
 

@@ -328,7 +328,7 @@ def _legal(state: State, m: Model, a: Action, eng: list[Model]) -> bool:
 
 def _barred(m: Model, kind: str) -> list[Reason]:
     """An action the model's ability forbids it (Dignified Conduct: it cannot Dash)."""
-    if any(e.action == kind for e in abilities.effects(m, "no_action")):
+    if kind in abilities.barred_actions(m):
         return [(f"{R}/ability/no-action", f"{m.id} may not {kind.title()}: an ability of its profile forbids it")]
     return []
 
