@@ -226,6 +226,41 @@ def test_infiltrator_with_nowhere_to_hide_deploys_in_its_zone() -> None:
     assert f"{R}/deploy/zone" in rules_of(g, "deploy a2 @12,8")
 
 
+def test_infiltration_spots_are_the_grid_points_that_infiltration_problems_allows() -> None:
+    """The spots offered (kept per table and enemy positions, issue 26) are exactly the grid points that
+    ``infiltration_problems`` allows, spread, on a table with a wall and a dangerous pool, for both an empty
+    table and one with a friend placed on a hidden spot."""
+    from warband.kernel import setup as kernel_setup
+    from warband.rulesets.trench_crusade import setup as tc_setup
+
+    terrain = [
+        box("wall", "blocking", 0, 11, 24, 13, height=3.0, blocks_los=True),
+        box("pool", "dangerous", 4, 2, 9, 7),
+    ]
+    a = roster(trooper(), trooper(keywords=["INFILTRATOR"]), trooper(keywords=["INFILTRATOR"]), name="A")
+    g = Game.new(RS, [a, roster(trooper(), name="B")], scenario(terrain), 1)
+    g.settle()
+    act(g, "zone [0]")
+    _deploy_first_spot(g, "a1")
+    _deploy_first_spot(g, "b1")
+
+    def plain(mid: str) -> list[tuple[float, float]]:
+        state, m = g.state, g.state.models[mid]
+        table = state.ctx.table
+        nx, ny = int(table.width // tc_setup.INFILTRATE_STEP), int(table.depth // tc_setup.INFILTRATE_STEP)
+        grid = [((i + 0.5) * table.width / nx, (j + 0.5) * table.depth / ny) for i in range(nx) for j in range(ny)]
+        ok = [(round(x, 2), round(y, 2)) for x, y in grid if not tc_setup.infiltration_problems(state, m, (x, y))]
+        return kernel_setup.spread(ok, kernel_setup.FINE_SPOTS)
+
+    first = tc_setup.infiltration_spots(g.state, g.state.models["a2"])
+    assert first and first == plain("a2")
+    act(g, "deploy a2")
+    act(g, f"deploy a2 @{first[0][0]:g},{first[0][1]:g}")
+    act(g, "deploy a3")
+    again = tc_setup.infiltration_spots(g.state, g.state.models["a3"])
+    assert again == plain("a3") and first[0] not in again  # a2 now stands there
+
+
 # ------------------------------------------------------------------------------------------- SKIRMISHER
 def test_a_charged_skirmisher_moves_first_but_not_into_melee() -> None:
     """SKIRMISHER: charged, it rolls a D3 and its side may move it that far first, not within 1" of an enemy;

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from warband.kernel import setup as kernel_setup
 from warband.kernel.errors import Reason
@@ -200,11 +201,16 @@ def _hidden_ground(state: State, m: Model) -> list[tuple[Vec, Vec]]:
 def _infiltration_ground(state: State, m: Model) -> list[tuple[Vec, Vec, float]]:
     """The points of the infiltration grid where a base of ``m``'s size is wholly on the table and out of the
     terrain no model is placed in (``_ground_problems``' terrain test): (rounded spot, point, surface height).
-    They depend on the table and the base alone, so they are kept in the context's memo."""
+    They depend on the table and the base alone, so they are kept in the context's memo, and across games on the
+    same table (its size and terrain pieces, compared by value) in :data:`_GROUND`."""
     key = ("infiltrate-ground", m.radius)
     got: list[tuple[Vec, Vec, float]] | None = state.ctx.memo.get(key)
+    if got is not None:
+        return got
+    table = state.ctx.table
+    shared = (table.width, table.depth, tuple(table.terrain), m.radius)
+    got = _GROUND.get(shared)
     if got is None:
-        table = state.ctx.table
         nx, ny = int(table.width // INFILTRATE_STEP), int(table.depth // INFILTRATE_STEP)
         grid = [((i + 0.5) * table.width / nx, (j + 0.5) * table.depth / ny) for i in range(nx) for j in range(ny)]
         forbidden = [p for p in table.terrain if p.kind in ("impassable", "blocking", "dangerous")]
@@ -213,8 +219,16 @@ def _infiltration_ground(state: State, m: Model) -> list[tuple[Vec, Vec, float]]
             for x, y in grid
             if table.on_table((x, y), m.radius) and not any(p.circle_overlaps((x, y), m.radius) for p in forbidden)
         ]
-        state.ctx.memo[key] = got
+        if len(_GROUND) >= 64:
+            _GROUND.clear()
+        _GROUND[shared] = got
+    state.ctx.memo[key] = got
     return got
+
+
+#: :func:`_infiltration_ground` per table (width, depth, terrain pieces) and base radius, shared by the games of
+#: one process (the bench, the lab's workers play the same table again and again); emptied past 64 tables.
+_GROUND: dict[tuple[Any, ...], list[tuple[Vec, Vec, float]]] = {}
 
 
 # ------------------------------------------------------------------------------------------- Arabian Destrier
