@@ -79,11 +79,12 @@ def spot_problem(
             continue
         if piece.circle_overlaps(p, mr):
             return ("impassable", piece.id)
-    if not climbable_data(m, ctx.params):
+    if ctx.params["scalable_small_only"] and not climbable_data(m, ctx.params):
         for piece in ctx.table.terrain:
             if piece.kind == "platform" and piece.circle_overlaps(p, mr):
                 return ("scalable", piece.id)
-    skip = moving if isinstance(moving, (set, frozenset)) else set(moving)
+    # membership only: a list or tuple (a unit's few models) is asked as it is, without building a set per spot
+    skip = moving if isinstance(moving, (set, frozenset, list, tuple)) else set(moving)
     mid = m.id
     # a model farther than this (plus both radii) on either axis can neither overlap nor crowd ``m``: a cheap
     # rejection before the distance (speed only: the same answers as without it)
