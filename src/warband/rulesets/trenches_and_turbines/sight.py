@@ -79,12 +79,12 @@ def _line(
         if rank >= big and circle_segment_hits(pa, pt, c, r):
             return None
     conceal = 0
-    ln = math.hypot(pt[0] - pa[0], pt[1] - pa[1])
     for i, (piece, woods, size) in enumerate(pieces):
         iv = piece.clip(pa, pt)
         if iv is None or iv[1] - iv[0] <= 1e-9:
             continue
-        if woods:
+        if woods:  # the line's length only here: most lines meet no woods
+            ln = math.hypot(pt[0] - pa[0], pt[1] - pa[1])
             if (iv[1] - iv[0]) * ln > float(ctx.params["woods_sight"]) + 1e-9:
                 _to_front(pieces, i)
                 return None
