@@ -8,13 +8,13 @@ from __future__ import annotations
 import dataclasses
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, cast
 
 import pytest
 
 from warband.kernel import ruleset as kernel_ruleset
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import Event
 from warband.kernel.params import ParamTable
@@ -26,7 +26,7 @@ from warband.rulesets.example import Example
 State = GameState[dict[str, Any]]
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Pick(Choice[State], kind="pick", about="model", prompt="pick one", rules="toy"):
     """A choice declared with every keyword."""
 
@@ -40,7 +40,7 @@ class Pick(Choice[State], kind="pick", about="model", prompt="pick one", rules="
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Luck(OneDie[State], kind="luck", label="luck die"):
     """A die declared with keywords and no ``rules=``: a step outside a ruleset's package keeps ``"kernel"``."""
 
@@ -50,7 +50,7 @@ class Luck(OneDie[State], kind="luck", label="luck die"):
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Again(Pick):
     """A subclass without keywords inherits its parent's identity."""
 
@@ -118,7 +118,7 @@ def test_a_class_outside_a_ruleset_package_keeps_only_what_it_says() -> None:
     assert Plain.params.specs == {}
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Gift(ModelDecision[State], kind="gift"):
     """A decision about one model with a field of its own after the shared head."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import dataclasses
 import math
 from pathlib import Path
 from types import SimpleNamespace
@@ -17,6 +16,7 @@ from shapely.geometry import Point, Polygon
 from warband.agents.base import make_agent
 from warband.agents.play import play_out
 from warband.kernel import ruleset as registry
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.events import Event
@@ -96,7 +96,7 @@ def test_a_warband_of_more_than_nineteen_models_deploys_every_model() -> None:
         assert game.result() is not None
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@values.value
 class _PickLeader(ChooseSide[Any]):
     """A test step: side ``by`` names which side leads (``state.vars["leader"]``)."""
 

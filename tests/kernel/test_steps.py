@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import Event, Note
 from warband.kernel.records import Record, StepError, step_to_json
@@ -17,13 +17,13 @@ from warband.kernel.steps import Auto, Chance, Choice, SteppedRules, pop, push
 State = GameState[dict[str, Any]]
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Pair(Record):
     a: int
     b: float
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Pick(Choice[State]):
     kind = "pick"
     rules = "toy"
@@ -41,7 +41,7 @@ class Pick(Choice[State]):
         state.vars["picked"] = [*state.vars.get("picked", []), action.option]
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Roll(Chance[State]):
     kind = "roll"
     rules = "toy"
@@ -55,7 +55,7 @@ class Roll(Chance[State]):
         push(state, Pick(0 if sum(values) % 2 else 1, ("x", "y")))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Say(Auto[State]):
     kind = "say"
     rules = "toy"

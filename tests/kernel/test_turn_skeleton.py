@@ -7,11 +7,11 @@ the game is over after two rounds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import Activated, Event, Note
@@ -29,7 +29,7 @@ def ready_models(state: State, side: int) -> list[str]:
     return [m.id for m in state.side_models(side) if m.on_table and not m.flags.get("spent")]
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Pick(Activate[State]):
     rules = R
     by: int
@@ -44,7 +44,7 @@ class Pick(Activate[State]):
         return [(f"{R}/activation/spent", f"{piece} has acted this round")] if state.models[piece].flags else []
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class PickOrPass(Pick):
     """A game where a side may end its turn instead (``end-turn``)."""
 
@@ -54,7 +54,7 @@ class PickOrPass(Pick):
         state.vars["passed"] = self.by
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Act(ActionMenu[State]):
     """The active model's menu: only ``end``. Its player is the model's side (the kernel's default)."""
 
@@ -227,12 +227,12 @@ def test_a_voluntary_pass_is_offered_and_applied_when_the_game_has_one() -> None
         _PassWithoutRule(0).pass_turn(state, [])
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class _PassWithoutRule(Pick):
     pass_kind = "end-turn"
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class PickUnit(Activate[State]):
     """A drawn card of side ``by`` lets it pick one of its units with a card left (a game of units)."""
 
@@ -295,7 +295,7 @@ def test_a_game_saved_mid_activation_reads_back_the_same_decision() -> None:
     assert rules.legal_actions(copy) == [Action("end", "a3")]
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Scatter(OneDie[State]):
     kind = "scatter"
     rules = R
@@ -308,7 +308,7 @@ class Scatter(OneDie[State]):
         state.vars["scatter"] = values[0]
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ExtraRound(OneDie[State]):
     kind = "extra-round"
     rules = R

@@ -28,10 +28,9 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from warband.kernel import refusals
+from warband.kernel import refusals, values
 from warband.kernel.actions import CHANCE, CHOICE, OVER, Action, Decision, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event
@@ -94,7 +93,7 @@ class Choice(Step, Generic[S]):
         """Carry out a legal choice (the step is already off the stack)."""
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ModelDecision(Choice[S], about="model"):
     """A choice that side ``by`` makes about one model, ``model`` (a gift to pick, a bodyguard to send, markers to
     spend): the head such records share. A record adds its own fields after these two, so it is made
@@ -151,7 +150,7 @@ class ActionMenu(Choice[S]):
         self.act(state, action, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ModelActions(Generic[S]):
     """What a model may do in its activation, as the ruleset's three functions of the state and the model: its
     menu (``only_legal``: the legal actions, else every one a player might try), the rules an action breaks (empty

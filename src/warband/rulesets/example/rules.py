@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from warband.kernel import setup, steps, turns
+from warband.kernel import setup, steps, turns, values
 from warband.kernel.actions import Action
 from warband.kernel.battlefield import controller, vp_winner
 from warband.kernel.context import GameContext, Rosters, context_fields, number_models
@@ -77,7 +77,7 @@ def start_game(state: State, events: list[Event]) -> None:
     steps.push(state, RollOff("deployment"))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class RollOff(setup.RollOff[State]):
     """Rules 2 and 4: each side rolls a D6, the higher wins, a tie rolls again: for the deployment zones, or for
     the first activation of a round."""
@@ -91,7 +91,7 @@ class RollOff(setup.RollOff[State]):
             begin_activations(state, winner, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ChooseZone(setup.ChooseZone[State]):
     """Rule 2: the roll-off winner picks a deployment zone; the other side deploys first."""
 
@@ -103,7 +103,7 @@ class ChooseZone(setup.ChooseZone[State]):
         events.append(Note(f"side {side_name(1 - self.by)} deploys first", f"{R}/setup/first"))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Deploy(setup.Deploy[State]):
     """Rule 3: the sides take turns placing one model each wholly inside their own zone, where a model may stand
     (a side with none left lets the other finish). Pending with ``piece`` set, it asks where that model goes."""
@@ -186,7 +186,7 @@ def ready(state: State, side: int) -> list[str]:
     return [m.id for m in state.side_models(side) if m.on_table and not m.flags.get("activated")]
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Activate(turns.Activate[State]):
     """Rule 5: the side to act activates one of its ready models."""
 
@@ -206,7 +206,7 @@ class Activate(turns.Activate[State]):
 
 
 # ------------------------------------------------------------------------------------------- the activation
-@dataclass(frozen=True, slots=True)
+@values.value
 class ActionMenu(steps.ActionMenu[State], about="model"):
     """Rule 6: the active model's next action: a Move, an Attack, or the end of its activation."""
 
@@ -312,7 +312,7 @@ def attack_problems(state: State, m: Model, target: str | None) -> list[Reason]:
     return []
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class AttackRoll(steps.OneDie[State], kind="attack-roll", label="attack"):
     """Rule 8: one D6; a roll of the attacker's Skill or more hits and removes ``damage`` Wounds from the target."""
 

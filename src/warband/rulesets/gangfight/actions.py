@@ -14,9 +14,8 @@ starts them (:func:`do_action`).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
-from warband.kernel import steps
+from warband.kernel import steps, values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import ActionTaken, Event, Note, StatusChanged
@@ -175,7 +174,7 @@ CHECKS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ChooseAction(steps.ModelMenu[State]):
     """The active model's next action (seed 004, Standard and Special Actions), or the end of its activation."""
 

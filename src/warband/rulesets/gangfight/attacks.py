@@ -16,9 +16,10 @@ after a charge is in :mod:`.charge`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event, Note, Removed, StatusChanged, TokensChanged
@@ -129,7 +130,7 @@ def under_blast(state: State, centre: Vec) -> list[Model]:
 
 
 # ------------------------------------------------------------------------------------------- Fight! and Fire!
-@dataclass(frozen=True, slots=True)
+@values.value
 class FightGo(GFAuto, kind="fight-go"):
     """Fight! (and Power, Finesse, Slam!) after the interrupt window: the threat-range move, the model moving up to
     its threat range into base contact, then the attack (seed 004, Fight!)."""
@@ -150,7 +151,7 @@ class FightGo(GFAuto, kind="fight-go"):
             events.append(Note(f"{m.id} moves its threat range and cannot reach {t.id}", f"{R}/fight/short"))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class FireGo(GFAuto, kind="fire-go"):
     """Fire! after the interrupt window: the attack (the shooter fires unless it is off the table)."""
 
@@ -240,7 +241,7 @@ def start_area(state: State, m: Model, t: Model, w: dict[str, Any], events: list
 
 
 # ------------------------------------------------------------------------------------------- one attack's dice
-@dataclass(frozen=True, slots=True)
+@values.value
 class AttackRoll(GFChance, kind="attack"):
     """The attack dice: successes are hits (a natural 1 fails; TN floor 2; TN above 6 drops dice)."""
 
@@ -290,7 +291,7 @@ def save_wounds(state: State, t: Model, pt: gd.PoolTest, wounds: int, knock: boo
         push(state, Soak(t.id, wounds, knock, 0))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ArmourRoll(GFChance, kind="armour"):
     """The target's ARM dice at TN = the attacker's DAM; each success negates a wound (digest B1 Melee)."""
 
@@ -313,7 +314,7 @@ class ArmourRoll(GFChance, kind="armour"):
         take_wounds(state, t, left, self.knock, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Soak(GFAuto, kind="soak"):
     """Wounds on a model that rolls no armour dice (ARM 0), less any Dodge successes."""
 
@@ -327,7 +328,7 @@ class Soak(GFAuto, kind="soak"):
         take_wounds(state, t, gd.wounds_after_armour(self.wounds, 0, self.dodge), self.knock, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class DodgeRoll(GFChance, kind="dodge"):
     """Dodge (seed 004): IV dice at TN = the Area of Effect attacker's successes against this model; the successes
     are added to the armour roll stored beneath."""

@@ -11,9 +11,9 @@ involved; the leader's activation then ends. Digest B2 Banding; PROPOSED reading
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
@@ -132,7 +132,7 @@ def join_payment(state: State, step: BandNominate, x: Model) -> tuple[Model, int
     return (x, each) if each > 0 else (state.models[step.leader], pint(state, "banding_join_ap"))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class BandNominate(GFChoice, kind="band", about="leader"):
     """The leader nominates the models that join its Banding Action, one at a time, then says 'done'."""
 
@@ -191,7 +191,7 @@ def execute_band(
     open_window(state, lead, t, "fight" if kind == "bring-it-down" else "fire")
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class BandAttack(GFAuto, kind="band-attack"):
     """Bring it Down!: the leader's one melee attack at +1 ATT and +1 DAM per model involved; On my Mark!: its one
     ranged attack at +1 MRK and +1 DAM per model involved (seed 004). Every member's weapon is then unloaded
@@ -225,7 +225,7 @@ class BandAttack(GFAuto, kind="band-attack"):
         start_ranged(state, lead, t, w, mrk, dam, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class BandOrder(GFChoice, kind="band-order", about="model"):
     """With Me!: each member in turn, the leader first, makes a Move or a Charge! (no AP of its own); when the
     order ends, each member in base to base contact with an enemy may make a free Fight! (seed 004)."""
@@ -260,7 +260,7 @@ class BandOrder(GFChoice, kind="band-order", about="model"):
             declare_charge(state, m, state.models[action.target or ""], band=True)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class BandFights(GFAuto, kind="band-fights"):
     """After With Me!'s order: the free Fight! of each member in base to base contact with an enemy, in order."""
 

@@ -15,8 +15,7 @@ interrupt window), :class:`ChargeRoll`, :class:`ChargeMove` (Flee!, the move, Co
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event, Note
@@ -68,7 +67,7 @@ def declare_charge(state: State, m: Model, t: Model, band: bool = False) -> None
     open_window(state, m, t, "charge")
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ChargeRoll(GFChance, kind="charge-roll", prompt="charge"):
     """Charge! (seed 004): MV dice at 2+/4+/6+ for flat/light/dense terrain; +1" per success on top of MV."""
 
@@ -98,7 +97,7 @@ class ChargeRoll(GFChance, kind="charge-roll", prompt="charge"):
                 push(state, FireBack(who, self.model, kind[5:]))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ChargeMove(GFAuto, kind="charge-move"):
     """The charge move: the whole distance rolled toward the target, stopping at base contact; a failed charge
     still moves it (seed 004). Flee! moves the target away first; Counter-Charge resolves after."""
@@ -140,7 +139,7 @@ class ChargeMove(GFAuto, kind="charge-move"):
             push(state, FreeFight(m.id, m.side))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class FreeFight(ModelDecision[State], kind="free-fight"):
     """After a charge, a model with an enemy in its threat range may make a free Fight! (seed 004, Charge!)."""
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.context import GameContext, Rosters, SideSpecs, context_fields, number_models
 from warband.kernel.errors import Reason
@@ -304,7 +305,7 @@ def _leg_cost(state: State, a: Vec, b: Vec) -> float:
     return tr.length + tr.length_in("difficult")
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Plan:
     path: tuple[Vec, ...]
     cost: float

@@ -11,10 +11,10 @@ Sources: seed 004 (``/work/shared/seeds/004_6343646e52f2e15c.txt``), section nam
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
+from warband.kernel import values
 from warband.kernel.params import ParamTable, Scalar
 from warband.rulesets.gangfight import PARAMS_PATH
 from warband.rulesets.gangfight.terms import Density, Rank, Size, rank_order, size_order
@@ -92,7 +92,7 @@ def _float(params: Params, name: str) -> float:
 # ------------------------------------------------------------------------------------------ dice pools
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class DiceRules:
     """The numbers every pool test uses (digest B1 Dice and Melee; digest B2 Dice)."""
 
@@ -120,7 +120,7 @@ class DiceRules:
 STANDARD = DiceRules()
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class PoolTest:
     """A pool of ``dice`` D6, each succeeding on a natural roll of ``tn`` or more (and never on a natural 1)."""
 
@@ -328,7 +328,7 @@ def banding_cost(joined: int, params: Params = DEFAULTS) -> tuple[int, int]:
     return lead, join
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class BandingBonus:
     """What a Banding attack adds: to the attack pool (ATT or MRK) and to DAM."""
 

@@ -13,8 +13,7 @@ roll (:class:`.attacks.AttackRoll`), Bulwark in :func:`.attacks.defence`; Fire! 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
@@ -70,7 +69,7 @@ def open_window(state: State, a: Model, t: Model, trigger: str) -> None:
         push(state, InterruptWindow(t.side, a.id, t.id, trigger))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class InterruptWindow(GFChoice, kind="interrupt", about="target"):
     """The non-active player may spend a held AP of the targeted model on one Interrupt, declared before any
     model moves (seed 004, Interrupts): Counter-Charge, Flee!, Fire!, Bulwark, Fight!; or pass."""
@@ -169,7 +168,7 @@ def below_action(state: State, step: GFAuto) -> None:
     state.stack = [*stack[:i], step, *stack[i:]]
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class FireBack(GFAuto, kind="fire-back"):
     """A Fire! interrupt resolving: a ranged attack at the declaring model; it fires even if the enemy action
     incapacitated it (PROPOSED, as the seed says for Counter-Charge and Fight!)."""
@@ -186,7 +185,7 @@ class FireBack(GFAuto, kind="fire-back"):
         start_ranged(state, m, t, w, 0, 0, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class StrikeBack(GFAuto, kind="strike-back"):
     """A Fight! interrupt: after the active model's attack has fully resolved, the model attacks it, even if it
     was just incapacitated (seed 004, Fight! interrupt)."""

@@ -8,8 +8,7 @@ of its turns, AP = min(IV, successes). Terrifying creatures are not modelled (``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from warband.kernel import values
 from warband.kernel.actions import DiceSpec
 from warband.kernel.events import DiceRolled, Event
 from warband.kernel.space import gap
@@ -41,7 +40,7 @@ def bravery_wp(state: State, m: Model) -> int:
     return wp
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class BraveryRoll(GFChance, kind="bravery"):
     """A Bravery test: WP dice at TN 3; this turn's AP = min(IV, successes) (digest B1 Fear, B2 End)."""
 

@@ -11,8 +11,8 @@ success 1"; a ladder or rope is a Move). Digest B2 Jump/Climb (PROPOSED): fallin
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.climbing import platform_under
 from warband.kernel.errors import Reason
@@ -45,7 +45,7 @@ from warband.rulesets.gangfight.turn import end_activation
 
 
 # ------------------------------------------------------------------------------------------- Move and Run
-@dataclass(frozen=True, slots=True)
+@values.value
 class Destination(GFChoice, kind="dest", about="model"):
     """Where a moving model goes (Move: MOV; Run: twice MOV, never through difficult terrain, and the activation
     ends, seed 004 Run). Any concrete point is checked against the table; the options are candidates."""
@@ -171,7 +171,7 @@ def jump_spots(state: State, m: Model) -> list[Vec]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class JumpClimbRoll(GFChance, kind="jump-climb", prompt="jump/climb"):
     """The Jump/Climb check: MOV dice at TN 4, each success 1" (seed 004). Short of what it needs, the model
     falls: 1 wound per full 3" of the drop, ARM at TN 4 (digest B2, PROPOSED): a failed climb stays at the

@@ -12,7 +12,6 @@ Sources: digest ``gangfight.md`` B1 (Attributes, Size, Armour, Table & forces), 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -20,6 +19,7 @@ from typing import Any, Literal
 import pydantic
 from pydantic import BaseModel, Field, model_validator
 
+from warband.kernel import values
 from warband.kernel.errors import Problem, RosterError
 from warband.kernel.params import ParamTable, Scalar
 from warband.kernel.roster import (
@@ -288,7 +288,7 @@ class GFParty(FrozenEntry):
     models: list[GFModel] = Field(min_length=1, max_length=MAX_MODELS)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ResolvedModel:
     """A party entry with its bundled type filled in (one value per entry; ``count`` still applies)."""
 

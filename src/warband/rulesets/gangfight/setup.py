@@ -10,9 +10,9 @@ the Attacker deploys its whole force first, then the Defender, each within 12" o
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from warband.kernel import setup as kernel_setup
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event, Note, placements
@@ -69,7 +69,7 @@ def start_game(state: State, events: list[Event]) -> None:
     push(state, InitiativeRoll())
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class InitiativeRoll(GFChance, kind="initiative"):
     """Stage 1 (digest B1): an opposed IV test at TN 4 of the two leaders; a tie rolls again (``initiative_ties``).
     One roll of both pools, side A's dice first."""
@@ -100,7 +100,7 @@ class InitiativeRoll(GFChance, kind="initiative"):
         push(state, ChooseRole(won))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ChooseRole(kernel_setup.ChooseSide[State], kind="role"):
     """The initiative winner picks Attacker or Defender (digest B1 Stages (1)): "attacker" makes itself the
     Attacker, "defender" the other side."""
@@ -114,7 +114,7 @@ class ChooseRole(kernel_setup.ChooseSide[State], kind="role"):
         push(state, ChooseEdge(1 - attacker))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ChooseEdge(kernel_setup.ChooseZone[State]):
     """The Defender picks its table edge (digest B1 Stages (1)); the Attacker deploys first."""
 
@@ -130,7 +130,7 @@ class ChooseEdge(kernel_setup.ChooseZone[State]):
         state.phase = "deploy"
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Deploy(kernel_setup.Deploy[State]):
     """Each side deploys its whole force within ``deployment_depth`` of its edge, the Attacker first (digest B1),
     model by model in roster order: the only choice is the spot (no piece is picked first)."""

@@ -9,9 +9,7 @@ one-at-a-time``). Design: ``docs/design/gangfight-steps.md`` §2.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from warband.kernel import turns
+from warband.kernel import turns, values
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note, PhaseStarted
 from warband.kernel.state import Model
@@ -80,7 +78,7 @@ def end_activation(state: State, m: Model, events: list[Event]) -> None:
         events.append(Note(f"{m.id}'s activation ends, {ap(m)} AP held", f"{R}/turn/hold"))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Activate(turns.Activate[State]):
     """The active player picks the next model to activate (``activation_order = one-at-a-time``) or ends the turn:
     the kernel's activation decision with a voluntary pass (``end-turn``); refusals ``turn/choose``,

@@ -47,8 +47,8 @@ the caster (:func:`payers`; ours: the enemy's markers first, most first, then th
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event, Note, StatusChanged, TokensChanged
@@ -238,7 +238,7 @@ def take(state: State, m: Model, a: Action, events: list[Event]) -> None:
     push_success(state, m.id, ab, plus, minus, risky, then, True)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class AfterAbility(AfterSuccess, kind="after-ability"):
     """An ability action's outcome on a success (a Critical for ``critical_count``)."""
 
@@ -328,7 +328,7 @@ def _advance(state: State, m: Model, fx: Effect, events: list[Event]) -> None:
             place(state, f, spot, charge_end_z(state, f, spot), events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class HealRoll(OneDie[State], kind="heal-roll", prompt="heal", label="healing"):
     """The D``sides`` Blood markers a healing ability removes."""
 
@@ -343,7 +343,7 @@ class HealRoll(OneDie[State], kind="heal-roll", prompt="heal", label="healing"):
         add_blood(state, state.models[self.model], -values[0], events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class PuppetRoll(OneDie[State], kind="puppet-roll", prompt="puppet", label="puppet"):
     """Puppet Master: the D6 inches the target may be moved, then where (the user's side chooses)."""
 
@@ -355,7 +355,7 @@ class PuppetRoll(OneDie[State], kind="puppet-roll", prompt="puppet", label="pupp
         push(state, Destination(self.model, "puppet", float(values[0]), by=self.by))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class SacramentChoice(ModelDecision[State], kind="sacrament"):
     """The Ammunition Sacrement: the user's side picks the gift ``model`` gets for its next activation."""
 
@@ -379,7 +379,7 @@ class SacramentChoice(ModelDecision[State], kind="sacrament"):
 _PORTAL_RINGS, _PORTAL_ANGLES = (2.0, 4.0, 6.0), 12
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class PortalChoice(ModelDecision[State], kind="portal"):
     """Goetic Portal: where the caster reappears (``to MODEL @x,y``; ``to MODEL ENEMY @x,y`` brings the enemy it
     is fighting, of base ``size`` mm or less, kept where it stood beside it), or ``stay MODEL``."""

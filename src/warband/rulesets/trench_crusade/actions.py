@@ -7,9 +7,9 @@ Tend Wounds) is one more entry in :data:`CHECKS` and one more branch of :func:`d
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import ActionTaken, Event, Note
@@ -269,7 +269,7 @@ def do_action(state: State, m: Model, a: Action, events: list[Event]) -> None:
         add_blood(state, f, -int(state.ctx.params["medic_heal"]), events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class EndAfter(TCAuto, kind="end-after"):
     """RELOAD (digest §9): the activation ends after the Shoot."""
 

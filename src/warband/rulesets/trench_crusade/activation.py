@@ -8,10 +8,9 @@ at most once, and only one of Move, Charge or Retreat (:func:`action_reasons`). 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
-from warband.kernel import steps, turns
+from warband.kernel import steps, turns, values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import ActionTaken, Activated, Event, Note, StatusChanged, TokensChanged
@@ -40,7 +39,7 @@ from warband.rulesets.trench_crusade.swallow import bleed_and_strike
 
 
 # ------------------------------------------------------------------------------------------- activating a model
-@dataclass(frozen=True, slots=True)
+@values.value
 class Activate(turns.Activate[State]):
     """Standing decision of the Activation Phase: ``side`` activates one of its models (seed 000). The kernel's
     activation decision refuses another side's model (``activation/alternate``) or anything but ``activate
@@ -103,7 +102,7 @@ def followers(state: State, m: Model) -> list[Model]:
     ]
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class FollowerChoice(steps.ModelDecision[State], kind="follower"):
     """Faithful Followers: as ``model`` activates, its side names a friend within 1" to activate together with it
     (``follow MODEL FRIEND``) or none (``decline MODEL``). The pair is a team like a FIRETEAM's, except that
@@ -247,7 +246,7 @@ def end_part(state: State, m: Model) -> tuple[bool, list[str]]:
 
 
 # ------------------------------------------------------------------------------------------- the action menu
-@dataclass(frozen=True, slots=True)
+@values.value
 class ActionMenu(steps.ModelMenu[State]):
     """Standing decision of an activated model: its next action (seed 000 §Actions)."""
 

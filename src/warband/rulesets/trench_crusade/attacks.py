@@ -11,10 +11,11 @@ An attack is a chain of typed steps on the state's stack::
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, Note, Removed, StatusChanged, TokensChanged
 from warband.kernel.space import gap
@@ -236,7 +237,7 @@ def long_range(state: State, m: Model, t: Model, w: dict[str, Any]) -> bool:
     return gap(m, t) > float(w["range"] or 0) * float(state.ctx.params["long_range_fraction"]) + 1e-9
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Attack(TCAuto, kind="attack"):
     """One attack of ``attacker`` on ``target`` with ``weapon`` (``mode`` ranged or melee); ``own``: made in the
     attacker's own activation (a failed Risky roll then ends it). Shooting into melee is settled once
@@ -294,7 +295,7 @@ class Attack(TCAuto, kind="attack"):
         return True
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Deflect(OneDie[State], kind="deflect", label="shooting into melee"):
     """Shooting into melee (digest §4): on 1-3 the shot must target the friend (lost if it cannot be)."""
 
@@ -324,7 +325,7 @@ class Deflect(OneDie[State], kind="deflect", label="shooting into melee"):
             push(state, replace(attack, target=f.id))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class AfterHit(AfterSuccess, kind="after-hit"):
     """What an attack's Success Roll leads to: the Injury Rolls of every model hit."""
 
@@ -377,7 +378,7 @@ def bodyguards(state: State, t: Model) -> list[Model]:
     ]
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Bodyguard(ModelDecision[State], kind="bodyguard"):
     """Pilgrim Bodyguard: the hit's side chooses whether a bodyguard takes the hit meant for ``model`` (not BLAST)."""
 
@@ -407,7 +408,7 @@ def _blast_victims(state: State, m: Model, t: Model, radius: float) -> list[Mode
 
 
 # ------------------------------------------------------------------------------------------- auto targets
-@dataclass(frozen=True, slots=True)
+@values.value
 class AutoNext(TCAuto, kind="auto-next"):
     """AUTOMATIC X (digest §9): ``more`` attacks left, each at a target within ``automatic_spread`` of
     ``first``."""
@@ -436,7 +437,7 @@ class AutoNext(TCAuto, kind="auto-next"):
         push(state, Attack(m.id, t.id, self.weapon, "ranged", False, True))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class AutoTarget(TCChoice, kind="auto-target", about="attacker"):
     """The shooter picks the next AUTOMATIC target when more than one is within reach."""
 
@@ -473,7 +474,7 @@ def auto_target_options(state: State, attacker: str, first_id: str, weapon: str)
 
 
 # ------------------------------------------------------------------------------------------- injuries
-@dataclass(frozen=True, slots=True)
+@values.value
 class Injury(TCAuto, kind="injury"):
     """An Injury Roll to set up for ``victim``: from an attack (``attacker``, ``weapon``, ``mode``, ``crit``
     INJURY DICE from a critical) or from the table (``source``: a fall, dangerous terrain; ``fall`` extra
@@ -601,7 +602,7 @@ def attack_preview(state: State, m: Model, t: Model, w: dict[str, Any], mode: st
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class SpendInjury(ModelDecision[State], kind="spend-injury"):
     """Before an Injury Roll on a model with Blood markers, its opponent spends them: +1 INJURY DICE each, or
     a Bloodbath (digest §6)."""
@@ -637,7 +638,7 @@ class SpendInjury(ModelDecision[State], kind="spend-injury"):
             amend_below(state, InjuryRoll.kind, lambda roll: replace(roll, plus=roll.plus + k))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class InjuryRoll(TCChance, kind="injury-roll", prompt="injury"):
     """The Injury Roll (digest §6): 2D6 with +/- INJURY DICE keeping two, or ``all_dice`` dice all added (a
     Bloodbath, DEADLY), plus the modifier."""

@@ -15,6 +15,7 @@ from typing import Any
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
+from warband.kernel import values
 from warband.kernel.errors import Problem
 from warband.kernel.roster import problems_from_validation
 from warband.rulesets.trench_crusade.abilities import item_keywords
@@ -79,7 +80,7 @@ class BookEntry(BaseModel):
     )
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Bought:
     """An item or upgrade of an entry: catalogue id, where the file writes it, cost per model, kit or bought."""
 
@@ -90,7 +91,7 @@ class Bought:
     kit: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Entry:
     """A catalogue entry of a warband, resolved: the profile, the list slot, what it carries and buys."""
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 import abc
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from warband.kernel import turns
+from warband.kernel import turns, values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, Moved, Note, StatusChanged, TokensChanged
 from warband.kernel.records import Step
@@ -184,7 +184,7 @@ class AfterSuccess(Step):
         """Carry on after ``roll`` gave ``result``."""
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class SuccessRoll(TCChance, kind="success"):
     """A Success Roll (seed 000 §Success Rolls): +DICE and -DICE cancel in pairs; two dice are kept."""
 
@@ -246,7 +246,7 @@ class SuccessRoll(TCChance, kind="success"):
         return False
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class SpendHit(ModelDecision[State], kind="spend-hit"):
     """Before a Success Roll of a model with Blood markers, its opponent spends any of them for -1 DICE each
     (digest §6 Blood markers)."""
@@ -263,7 +263,7 @@ class SpendHit(ModelDecision[State], kind="spend-hit"):
         amend_below(state, SuccessRoll.kind, lambda roll: replace(roll, minus=roll.minus + k))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class SpendBlessing(ModelDecision[State], kind="spend-blessing"):
     """BLESSING MARKER (catalogue keyword): before a Success Roll of its model (``injury`` False) or an Injury
     Roll against it (``injury`` True), its owner spends any of its Blessing markers, each +1 DICE on the roll or

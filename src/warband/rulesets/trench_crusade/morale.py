@@ -5,8 +5,8 @@ check, Shaken, Sound the Retreat, fleeing). The turn's scoring and the end of th
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.events import Event, Note, PhaseStarted, StatusChanged
 from warband.kernel.steps import push
@@ -57,7 +57,7 @@ def morale_idle(state: State, events: list[Event]) -> bool:
     return True
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class AfterMorale(AfterSuccess, kind="after-morale"):
     """The outcome of a side's Morale check (digest §1): a pass steadies a Shaken warband; a first failure
     makes it Shaken (or, with ``sound_the_retreat``, its player may flee instead); a second one, it flees."""
@@ -80,7 +80,7 @@ class AfterMorale(AfterSuccess, kind="after-morale"):
             shake(state, side, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class MoraleFail(TCChoice, kind="morale-fail"):
     """Sound the Retreat (digest §1, param ``sound_the_retreat``): after a first failed check the player
     chooses to stand Shaken or to flee."""

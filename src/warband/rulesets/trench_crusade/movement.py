@@ -11,8 +11,8 @@ and asks where the charger ends (:class:`ChargeEnd`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event, Note
@@ -104,7 +104,7 @@ def into_melee(state: State, m: Model, p: Vec) -> bool:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class SkirmishRoll(TCChance, kind="skirmish-roll", prompt="skirmish"):
     """SKIRMISHER: the D3 inches the charged model may move before the charger does."""
 
@@ -148,7 +148,7 @@ def in_dangerous(state: State, p: Vec) -> bool:
 
 
 # ------------------------------------------------------------------------------------------- movement steps
-@dataclass(frozen=True, slots=True)
+@values.value
 class Destination(TCChoice, kind="dest", about="model"):
     """Where a moving model goes (``mode``: move, dash or retreat; ``allow`` inches; ``away`` the direction of a
     Retreat): any concrete point is checked against the real table, the options are candidates."""
@@ -233,7 +233,7 @@ def retreat_point_reasons(state: State, m: Model, p: Vec, allow: float, away: Ve
 RETREAT_SLACK = 0.15  # inches a Retreat may fall short of its measured reach (the reach is measured in 0.1" steps)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class MoveGo(TCAuto, kind="move-go"):
     """A move to ``point`` that waited for its climb or jump roll (it is dropped if that roll failed)."""
 
@@ -249,7 +249,7 @@ class MoveGo(TCAuto, kind="move-go"):
             finish_move(state, m, plan, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class RetreatMove(TCAuto, kind="retreat-move"):
     """After the enemies' strikes, a Retreating model still standing moves directly away (seed 000 Retreat)."""
 
@@ -265,7 +265,7 @@ class RetreatMove(TCAuto, kind="retreat-move"):
         push(state, Destination(m.id, "retreat", movement(state, m), self.away))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Strike(TCChoice, kind="strike", about="model"):
     """Seed 000 Retreat: 'Your opponent can make a Melee Attack against the Retreating model': each engaged
     enemy's side chooses to strike, with the one melee weapon it picks (digest §7), or to let it go."""
@@ -288,7 +288,7 @@ class Strike(TCChoice, kind="strike", about="model"):
         attacks.begin_melee_attack(state, e, target, action.option or "", events, own_activation=False)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ChargeRoll(TCChance, kind="charge-roll", prompt="charge"):
     """The charge die (seed 000 Charge: 'roll a dice, add the result to your model's Movement')."""
 
@@ -309,7 +309,7 @@ class ChargeRoll(TCChance, kind="charge-roll", prompt="charge"):
         push(state, ChargeGo(self.model, self.target, die))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ChargeGo(TCAuto, kind="charge-go"):
     """The charge move toward ``target``: Movement plus the ``die`` (None while a climb roll is pending; 0 for
     HEAVY), halved in the activation a Down model stood up (digest §6)."""
@@ -328,7 +328,7 @@ class ChargeGo(TCAuto, kind="charge-go"):
         push(state, ChargeEnd(m.id, t.id, allowance, found.spots, found.reached, found.closest))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ChargeEnd(TCChoice, kind="charge-end", about="model", prompt="dest"):
     """Where the charging model ends (seed 000 Charge: 'move it towards the target'): the charging player picks
     any spot the ``allowance`` reaches within 1" of the target when one exists (``reached``), else a spot at
@@ -396,7 +396,7 @@ class ChargeEnd(TCChoice, kind="charge-end", about="model", prompt="dest"):
 
 
 # ------------------------------------------------------------------------------------------- after success rolls
-@dataclass(frozen=True, slots=True)
+@values.value
 class AfterDash(AfterSuccess, kind="after-dash"):
     """Seed 000 Dash: a passed Risky roll allows a Move."""
 
@@ -408,7 +408,7 @@ class AfterDash(AfterSuccess, kind="after-dash"):
             push(state, Destination(m.id, "dash", movement(state, m) * abilities.dash_factor(m)))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class AfterClimb(AfterSuccess, kind="after-climb"):
     """A climb or a jump (seed 000 Move; digest §7): the move or charge waiting beneath goes ahead on a pass;
     on a failure it is dropped and a failed jump falls into the gap."""
@@ -430,7 +430,7 @@ class AfterClimb(AfterSuccess, kind="after-climb"):
             push_charge_die(state, state.models[go.model], state.models[go.target])
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class AfterDangerous(AfterSuccess, kind="after-dangerous"):
     """Digest §7 Dangerous: a failed Risky roll means an Injury Roll (and the activation ends)."""
 
@@ -441,7 +441,7 @@ class AfterDangerous(AfterSuccess, kind="after-dangerous"):
             attacks.push_injury(state, state.models[self.model], "dangerous terrain")
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class AfterDive(AfterSuccess, kind="after-dive"):
     """Digest §7 Diving Charge: failure -> Down plus the fall injury; success -> +1 DICE next melee attack."""
 

@@ -10,12 +10,12 @@ the :class:`~document.TCRoster` the engine reads, and :func:`model_specs` flatte
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pydantic
 
+from warband.kernel import values
 from warband.kernel.errors import Problem, RosterError
 from warband.kernel.offers import RosterLine, RosterSummary
 from warband.kernel.roster import describe_value, problems_from_validation, read_mapping
@@ -299,7 +299,7 @@ def _one_leader(r: _Read) -> None:
             first = f"models[{i}]"
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Reading:
     """What :func:`read_warband` found: the engine's document (None when there are problems), every problem, and
     the totals as far as they could be read (a lower bound when entries are broken)."""

@@ -8,10 +8,10 @@ When both are on the table the first turn is due (:mod:`.turn`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 from warband.kernel import setup as kernel_setup
+from warband.kernel import values
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, placements
 from warband.kernel.space import overlapping
@@ -21,7 +21,7 @@ from warband.rulesets.trench_crusade.core import TURN_OVER, R, State, Vec, place
 from warband.rulesets.trench_crusade.keywords import has_kw
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ChooseZone(kernel_setup.ChooseZone[State]):
     """The roll-off winner picks a deployment zone (digest §1)."""
 
@@ -32,7 +32,7 @@ class ChooseZone(kernel_setup.ChooseZone[State]):
         return first_deployer(state)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Deploy(kernel_setup.Deploy[State]):
     """Standing decision of the deployment: ``by`` places one of its models wholly inside its zone, clear of
     impassable, blocking and dangerous terrain and of other bases (digest §1 CNL). Pending with ``piece`` set,

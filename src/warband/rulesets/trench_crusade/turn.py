@@ -13,10 +13,8 @@ seed sentence to the functions that implement it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from warband.kernel import setup as kernel_setup
-from warband.kernel import turns
+from warband.kernel import turns, values
 from warband.kernel.events import Event, Note, PhaseStarted
 from warband.kernel.state import Model
 from warband.kernel.steps import push
@@ -60,7 +58,7 @@ def start_game(state: State, events: list[Event]) -> None:
     push(state, RollOff("deployment"))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class RollOff(kernel_setup.RollOff[State]):
     """A roll-off (digest §1): for the deployment zone, or for the Initiative when the sides are level."""
 

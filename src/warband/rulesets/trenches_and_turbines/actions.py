@@ -5,9 +5,7 @@ an activation (:class:`ActionMenu`) and doing the chosen action. Rule ids are
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from warband.kernel import steps
+from warband.kernel import steps, values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import ActionTaken, Event
@@ -99,7 +97,7 @@ CHECKS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ActionMenu(steps.ActionMenu[State], about="unit"):
     """The standing decision of an activation (never stored): the active ``unit`` picks its next action, or
     ends its activation."""

@@ -9,8 +9,9 @@ each, and a chance step :class:`ModelSave` rolls that attack's saves at that mod
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, Note, Removed, TokensChanged
 from warband.kernel.records import Record
@@ -22,7 +23,7 @@ from warband.rulesets.trenches_and_turbines.cover import unit_cover
 from warband.rulesets.trenches_and_turbines.units import leader_of, members
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Group(Record):
     """Attacks rolled together (seed 002: attacks with different modifiers are rolled separately): ``n`` dice
     hitting on ``tn`` or less with ``weapon`` (its ``damage``, ``pen`` and ``blast``), made by ``models``
@@ -37,7 +38,7 @@ class Group(Record):
     models: int
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Attack(TTAuto, kind="attack"):
     """The groups of an attack by ``unit`` on ``target`` still to roll; ``tally`` is the vars key counting its
     casualties, ``cap`` the casualty cap (visible models) if any."""
@@ -60,7 +61,7 @@ class Attack(TTAuto, kind="attack"):
         run_group(state, self, 0, Attack)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Order(TTChoice, kind="order"):
     """The attacking player picks which group of a ranged attack is rolled next."""
 
@@ -107,7 +108,7 @@ def run_group(state: State, attack: Attack, i: int, again: type[Attack] | type[O
     push(state, Hits(attack.unit, attack.target, g, attack.melee, attack.tally, attack.cap, attack.cover_from))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Hits(TTChance, kind="hits"):
     """The hit rolls of one group."""
 
@@ -150,7 +151,7 @@ def resolve_hits(state: State, step: Hits, values: tuple[int, ...], events: list
     push(state, Saves(step.unit, tuid, hits, g, tn, step.tally, step.cap))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class SaveMods(Record):
     """What modifies each model's own save when the models of the target have different SVs: the Pen of the
     attack and the target's Cover."""
@@ -190,7 +191,7 @@ def save_target(state: State, tuid: str, pen: int, step: Hits) -> int:
     return sv - pen + save_cover(state, tuid, step)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Saves(TTChance, kind="saves"):
     """The saves of a group's hits at the unit's shared target number: ``hits`` x damage dice."""
 
@@ -219,7 +220,7 @@ class Saves(TTChance, kind="saves"):
             push(state, Damage(self.target, todo, self.tally, self.cap))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Damage(TTAuto, kind="damage"):
     """Unsaved attacks on ``target``, their damage in ``todo`` (one entry per attack), each to go to a model the
     defender picks; with ``save`` the model's own save is still to roll for each (different SVs)."""
@@ -240,7 +241,7 @@ class Damage(TTAuto, kind="damage"):
             push(state, Wound(self))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Wound(TTChoice, kind="wound"):
     """The defender picks the model that takes the next attack of ``damage``."""
 
@@ -279,7 +280,7 @@ def take_attack(state: State, step: Damage, mid: str, events: list[Event]) -> No
     push(state, ModelSave(step, mid, tn, step.todo[0]))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ModelSave(TTChance, kind="msave"):
     """One attack's ``n`` save dice at the chosen ``model``'s own target number ``tn``."""
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
@@ -78,7 +78,7 @@ def begin_charge(state: State, uid: str, tuid: str, mode: str, events: list[Even
     push(state, ChargeGo(uid, tuid, mode))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ChargeGo(TTAuto, kind="charge-go"):
     """The charge move of ``unit`` at ``target`` (a ``mode`` "walking" or "running" charge), once the target's
     reaction is over: its distance and whether it counts as running are worked out now, after the reaction (a

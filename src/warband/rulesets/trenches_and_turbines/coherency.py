@@ -5,8 +5,8 @@ coherency leader a unit designates when its leader dies."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.events import Event, Note
 from warband.kernel.geometry.distance import Vec, edge_distance
@@ -56,7 +56,7 @@ def follower_slots(lead_at: Vec, lead_r: float, r: float, spacing: float) -> lis
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class NewLeader(TTChoice, kind="leader", about="unit"):
     """The unit that lost its leader picks a new coherency leader (seed 002, Unit Coherency)."""
 

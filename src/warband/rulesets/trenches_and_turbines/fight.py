@@ -5,9 +5,10 @@ numbers): which models fight, their attack groups, the Fight as steps (Priority,
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
@@ -52,7 +53,7 @@ def melee_groups(state: State, uid: str, enemy: str, bonus: int) -> list[Group]:
     return [g for g in groups.values() if g.n > 0]
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class FightGo(TTAuto, kind="fight-go"):
     """The Fight Process (seed 002): a running charger with Priority resolves all its attacks first; otherwise
     both units fight simultaneously (every fighter's attacks are fixed before casualties are removed);
@@ -76,7 +77,7 @@ class FightGo(TTAuto, kind="fight-go"):
         push_attack(state, att, dfn, a_groups, True, "fight_a", None, None)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class StrikeBack(TTAuto, kind="strike-back"):
     """The defender's attacks after a charger with Priority struck first (if both units still stand)."""
 
@@ -95,7 +96,7 @@ def push_defender_attacks(state: State, defender: str, attacker: str) -> None:
     push_attack(state, defender, attacker, melee_groups(state, defender, attacker, 0), True, "fight_d", None, None)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class FightEnd(TTAuto, kind="fight-end"):
     """Resolving the Fight (seed 002): more casualties wins; the winner may Shift; the loser tests Leadership
     (fail: Routed and pinned). A draw: both may Shift, then both are pinned."""
@@ -127,7 +128,7 @@ class FightEnd(TTAuto, kind="fight-end"):
             push_shift(state, win, free=True)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class DrawPins(TTAuto, kind="draw-pins"):
     """Both ``units`` of a drawn Fight are pinned (seed 002, Resolving the Fight Action)."""
 

@@ -7,8 +7,7 @@ flee (:class:`Flee`) and the casualty checks after a Fight (:class:`Checks`). Pi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from warband.kernel import values
 from warband.kernel.actions import DiceSpec
 from warband.kernel.events import DiceRolled, Event, Note, StatusChanged
 from warband.kernel.steps import push
@@ -41,7 +40,7 @@ def push_leadership(state: State, uid: str, why: str, extra: int, flee_from: str
     push(state, Leadership(uid, why, leadership_target(state, uid, extra), flee_from or None))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Leadership(TTChance, kind="ld"):
     """A Leadership check of ``unit`` (``why``: its cause) at ``tn`` or less; ``flee_from``: the unit that won
     the Fight this check is for."""
@@ -91,7 +90,7 @@ def flee_after_fight(state: State, step: Leadership, events: list[Event]) -> Non
     push(state, Flee(step.unit, step.flee_from if mode == "away" else None))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Flee(TTAuto, kind="flee"):
     """A flee Move (``unit_moves.plan_flee``): after a failed Rally toward the unit's own table edge (digest §3.7);
     with ``away`` (the Fight it lost, digest §3.9: 'makes a full Move away') straight away from that unit's
@@ -134,7 +133,7 @@ def casualty_checks(state: State, uid: str, events: list[Event]) -> None:
         push_leadership(state, uid, "half strength", 0)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Checks(TTAuto, kind="checks"):
     """The casualty checks of ``unit`` (:func:`casualty_checks`), after a Fight."""
 
@@ -144,7 +143,7 @@ class Checks(TTAuto, kind="checks"):
         casualty_checks(state, self.unit, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Rally(TTChance, kind="rally"):
     """Routed activation (digest §3.7): a Rally test at ``tn`` or less; pass = no longer Routed, pins halved, no
     Charge; fail = every action a Move toward its own table edge."""

@@ -5,9 +5,9 @@ position) and putting the unit there. Where each model ends is :mod:`unit_moves`
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
@@ -39,7 +39,7 @@ def push_shift(state: State, uid: str, free: bool = False) -> None:
     push(state, Dest(uid, "shift", shift_allow(state, uid), free))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Dest(TTChoice, kind="dest", about="unit"):
     """Where the leader of ``unit`` goes: a Move (``mode`` "move") or a Shift ("shift", ``free`` after a Fight)
     of up to ``allow`` inches; any point on the table is accepted and checked (:func:`dest_plan`)."""

@@ -6,8 +6,7 @@ in ``fight.DrawPins``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event, Note, StatusChanged, TokensChanged
@@ -37,7 +36,7 @@ def add_pins(state: State, uid: str, n: int, events: list[Event]) -> None:
         rout(state, uid, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class PinTest(TTChance, kind="pintest"):
     """A pinned unit's test at ``tn`` or less when it activates (digest §3.7): fail = one action only."""
 

@@ -5,8 +5,7 @@ charged prone unit in ``charge.ChargeGo``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note, StatusChanged
@@ -41,7 +40,7 @@ def stand_up(state: State, uid: str, events: list[Event]) -> None:
     events.append(StatusChanged(uid, "prone", False))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class StayProne(TTChoice, kind="shed", about="unit"):
     """After shedding a pin, a prone unit remains prone or stands up (seed 002, Go Prone)."""
 

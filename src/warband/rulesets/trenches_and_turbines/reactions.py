@@ -5,8 +5,7 @@ lost), going on Overwatch and discarding unused tokens in the End phase."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import ActionTaken, Event, Note, StatusChanged
@@ -39,7 +38,7 @@ def can_react(state: State, uid: str) -> bool:
     return cap <= 0 or int(u["reactions"]) < cap + (1 if u["overwatch"] else 0)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class React(TTChoice, kind="react", about="unit"):
     """The target ``unit`` of a Shoot or a Charge (``trigger``) by ``attacker`` may react (seed 002, How to
     perform a reaction): the NON-active side decides."""

@@ -3,9 +3,7 @@ round their leaders, every base wholly inside its zone; the first round starts w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from warband.kernel import setup
+from warband.kernel import setup, values
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note, placements
 from warband.kernel.geometry.distance import Vec
@@ -45,7 +43,7 @@ def start_game(state: State, events: list[Event]) -> None:
     push(state, Rolloff())
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Rolloff(setup.RollOff[State]):
     """The set-up roll-off (digest §3.2): a d10 each, the higher picks a deployment zone; a tie rolls again."""
 
@@ -58,7 +56,7 @@ class Rolloff(setup.RollOff[State]):
         push(state, Zone(winner))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Zone(setup.ChooseZone[State]):
     """The winner of the roll-off (``by``) takes a deployment zone and deploys first."""
 
@@ -110,7 +108,7 @@ def deploy_plan(state: State, uid: str, p: Vec) -> Placement | list[Reason]:
     return placed
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Deploy(setup.Deploy[State]):
     """The standing decision of the set-up: side ``by`` deploys one of its units round its leader,
     then the sides alternate (digest §3.2). Pending with ``piece`` set, it asks where that unit goes."""

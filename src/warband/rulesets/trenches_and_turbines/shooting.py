@@ -7,9 +7,10 @@ checks). The dice are :mod:`attacks`; line of sight :mod:`sight`; the target's r
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
@@ -266,7 +267,7 @@ def begin_shoot(state: State, uid: str, tuid: str, wname: str, events: list[Even
     push(state, ShootGo(uid, tuid, wname, prior, first))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ShootGo(TTAuto, kind="shoot-go"):
     """The declared Shoot of ``unit`` at ``target`` with ``weapon``, made once the target's reaction is over;
     ``prior``: the actions before it (the penalty), ``first``: it was the activation's first action."""
@@ -301,7 +302,7 @@ def shoot_now(state: State, uid: str, tuid: str, wname: str, reaction: bool, eve
     push_attack(state, uid, tuid, groups, False, "shot", cap, uid)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ShootEnd(TTAuto, kind="shoot-end"):
     """After a shooting attack: pins (digest §3.7), then the casualty checks."""
 

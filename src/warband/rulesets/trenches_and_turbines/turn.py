@@ -4,9 +4,7 @@ End phase discards Overwatch, scores and ends the game or starts the next round.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from warband.kernel import turns
+from warband.kernel import turns, values
 from warband.kernel.events import DiceRolled, Event, Note, PhaseStarted
 from warband.kernel.steps import OneDie, push
 from warband.rulesets.trenches_and_turbines.activation import begin_activation
@@ -42,7 +40,7 @@ def next_card(state: State, events: list[Event]) -> None:
         end_round(state, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Draw(OneDie[State], kind="draw", label="activation card"):
     """Draw an activation card from the deck (one die with as many faces as cards)."""
 
@@ -69,7 +67,7 @@ def card_drawn(state: State, index: int, events: list[Event]) -> None:
     begin_activation(state, uid, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Pick(turns.Activate[State], kind="pick"):
     """A card of side ``by`` was drawn (param ``deck = "player"``): that side picks which of its units activates
     (the kernel's activation decision: ``activate UNIT``; refusals ``activation/choose``, ``/alternate``,

@@ -12,8 +12,7 @@ that stand alone (Captain's Command's token, Condemn, Strategize, Blessed Sight)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event, Note, StatusChanged, TokensChanged
@@ -219,7 +218,7 @@ def use_faction_ability(state: State, m: Model, name: str, value: int, events: l
         m.flags["greed"] = True
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class LeadChoice(WChoice, kind="lead", about="model"):
     """Lead By Example: the player picks up to ``left`` henchmen one at a time, each with a free move or a free
     attack, taken at once in the middle of the leader's activation; or stops."""
@@ -253,7 +252,7 @@ class LeadChoice(WChoice, kind="lead", about="model"):
             push(state, FreeAttack(f.side, f.id, "Lead By Example"))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class MagicEffect(WAuto, Reactable, kind="magic-effect"):
     """A magical ability's effect, waiting beneath the enemy's chance to Denounce it."""
 
@@ -282,7 +281,7 @@ class MagicEffect(WAuto, Reactable, kind="magic-effect"):
         push(state, DenounceRoll(f.id, window.actor, window.target))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class DenounceRoll(FighterD6, kind="denounce-roll", label="denounce"):
     """Denounce (data §4.4): a D6 over the priest's Bravery cancels the magical ability (its dice stay spent)."""
 

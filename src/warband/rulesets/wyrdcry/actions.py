@@ -11,9 +11,7 @@ again, S 14-16) and Channel (W, here: :func:`channel_options`, :func:`channel`, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from warband.kernel import steps
+from warband.kernel import steps, values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import ActionTaken, DiceRolled, Event, Note
@@ -54,7 +52,7 @@ from warband.rulesets.wyrdcry.reactions import ReactWindow, push_window
 from warband.rulesets.wyrdcry.scenario import carrying, token_action, token_reasons
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ActivationStep(steps.ModelMenu[State]):
     """The active fighter's choices: an action (S 4-6), an ability (S 7-13), a bonus action (S 6 aside), or
     ending the activation once both actions are taken."""
@@ -244,7 +242,7 @@ def channel(state: State, m: Model, option: str, events: list[Event]) -> None:
     push(state, ChannelBacklash(m.id))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ChannelBacklash(FighterD6, kind="channel-backlash", label="channel backlash"):
     """D §A4 (W): after channeling a D6: ``channel_out_face`` or less takes the wizard out of action; up to
     ``channel_damage_to`` it takes ``channel_backlash_damage`` damage ([P]: the digest's "X"); else it is safe."""

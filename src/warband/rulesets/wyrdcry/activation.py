@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Literal, cast
 
-from warband.kernel import turns
+from warband.kernel import turns, values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
@@ -48,7 +48,7 @@ ActionName = Literal["move", "attack", "retreat", "wait", "channel"]
 ACTIONS: Final[tuple[ActionName, ...]] = ("move", "attack", "retreat", "wait", "channel")
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Taken:
     """An action already taken this activation, and whether it was a bonus action."""
 
@@ -135,7 +135,7 @@ def add_taken(m: Model, action: str, bonus: bool) -> None:
     m.flags["taken"] = [*m.flags.get("taken", []), [action, bonus]]
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Activate(turns.Activate[State]):
     """S 1: the players take turns activating fighters (a waiting fighter activates again, S 15); the refusals
     are the kernel's activation decision's (``activation/choose``, ``/alternate``, ``/not-ready``)."""
@@ -216,7 +216,7 @@ def end_activation(state: State, events: list[Event]) -> None:
     ACTIVATION.set_side(state, 1 - side)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class CommandActivation(WChoice, kind="command-activation", about="model"):
     """S 23 (Command): the picked fighter may activate immediately after this activation ends."""
 

@@ -12,9 +12,10 @@ may answer first (:class:`LandHits`). Free attacks (Lead By Example, Deathwish) 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event, Note, StatusChanged
@@ -191,7 +192,7 @@ def begin_attack(state: State, m: Model, t: Model, wname: str, events: list[Even
     push_window(state, ReactWindow(t.side, "melee" if melee else "ranged", m.id, t.id, seq))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class HitRolls(WChance, Reactable, kind="hit-rolls"):
     """D §A5: one D6 per Attack read on the hit table (Fight/Shoot against Defense); hits and crits deal the
     weapon's Damage values. A declared Counter or Take Cover is resolved here (D §A7)."""
@@ -270,7 +271,7 @@ def after_hit_roll(
     resolve_hits(state, a, t, w, hits, crits, counter, hit_rolls, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class BlessHit(WChoice, kind="blessing-hit", about="model"):
     """Sigmar's Blessing (data §4.2): after its hit roll a Sister may spend a banked wyrd die to turn one hit into
     a critical hit."""
@@ -298,7 +299,7 @@ class BlessHit(WChoice, kind="blessing-hit", about="model"):
         after_hit_roll(state, a, t, w, hits, crits, self.counter, self.take_cover, self.rolls, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class TakeCoverRoll(WChance, kind="take-cover-roll"):
     """Take Cover (D §A7): one D6 per critical hit; on 4+ it becomes a normal hit."""
 
@@ -351,7 +352,7 @@ def resolve_hits(
     land_hits(state, a, t, w, dmg, grip, counter, hit_rolls, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class LandHits(WAuto, Reactable, kind="land-hits"):
     """The damage of an attack, dealt after the target's Deathwish free attack (data §4.4)."""
 
@@ -418,7 +419,7 @@ def free_attacks(state: State, f: Model) -> list[Action]:
     return [a for a in tries if not attack_reasons(state, f, a)]
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class FreeAttack(WChoice, kind="free-attack", about="model"):
     """A free attack (Lead By Example, data §4.1; Deathwish, data §4.4): the player picks the weapon and target
     as for the Attack action, or lets it go. It is not one of the fighter's actions."""

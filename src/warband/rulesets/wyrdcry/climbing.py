@@ -12,8 +12,8 @@ opponent's landing spot (:class:`FallLanding`) and a D3 per full ``fall_inches_p
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.climbing import edge_point, foot_point, platform_under
 from warband.kernel.errors import Reason
@@ -128,7 +128,7 @@ def nearest_ground(state: State, m: Model, at: Vec) -> list[Vec]:
     return []
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class FallLanding(WChoice, kind="landing", about="model"):
     """D §A4 (W) Fall: the opponent of the falling fighter picks where it lands (on the ground near where it
     fell; with no room there it stays where it fell); then the fall's damage is rolled."""
@@ -165,7 +165,7 @@ class FallLanding(WChoice, kind="landing", about="model"):
             push(state, FallRoll(m.id, self.n))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class FallRoll(WChance, kind="fall"):
     """D §A4 (W): a fall deals a D3 (``fall_damage_die``) of damage per full ``fall_inches_per_die`` fallen."""
 
@@ -180,7 +180,7 @@ class FallRoll(WChance, kind="fall"):
         deal_damage(state, state.models[self.model], sum(values), "a fall", events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class JumpRoll(FighterD6, kind="jump", label="jump"):
     """D §A4 (W) Jump: a jump across open space longer than half the fighter's Move (rounded up) needs a D6; on
     ``jump_fall_face`` or less it falls into the gap (from its height), else it lands where it meant to."""
@@ -223,7 +223,7 @@ def edge_check(state: State, m: Model) -> None:
         push(state, EdgeRoll(m.id))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class EdgeRoll(FighterD6, kind="edge", label="edge"):
     """D §A4 (W): damaged near a platform's edge, the fighter falls off on ``edge_fall_face`` or less: it drops
     from the platform's height just beyond the nearest edge."""

@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
+from warband.kernel import values
+
 __all__ = [
     "COST_SIZES",
     "DIE_FACES",
@@ -82,7 +84,7 @@ class Group:
         return _NAMES[self.size]
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class AbilityDice:
     """One player's dice after the initiative roll: singles (faces, ascending) and groups (ascending)."""
 
@@ -98,7 +100,7 @@ class AbilityDice:
         return next((g for g in self.groups if g.face == face), None)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class GroupCounts:
     """How many singles, [double]s, [triple]s and [quad]s a pool holds."""
 
@@ -108,14 +110,14 @@ class GroupCounts:
     quads: int
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class AddSingle:
     """Wyrd die use: a new single showing ``face`` (a face no die of the pool shows; D §A2.3, [P] face)."""
 
     face: int
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Upgrade:
     """Wyrd die use: the single or group showing ``face`` grows one step (single -> double -> triple -> quad)."""
 
@@ -235,7 +237,7 @@ def wyrd_options(pool: AbilityDice) -> tuple[WyrdUse, ...]:
     return tuple(u for u in candidates if wyrd_problem(pool, u) is None)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Channeling:
     """Result of a Channeling roll (D §A2.4, Notion)."""
 

@@ -17,10 +17,10 @@ Using an ability (paying for it, its effect) is ``abilities.py``; the reactions 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, Note, StatusChanged, TokensChanged
 from warband.kernel.space import gap
@@ -240,7 +240,7 @@ def denouncers(state: State, caster: Model, name: str) -> list[Model]:
 
 
 # ------------------------------------------------------------------------------------------- steps
-@dataclass(frozen=True, slots=True)
+@values.value
 class PlaceCommandToken(WChoice, kind="command-token", about="model"):
     """Captain's Command (data §4.1): the player places a Seize or a Hold token within ``command_token_range`` of
     the Captain, until the battle round ends. Offered spots: the Captain's own and every fighter's on the table
@@ -269,7 +269,7 @@ class PlaceCommandToken(WChoice, kind="command-token", about="model"):
         events.append(Note(f"{self.model} places a {action.option} token at ({x:g}, {y:g})", f"{R}/ability/command"))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Accuse(WChoice, kind="accuse"):
     """Condemn (data §4.3): the player picks up to ``left`` visible enemies without an Accused token, one at a
     time; Zeal +1 each (+``condemn_heavy_zeal`` for a WIZARD, DAEMON or VAMPIRE)."""
@@ -299,7 +299,7 @@ class Accuse(WChoice, kind="accuse"):
             push(state, Accuse(self.by, self.model, self.left - 1))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class BankRoll(WChance, kind="bank-roll"):
     """Strategize and Blessed Sight (data §4.1-4.2): each die of ``wyrd_roll_from``+ banks a wyrd die."""
 
@@ -317,7 +317,7 @@ class BankRoll(WChance, kind="bank-roll"):
         events.append(DiceRolled(self.what, values, f"+{gained} wyrd dice banked", m.id))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class IndomitableRoll(WChance, kind="indomitable"):
     """Indomitable (data §4.4, Troll Slayer): a D3 of damage removed when it activates."""
 

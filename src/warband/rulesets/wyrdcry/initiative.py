@@ -11,9 +11,8 @@ the combat phase is ``actions.py``. :class:`RollOff` also settles set-up (its ``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from warband.kernel import setup as kernel_setup
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, Note, PhaseStarted
 from warband.kernel.state import Model
@@ -40,7 +39,7 @@ from warband.rulesets.wyrdcry.core import (
 from warband.rulesets.wyrdcry.setup import ChooseZone
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class RollOff(kernel_setup.RollOff[State]):
     """A roll-off (D §A9 set-up; D §A2.1 initiative tie; D §A2.5 a tie after wyrd dice)."""
 
@@ -69,7 +68,7 @@ def start_round(state: State, events: list[Event]) -> None:
     push(state, InitiativeRoll(0))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class InitiativeRoll(WChance, kind="initiative-dice"):
     """D §A2.1: each player rolls the initiative dice (6 D6, or a faction option's count); they sort into
     singles and [double]/[triple]/[quad] groups (D §A2.2, param ``large_set`` for 5-6 alike)."""
@@ -85,7 +84,7 @@ class InitiativeRoll(WChance, kind="initiative-dice"):
         events.append(DiceRolled(f"side {side_name(self.side)} initiative dice", values, show_pool(p)))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class DecideInitiative(WAuto, kind="decide-initiative"):
     """D §A2.1: most singles takes the initiative; a tie is a roll-off."""
 
@@ -119,7 +118,7 @@ def channelers(state: State, side: int) -> list[Model]:
     return [m for m in standing(state, side) if has_kw(m, "WIZARD") or has_kw(m, "PRIEST")]
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ChannelTurn(WAuto, kind="channel-turn"):
     """D §A2.4: a warband with a Wizard or Priest may channel (asked only when it has one)."""
 
@@ -130,7 +129,7 @@ class ChannelTurn(WAuto, kind="channel-turn"):
             push(state, ChannelChoice(self.side))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ChannelChoice(WChoice, kind="channel"):
     """D §A2.4: the player picks a Wizard or Priest to roll the Channeling die, or skips."""
 
@@ -144,7 +143,7 @@ class ChannelChoice(WChoice, kind="channel"):
             push(state, ChannelRoll(action.model))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ChannelRoll(FighterD6, kind="channel-roll", label="channeling"):
     """D §A2.4: above the round number banks a wyrd die; a 1 bars that fighter's spell-book abilities."""
 
@@ -164,7 +163,7 @@ class ChannelRoll(FighterD6, kind="channel-roll", label="channeling"):
         )
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class WyrdTurn(WAuto, kind="wyrd-turn"):
     """D §A2.3: a player with banked wyrd dice decides how to spend them (asked only when it has some)."""
 
@@ -175,7 +174,7 @@ class WyrdTurn(WAuto, kind="wyrd-turn"):
             push(state, SpendWyrd(self.side))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class SpendWyrd(WChoice, kind="wyrd"):
     """D §A2.3: a wyrd die adds a single or upgrades a single or group one step; bankable, so ``done`` keeps
     the rest for later rounds."""
@@ -205,7 +204,7 @@ class SpendWyrd(WChoice, kind="wyrd"):
         push(state, WyrdTurn(self.by))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Redecide(WAuto, kind="redecide"):
     """D §A2.5: when singles changed, initiative is decided afresh (a tie: roll-off)."""
 
@@ -232,7 +231,7 @@ def initiative_settled(state: State, holder: int, events: list[Event]) -> None:
     push(state, FirstActivation(holder))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class FirstActivation(kernel_setup.ChooseSide[State], kind="first"):
     """S 2: the player with initiative decides which player makes the first activation ("me" or "opponent")."""
 

@@ -14,8 +14,8 @@ for an extra round (:class:`ExtraRound`) or ends the battle (``scenario.finish_b
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.events import DiceRolled, Event, Note, PhaseStarted, StatusChanged
 from warband.kernel.space import gap
@@ -80,7 +80,7 @@ def may_withdraw(state: State, side: int) -> bool:
     return bool(n) and out >= math.ceil(n * float(state.ctx.params["withdraw_out_fraction"]) - 1e-9)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Withdraw(WChoice, kind="withdraw"):
     """D §A8: in the morale phase a warband with half its fighters (rounded up) out of action may withdraw (all its
     fighters leave, not out of action; the opponent wins) or carry on: the player's choice, not the test's."""
@@ -121,7 +121,7 @@ def tester(state: State, side: int) -> Model | None:
     return heroes[0] if heroes else None
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class MoraleTest(WChance, kind="morale-test"):
     """D §A8: once half the warband is out of action, a D6 against the leader's Bravery (else the bravest
     hero's; with neither the test fails unrolled, :func:`start_morale`). Failing makes the warband wavering for
@@ -172,7 +172,7 @@ def auto_pass(state: State, m: Model) -> bool:
     return z is not None and z >= int(state.ctx.params["zeal_frenzy_from"])
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class PanicTurn(WAuto, kind="panic-turn"):
     """D §A8: panic tests, initiative player first, one fighter after another."""
 
@@ -196,7 +196,7 @@ class PanicTurn(WAuto, kind="panic-turn"):
         state.vars["panic_tested"] = []
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class PanicTest(FighterD6, kind="panic-test", label="panic test"):
     """D §A8 [P]: a D6 at or above Bravery passes; a fail panics the fighter (-1 Fight and Shoot) until the end
     of the next battle round (the test is taken at the end of this one)."""
@@ -213,7 +213,7 @@ class PanicTest(FighterD6, kind="panic-test", label="panic test"):
             events.append(StatusChanged(m.id, "Panicked", True))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class BlessTest(WChoice, kind="blessing-test", about="model"):
     """Sigmar's Blessing (data §4.2): before a Bravery test (a panic test, or the leader's morale test) the
     player may spend a banked wyrd die to pass it without rolling."""
@@ -233,7 +233,7 @@ class BlessTest(WChoice, kind="blessing-test", about="model"):
         push(state, MoraleTest(self.by) if self.test == "morale" else PanicTest(m.id))
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class RoundEnd(WAuto, kind="round-end"):
     """End of the round: leftover dice discarded [P]; Rampage's -1 Defense ends; then the next round, the
     extra-round roll or the end of the battle (D §A1, §A9 [P])."""
@@ -264,7 +264,7 @@ class RoundEnd(WAuto, kind="round-end"):
             finish_by_score(state, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ExtraRound(OneDie[State], kind="extra-round", label="extra round"):
     """D §A1 (W): after the last round a D6; on ``extra_round_from``+ one more round is played."""
 

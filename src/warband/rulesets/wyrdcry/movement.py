@@ -13,9 +13,9 @@ directions, the centre: :func:`move_candidates`, :func:`climb_candidates`) or na
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.climbing import foot_point, gap_across, over_point, platform_under, stands_on, touches
 from warband.kernel.errors import Reason
@@ -43,7 +43,7 @@ def leg_cost(state: State) -> Any:
     return cost
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class MovePlan:
     """How a legal Move reaches its destination (D §A4): ``walk`` (round terrain, onto a platform's top or down
     from it), ``over`` (climbing straight over walls), ``climb`` (ending part-way up ``piece`` at height ``z``)
@@ -309,7 +309,7 @@ def approach_walk(state: State, m: Model, allow: float, foes: list[Model]) -> li
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class MoveTo(WChoice, kind="destination", about="model"):
     """Where a moving or retreating fighter goes: the candidates, or any legal point of the table; ``[climb]``
     after a point ends the Move part-way up the wall or platform side beside it (D §A4)."""

@@ -13,9 +13,9 @@ own reactions: an attack's hit rolls (Counter, Take Cover: ``attacks.HitRolls``)
 from __future__ import annotations
 
 import abc
-from dataclasses import dataclass
 from typing import ClassVar
 
+from warband.kernel import values
 from warband.kernel.actions import Action, DiceSpec
 from warband.kernel.errors import Reason
 from warband.kernel.events import DiceRolled, Event, Note, StatusChanged
@@ -105,7 +105,7 @@ def push_window(state: State, w: ReactWindow) -> None:
         push(state, w)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ReactWindow(WChoice, kind="react", prompt="reaction"):
     """S 26-32: at the moment a reaction names, the non-active player may declare one, paying reaction dice;
     at most one reaction per fighter for each enemy action. Asked again until it declines or none is left.
@@ -260,7 +260,7 @@ def faction_reaction(state: State, f: Model, other: Model, name: str, events: li
         add_zeal(state, f.side, 1, events)
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class StrikeRoll(WChance, kind="strike-roll"):
     """Strike Them Down (D §A7): a D6 of 4+ deals D6 damage to the retreating enemy (two dice: the test and
     the damage); a retreater taken out of action does not move."""

@@ -12,8 +12,9 @@ fighters Defense without a table, so it is the assumed method [?]. Every thresho
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Final, Literal
+
+from warband.kernel import values
 
 __all__ = [
     "BANDS",
@@ -45,7 +46,7 @@ HitResult = Literal["miss", "hit", "crit"]
 BANDS: Final[tuple[Band, ...]] = ("double", "higher", "equal", "lower", "half")
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class HitTable:
     """For each band, the lowest die that hits and the lowest that crits (7 = no crit on a D6)."""
 
@@ -124,7 +125,7 @@ def hit_result(roll: int, band: Band, table: HitTable = DEFAULT_TABLE) -> HitRes
     return "hit" if roll >= table.hit_from(band) else "miss"
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Tally:
     """Hits, critical hits and misses of one attack action's hit rolls."""
 

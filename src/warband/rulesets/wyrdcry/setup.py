@@ -9,9 +9,8 @@ three search parties and "within 3\" of a party-mate" (docs/design/wyrdcry-steps
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from warband.kernel import setup as kernel_setup
+from warband.kernel import values
 from warband.kernel.actions import Action
 from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Note
@@ -22,14 +21,14 @@ from warband.rulesets.wyrdcry.core import R, State, Vec, fighters, is_out
 DEPLOYED = "deployed"
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class ChooseZone(kernel_setup.ChooseZone[State]):
     """The roll-off winner picks its edge (D §A9); [P] the other side deploys first."""
 
     by: int
 
 
-@dataclass(frozen=True, slots=True)
+@values.value
 class Deploy(kernel_setup.Deploy[State]):
     """Standing decision of deployment: alternate placing fighters wholly inside the own zone (within 3" of
     the own edge, D §A9), clear of terrain and other bases. Fighters go in roster order, so the only choice is
