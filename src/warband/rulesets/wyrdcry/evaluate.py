@@ -14,7 +14,12 @@ Victory pressure (digest §A1, §A9 [P] ``sim_victory = most_out``: the side wit
 after the last round wins, equal is a draw; the battle lasts ``battle_rounds``): the side's fighters are pulled
 toward the nearest enemy they cannot yet reach, the harder the fewer rounds are left, so that the heuristic
 closes in time to take fighters out instead of drifting to a low-kill draw. The pull is not subtracted for the
-opponent (the two sides' distances would cancel and even reward running away).
+opponent (the two sides' distances would cancel and even reward running away). Early it is faint: with four or
+five rounds to play there is time to close later, and a warband that marches across the open in the first
+rounds gives the enemy's shooters (bows and handguns, 18"-24") rounds of shots while the enemy comes to it
+anyway; in the last rounds it is what makes the heuristic strike. Measured (issue 21, heuristic against random
+on the seven pairings it lost most, 56 games): a pull of 0.06 an inch in round 1 rising to 0.12 won 38, 0.12
+throughout 33, 0.01 rising to 0.06 46; see ``docs/evaluation.md``.
 
 Exposure: each enemy shooter with a loaded ranged weapon and one of the side's fighters in range and in sight
 costs the damage its best such shot is expected to do (exact odds of the hit table, digest §A5: its attacks,
@@ -71,10 +76,11 @@ PENDING_BONUS_ATTACK = 0.45
 PENDING_ATTACK_DIE = 0.15
 #: An unspent "+N damage per hit" bonus (Hammer of Sigmar, Hunter's Eye), per point, with a target in reach.
 PENDING_HIT_BONUS = 0.08
-#: Per inch between a fighter and its nearest enemy beyond its longest weapon's reach, in the first round ...
-DISTANCE_WEIGHT = 0.06
+#: Per inch between a fighter and its nearest enemy beyond its longest weapon's reach, in the first round
+#: (faint: there is time to close later, and the enemy's shooters would have rounds of shots meanwhile) ...
+DISTANCE_WEIGHT = 0.01
 #: ... and in the last regular round (linear in between): the fewer rounds left, the harder the side presses.
-DISTANCE_WEIGHT_LAST = 0.12
+DISTANCE_WEIGHT_LAST = 0.06
 #: Enemies (the nearest ones) a fighter's distance is averaged over, and the inches of the pull's soft cap.
 PULL_NEAREST = 3
 PULL_SCALE = 24.0
@@ -93,7 +99,9 @@ OBJECTIVE_VALUE = 0.6
 OBJECTIVE_PULL = 0.03
 
 
-def side_value(state: GameState[Any], side: int) -> float:
+def side_value(state: GameState[Any], side: int, foe: bool = False) -> float:
+    """What ``side`` has on the table and in hand; ``foe``: valued as the opponent of the side the evaluation is
+    for (its dice in hand counted as usable by all its fighters still to act: :func:`dice_value`)."""
     value = 0.0
     for m in standing(state, side):
         health = int(m.data["health"])
@@ -104,7 +112,7 @@ def side_value(state: GameState[Any], side: int) -> float:
             value += pending_bonus(state, m)
             if m.flags.get("climbing") and moves_left(state, m) == 0:
                 value -= fall_damage(state, m) / health
-    value += dice_value(state, side)
+    value += dice_value(state, side, everyone_near=foe)
     value += REACTION_DIE_VALUE * reaction_dice(state, side) + WYRD_DIE_VALUE * wyrd_bank(state, side)
     return value - EMPTY_WEAPON_VALUE * sum(len(m.flags.get("empty", [])) for m in standing(state, side))
 
@@ -131,13 +139,21 @@ def pending_bonus(state: GameState[Any], m: Model) -> float:
     return value
 
 
-def dice_value(state: GameState[Any], side: int) -> float:
+def dice_value(state: GameState[Any], side: int, everyone_near: bool = False) -> float:
     """Groups in hand, at most one for each fighter that may still use an ability this round, the best groups
     going to the fighters close enough to strike this round (worth their table value) and the rest to fighters
     still out of reach (worth :data:`FAR_GROUP_VALUE`: a Rush at most); singles still in the pool become
-    reaction dice once the initiative is settled (D §A2.6)."""
+    reaction dice once the initiative is settled (D §A2.6).
+
+    With ``everyone_near`` every fighter that may still use an ability counts as near: so the evaluation values
+    the opponent's dice, which then do not depend on where the side the evaluation is for stands. Counted by
+    the enemy's distance, each step toward the enemy's shooters (who strike from 24") handed the enemy the use
+    of its dice in the one-ply lookahead's eyes: a Captain on its own edge would rather use both Moves to stay
+    than step into their reach (issue 21, Hardy Company against Reikland Shots)."""
     dice = pool(state, side)
     near, far = ability_users(state, side)
+    if everyone_near:
+        near, far = near + far, 0
     groups = sorted((GROUP_VALUE[g.size] for g in dice.groups), reverse=True)
     value = sum(groups[:near]) + sum(min(FAR_GROUP_VALUE, g) for g in groups[near : near + far])
     return value + REACTION_DIE_VALUE * len(dice.singles)
@@ -315,7 +331,7 @@ def evaluate(state: GameState[Any], side: int) -> float:
         winner = state.vars.get("winner")
         if winner is not None:
             return 1000.0 if winner == side else -1000.0
-    mine = side_value(state, side) - side_value(state, 1 - side) - pressure(state) * pull(state, side)
+    mine = side_value(state, side) - side_value(state, 1 - side, foe=True) - pressure(state) * pull(state, side)
     if EXPOSURE_WEIGHT:
         mine -= EXPOSURE_WEIGHT * (exposure(state, side) - exposure(state, 1 - side))
     if objectives_scenario(state):
