@@ -21,6 +21,7 @@ from warband.kernel.space import gap
 from warband.rulesets.wyrdcry import dice as wd
 from warband.rulesets.wyrdcry.core import set_pool, visible
 from warband.rulesets.wyrdcry.evaluate import evaluate
+from warband.rulesets.wyrdcry.scenario import score
 
 
 def at(game: Game, mid: str, x: float, y: float) -> float:
@@ -344,22 +345,27 @@ def test_a_melee_fighter_does_not_stand_still_for_the_enemys_dice() -> None:
     assert after < before - 6.0, (before, after, [str(a) for a in taken])
 
 
-def out_of_range_step(turn: int) -> tuple[float, float]:
-    """Hardy Company's Champion (great weapon, 16 health) 19" from a Reikland Marksman with a loaded bow (18"),
-    in the open: the evaluation where it stands and a full Move (5") nearer, inside the bow's range, in battle
-    round ``turn``."""
+def out_of_range_step(turn: int, mid: str = "a2", level: bool = False, damage: int = 0) -> tuple[float, float]:
+    """A Hardy Company fighter (``a2`` a Champion: great weapon, 16 health) 19" from a Reikland Marksman with a
+    loaded bow (18"), in the open: the evaluation where it stands and a full Move (5") nearer, inside the bow's
+    range, in battle round ``turn``. A is ahead on fighters out of action (8 to 7); with ``level`` a Reikland
+    Warrior (no gun) stands on B's edge, so the score is level (7 to 7)."""
     game = new_game("mercenaries_hardy_company", "mercenaries_reikland_shots")
     to_combat(game)
-    clear_table(game, ("a2", "b3"))
+    clear_table(game, (mid, "b3", "b6") if level else (mid, "b3"))
     game.state.turn = turn
     for side in (0, 1):
         set_pool(game.state, side, wd.AbilityDice((), ()))
     put(game, "b3", 1.0, 34.0)
+    if level:
+        put(game, "b6", 2.0, 35.0)
     s = game.state
-    out = at(game, "a2", 1.0, 14.0)
-    assert gap(s.models["a2"], s.models["b3"]) > 18.0
-    into = at(game, "a2", 1.0, 19.0)
-    assert gap(s.models["a2"], s.models["b3"]) < 18.0 and visible(s, s.models["b3"], s.models["a2"])
+    s.models[mid].tokens["damage"] = damage
+    assert score(s) == ((7, 7) if level else (8, 7))
+    out = at(game, mid, 1.0, 14.0)
+    assert gap(s.models[mid], s.models["b3"]) > 18.0
+    into = at(game, mid, 1.0, 19.0)
+    assert gap(s.models[mid], s.models["b3"]) < 18.0 and visible(s, s.models["b3"], s.models[mid])
     return out, into
 
 
@@ -374,4 +380,14 @@ def test_early_in_the_battle_a_fighter_waits_out_of_the_shooters_range() -> None
 def test_late_in_the_battle_a_fighter_walks_into_the_shooters_range() -> None:
     # Round 4 of 4: the same Move is worth the shot: the battle is won by taking fighters out before it ends.
     out, into = out_of_range_step(4)
+    assert into > out
+
+
+def test_in_the_last_round_a_side_not_ahead_sends_even_a_wounded_fighter_in() -> None:
+    # Round 4 of 4: level on fighters out of action the battle is a draw unless the side takes one out now, so
+    # a Youngblood with 8 health of 10 left walks into the bow's range; ahead (8 to 7) the side keeps the win
+    # and the Youngblood out of range.
+    out, into = out_of_range_step(4, "a8", level=False, damage=2)
+    assert out > into
+    out, into = out_of_range_step(4, "a8", level=True, damage=2)
     assert into > out

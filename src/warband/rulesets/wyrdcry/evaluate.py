@@ -19,7 +19,9 @@ five rounds to play there is time to close later, and a warband that marches acr
 rounds gives the enemy's shooters (bows and handguns, 18"-24") rounds of shots while the enemy comes to it
 anyway; in the last rounds it is what makes the heuristic strike. Measured (issue 21, heuristic against random
 on the seven pairings it lost most, 56 games): a pull of 0.06 an inch in round 1 rising to 0.12 won 38, 0.12
-throughout 33, 0.01 rising to 0.06 46; see ``docs/evaluation.md``.
+throughout 33, 0.01 rising to 0.06 46; see ``docs/evaluation.md``. From the last regular round on, a side
+that is not ahead on the score is pulled harder (it draws or loses unless it strikes now); one ahead keeps the
+gentler pull and so what it has.
 
 Exposure: each enemy shooter with a loaded ranged weapon and one of the side's fighters in range and in sight
 costs the damage its best such shot is expected to do (exact odds of the hit table, digest §A5: its attacks,
@@ -53,7 +55,7 @@ from warband.rulesets.wyrdcry.climbing import climbed
 from warband.rulesets.wyrdcry.core import pool, reaction_dice, standing, status, visible, wyrd_bank
 from warband.rulesets.wyrdcry.odds import damage_distribution
 from warband.rulesets.wyrdcry.rolls import fall_dice
-from warband.rulesets.wyrdcry.scenario import control_range, objective_at, plays_for_objectives, token_holder
+from warband.rulesets.wyrdcry.scenario import control_range, objective_at, plays_for_objectives, score, token_holder
 
 #: A fighter still standing, on top of its health left (a fraction of 1): victory counts fighters out of action
 #: (D §A9 [P] most_out), so finishing a wounded enemy is worth more than spreading damage.
@@ -79,8 +81,10 @@ PENDING_HIT_BONUS = 0.08
 #: Per inch between a fighter and its nearest enemy beyond its longest weapon's reach, in the first round
 #: (faint: there is time to close later, and the enemy's shooters would have rounds of shots meanwhile) ...
 DISTANCE_WEIGHT = 0.01
-#: ... and in the last regular round (linear in between): the fewer rounds left, the harder the side presses.
+#: ... and in the last regular round (linear in between): the fewer rounds left, the harder the side presses ...
 DISTANCE_WEIGHT_LAST = 0.06
+#: ... and harder still from the last regular round on while the side is not ahead on the score.
+DISTANCE_WEIGHT_LEVEL = 0.12
 #: Enemies (the nearest ones) a fighter's distance is averaged over, and the inches of the pull's soft cap.
 PULL_NEAREST = 3
 PULL_SCALE = 24.0
@@ -205,12 +209,20 @@ def shot_in_reach(state: GameState[Any], m: Model) -> bool:
     )
 
 
-def pressure(state: GameState[Any]) -> float:
+def pressure(state: GameState[Any], side: int) -> float:
     """The pull per inch for the battle round being played: it grows from :data:`DISTANCE_WEIGHT` in the
-    first round to :data:`DISTANCE_WEIGHT_LAST` in the last regular one (digest §A1: ``battle_rounds``)."""
+    first round to :data:`DISTANCE_WEIGHT_LAST` in the last regular one (digest §A1: ``battle_rounds``); from
+    the last regular round on, a side not ahead on the score that decides the battle (enemies out of action, or
+    victory points: :func:`.scenario.score`, digest §A9) is pulled with :data:`DISTANCE_WEIGHT_LEVEL`: level it
+    draws and behind it loses unless it takes fighters out now, while a side ahead may keep what it has."""
     rounds = max(1, int(state.ctx.params["battle_rounds"]))
     t = min(1.0, max(0.0, (state.turn - 1) / max(1, rounds - 1)))
-    return DISTANCE_WEIGHT + (DISTANCE_WEIGHT_LAST - DISTANCE_WEIGHT) * t
+    weight = DISTANCE_WEIGHT + (DISTANCE_WEIGHT_LAST - DISTANCE_WEIGHT) * t
+    if state.turn >= rounds:
+        s = score(state)
+        if s[side] <= s[1 - side]:
+            weight = max(weight, DISTANCE_WEIGHT_LEVEL)
+    return weight
 
 
 def pull(state: GameState[Any], side: int) -> float:
@@ -331,7 +343,7 @@ def evaluate(state: GameState[Any], side: int) -> float:
         winner = state.vars.get("winner")
         if winner is not None:
             return 1000.0 if winner == side else -1000.0
-    mine = side_value(state, side) - side_value(state, 1 - side, foe=True) - pressure(state) * pull(state, side)
+    mine = side_value(state, side) - side_value(state, 1 - side, foe=True) - pressure(state, side) * pull(state, side)
     if EXPOSURE_WEIGHT:
         mine -= EXPOSURE_WEIGHT * (exposure(state, side) - exposure(state, 1 - side))
     if objectives_scenario(state):
