@@ -41,9 +41,9 @@ def ruleset_of_module(module: str) -> str | None:
 
 
 class Step(Record):
-    """A pending step. Subclasses are ``@values.value`` (a frozen slotted dataclass that is cheap to build) and name their identity as class
-    keywords, in the one line that declares them: ``class FreeFight(GFChoice, kind="free-fight",
-    about="model")``. ``rules`` defaults to the ruleset the declaring module belongs to
+    """A pending step. Subclasses are ``@values.value`` (a frozen slotted dataclass that is cheap to build) and
+    name their identity as class keywords, in the one line that declares them: ``class FreeFight(GFChoice,
+    kind="free-fight", about="model")``. ``rules`` defaults to the ruleset the declaring module belongs to
     (:func:`ruleset_of_module`); a step declared elsewhere passes ``rules=`` or keeps ``"kernel"``."""
 
     __slots__ = ()
