@@ -98,6 +98,35 @@ class HeuristicAgent(Agent):
             return self._best_activation(game, actions, me)
         return self._best_action(game, actions, me, self.samples, self.depth)
 
+    def ranked(self, game: Game) -> list[Action]:
+        """The legal actions of ``game``'s (choice) decision, this agent's choice first, then the others by
+        its values best first (ties in the legal order). The mcts agent's ``search=rollout`` takes its
+        candidates from the front. Destinations are ranked statically (the best ``refine`` of them then
+        checked for real to pick the first); activations put the agent's choice first and keep the legal
+        order after it (the agent gives them no values)."""
+        actions = game.legal_actions()
+        if len(actions) <= 1:
+            return list(actions)
+        d = game.decision
+        me = int(d.player or 0)
+        if not any(a.point is not None for a in actions) and not (
+            d.prompt == "activate" and all(a.model is not None for a in actions)
+        ):
+            self._seeds = tuple(self.rng.next64() for _ in range(self.samples))
+            order = {a: i for i, a in enumerate(actions)}
+            values = {a: self._value(game, a, me, self.samples, self.depth) for a in actions}
+            return sorted(actions, key=lambda a: (-values[a], order[a]))
+        choice = self.choose(game)
+        rest: list[Action]
+        if any(a.point is not None for a in actions):
+            pointed = [a for a in actions if a.point is not None]
+            ranked = self._static_rank(game, [a for a in pointed if a.model == pointed[0].model], me)
+            rest = [a for _, a in ranked] if ranked is not None else []
+            rest += [a for a in actions if a not in rest]
+        else:
+            rest = list(actions)
+        return [choice, *(a for a in rest if a != choice)]
+
     # --- values ------------------------------------------------------------------------------------
     def _value(self, game: Game, action: Action, me: int, samples: int, depth: int) -> float:
         """Mean evaluation after ``action`` and everything it sets off, over up to ``samples`` dice streams

@@ -55,11 +55,18 @@ from typing import Any
 
 from warband.agents.base import Agent, AgentError, eval_option, evaluation, number_option
 from warband.agents.heuristic import HeuristicAgent
+from warband.agents.rollout import RolloutSearch
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.rng import Rng, derive_seed
 
 DEFAULT_ITERATIONS = 200
+#: ``search=rollout``'s defaults: rollouts per decision, candidates, horizon, the rollout policy's depth.
+DEFAULT_ROLLOUTS = 16
+DEFAULT_WIDTH = 4
+DEFAULT_HORIZON = 4
+DEFAULT_POLICY_DEPTH = 1
+SEARCHES = ("rollout", "uct")
 DEFAULT_DEPTH = 6
 DEFAULT_TOP = 10
 DEFAULT_PRIOR_VISITS = 4
@@ -96,6 +103,9 @@ def _number(options: dict[str, Any], key: str, default: float, low: float, kind:
 #: The largest value of each numeric option: enough for any study, never a search that does not end.
 _HIGH: dict[str, float] = {
     "iterations": 1_000_000,
+    "width": 1000,
+    "horizon": 1000,
+    "policy_depth": 20,
     "seconds": 600.0,
     "depth": 1000,
     "c": 100.0,
@@ -132,7 +142,16 @@ class MCTSAgent(Agent):
 
     def __init__(self, seed: int = 0, **options: Any) -> None:
         opts = dict(options)
-        self.iterations: int = _number(opts, "iterations", DEFAULT_ITERATIONS, 1, int)
+        self.search = str(opts.pop("search", "rollout"))
+        if self.search not in SEARCHES:
+            raise AgentError(f"agent 'mcts': option search={self.search!r} is not one of {', '.join(SEARCHES)}")
+        rollout_search = self.search == "rollout"
+        self.iterations: int = _number(
+            opts, "iterations", DEFAULT_ROLLOUTS if rollout_search else DEFAULT_ITERATIONS, 1, int
+        )
+        self.width: int = _number(opts, "width", DEFAULT_WIDTH, 1, int)
+        self.horizon: int = _number(opts, "horizon", DEFAULT_HORIZON, 1, int)
+        self.policy_depth: int = _number(opts, "policy_depth", DEFAULT_POLICY_DEPTH, 0, int)
         seconds = opts.pop("seconds", None)
         self.seconds: float | None = None
         if seconds is not None:
@@ -163,6 +182,9 @@ class MCTSAgent(Agent):
         self._lookahead = (
             HeuristicAgent(seed=derive_seed(seed, 7), eval=self.eval) if self.prior == "heuristic" else None
         )
+        self._rollouts = (
+            RolloutSearch(seed, self.width, self.horizon, self.policy_depth, self.eval) if rollout_search else None
+        )
         self._root: Node | None = None
         self.last_iterations = 0
         self.last_root: Node | None = None
@@ -173,8 +195,13 @@ class MCTSAgent(Agent):
 
     def describe(self) -> str:
         budget = f"seconds={self.seconds:g}" if self.seconds is not None else f"iterations={self.iterations}"
+        if self._rollouts is not None:
+            return (
+                f"mcts:search=rollout,{budget},width={self.width},horizon={self.horizon},"
+                f"policy_depth={self.policy_depth}" + (f",eval={self.eval}" if self.eval != "heuristic" else "")
+            )
         return (
-            f"mcts:{budget},rollout={self.rollout},depth={self.depth},c={self.c:g},top={self.top},"
+            f"mcts:search=uct,{budget},rollout={self.rollout},depth={self.depth},c={self.c:g},top={self.top},"
             f"crn={self.crn},prior_samples={self.prior_samples},init={self.init}"
             + (f",prior={self.prior}" if self.prior != "rolled" else "")
             + (f",eval={self.eval},scale={self.scale:g}" if self.eval != "heuristic" else "")
@@ -185,6 +212,11 @@ class MCTSAgent(Agent):
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]
+        if self._rollouts is not None:
+            deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+            choice = self._rollouts.choose(game, self.rng.next64(), self.iterations, deadline)
+            self.last_iterations = self._rollouts.played
+            return choice
         root = self._root = Node()
         me = int(game.decision.player or 0)
         e0, e1 = evaluation(game, 0, self.eval), evaluation(game, 1, self.eval)

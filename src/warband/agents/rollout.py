@@ -1,0 +1,120 @@
+"""Policy improvement by simulation: the ``mcts`` agent's ``search=rollout`` (its default).
+
+At a decision with several legal actions the ``heuristic`` agent ranks them (its own choice first, then the
+others by its values; see :meth:`HeuristicAgent.ranked`). The first ``width`` become the candidates, and each
+is judged by playing it on a clone of the game and then letting a cheap heuristic policy (the ``heuristic``
+agent with one dice stream and one refined destination, for both sides) play on up to a **horizon**: the
+``horizon``-th top-level decision (an activation, an action, a deployment) after the candidate, or the end of
+the game. Pending dice are rolled and the position judged by the evaluation (``Ruleset.evaluate``, or the
+learned one); the candidate with the best mean wins, ties going to the earlier one, so to the heuristic's own
+choice. This is Tesauro's and Bertsekas's rollout: a policy improved by simulating it, which can only lose
+to the policy by the noise of its estimates, and which sees what the one-ply lookahead does not (the enemy's
+answer to a move, the second action of an activation, a charge the next activation makes possible).
+
+The rollouts are played in rounds (round ``j`` plays the ``j``-th rollout of every candidate) until the budget,
+``iterations`` rollouts in all (or ``seconds``), is spent, so every candidate gets the same number give or take
+one. **Common random numbers**: the ``j``-th rollout of every candidate starts from the same dice stream and
+uses the same policy seed, so candidates are compared on the same luck.
+
+Deployment decisions (prompts ``deploy`` and ``zone``) are left to the heuristic: a horizon of a few
+decisions does not reach the fighting.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from warband.agents.base import evaluation
+from warband.agents.heuristic import STOP_PROMPTS, HeuristicAgent
+from warband.kernel.actions import Action
+from warband.kernel.engine import Game
+from warband.kernel.rng import Rng, derive_seed
+
+#: Decisions left to the heuristic's own choice.
+DEPLOY_PROMPTS = frozenset({"deploy", "zone"})
+#: Safety cap on the steps (choices and rolls) of one rollout.
+MAX_STEPS = 4000
+#: Salt of the dice streams of the rollouts (apart from the policy seeds).
+_DICE = 0x6A09E667
+
+
+class RolloutSearch:
+    """Judges the heuristic's best ``width`` candidates by rollouts of a cheap heuristic policy; see the
+    module docstring. ``played`` is the number of rollouts of the last decision searched."""
+
+    def __init__(self, seed: int, width: int, horizon: int, policy_depth: int, eval_kind: str) -> None:
+        self.width = width
+        self.horizon = horizon
+        self.policy_depth = policy_depth
+        self.eval = eval_kind
+        self.ranker = HeuristicAgent(seed=derive_seed(seed, 11), eval=eval_kind)
+        self.played = 0
+        self.last_values: dict[Action, float] = {}
+
+    def choose(self, game: Game, base: int, budget: int, deadline: float | None) -> Action:
+        """The best candidate at ``game``'s decision after ``budget`` rollouts (or until ``deadline``, a
+        ``time.perf_counter`` value, with at least one round), their dice drawn from ``base``."""
+        ranked = self.ranker.ranked(game)
+        self.played = 0
+        self.last_values = {}
+        if len(ranked) <= 1 or game.decision.prompt in DEPLOY_PROMPTS:
+            return ranked[0]
+        candidates = ranked[: max(1, min(self.width, len(ranked), budget if deadline is None else len(ranked)))]
+        if len(candidates) == 1:
+            return candidates[0]
+        me = int(game.decision.player or 0)
+        totals = [0.0] * len(candidates)
+        counts = [0] * len(candidates)
+        j = 0
+        while True:
+            if deadline is None and self.played >= budget:
+                break
+            if deadline is not None and j > 0 and time.perf_counter() >= deadline:
+                break
+            dice = derive_seed(base ^ _DICE, j)
+            policy_seed = derive_seed(base, j)
+            for i, action in enumerate(candidates):
+                if deadline is None and self.played >= budget:
+                    break
+                totals[i] += self.rollout(game, action, me, dice, policy_seed)
+                counts[i] += 1
+                self.played += 1
+            j += 1
+        means = [t / n if n else float("-inf") for t, n in zip(totals, counts, strict=True)]
+        self.last_values = dict(zip(candidates, means, strict=True))
+        best = 0
+        for i in range(1, len(candidates)):
+            if means[i] > means[best] + 1e-9:
+                best = i
+        return candidates[best]
+
+    def rollout(self, game: Game, action: Action, me: int, dice: int, policy_seed: int) -> float:
+        """``action`` played on a clone of ``game`` with the dice stream ``dice``, then both sides played by
+        the cheap heuristic policy (seeded ``policy_seed``) to the horizon; the evaluation for ``me``."""
+        g = game.clone()
+        g.state.rng = Rng(dice)
+        g.apply(action)
+        policy = HeuristicAgent(seed=policy_seed, samples=1, refine=1, depth=self.policy_depth, eval=self.eval)
+        play_to_horizon(g, self.horizon, policy.choose)
+        return evaluation(g, me, self.eval)
+
+
+def play_to_horizon(g: Game, horizon: int, choose: Callable[[Game], Action]) -> None:
+    """Play ``g`` on in place with ``choose`` answering every choice, until the ``horizon``-th top-level
+    decision (:data:`~warband.agents.heuristic.STOP_PROMPTS`) is reached or the game ends; pending dice are
+    rolled before it returns."""
+    reached = 0
+    for _ in range(MAX_STEPS):
+        d = g.decision
+        if d.kind == "over":
+            return
+        if d.kind == "chance":
+            g.roll()
+            continue
+        if d.prompt in STOP_PROMPTS:
+            reached += 1
+            if reached >= horizon:
+                return
+        actions = g.legal_actions()
+        g.apply(actions[0] if len(actions) == 1 else choose(g))
