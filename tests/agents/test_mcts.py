@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from warband.agents.base import AgentError, make_agent
-from warband.agents.mcts import DEFAULT_ITERATIONS, MCTSAgent
+from warband.agents.heuristic import HeuristicAgent
+from warband.agents.mcts import DEFAULT_ITERATIONS, DEFAULT_ROLLOUTS, MCTSAgent
+from warband.agents.rollout import RolloutSearch
 from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
@@ -74,11 +76,11 @@ def test_options_and_registration() -> None:
     )
     assert agent.seconds is None
     default = make_agent("mcts")
-    assert isinstance(default, MCTSAgent) and default.iterations == DEFAULT_ITERATIONS
+    assert isinstance(default, MCTSAgent) and default.iterations == DEFAULT_ROLLOUTS
     timed = make_agent("mcts:seconds=0.5")
     assert isinstance(timed, MCTSAgent) and timed.seconds == 0.5
     assert "iterations=40" in agent.describe()
-    tuned = make_agent("mcts:crn=all,prior_samples=4,init=0", seed=1)
+    tuned = make_agent("mcts:search=uct,crn=all,prior_samples=4,init=0", seed=1)
     assert isinstance(tuned, MCTSAgent)
     assert (tuned.crn, tuned.prior_samples, tuned.init) == ("all", 4, 0)
     assert "crn=all" in tuned.describe()
@@ -99,6 +101,11 @@ def test_options_and_registration() -> None:
         "mcts:prior_samples=0",
         "mcts:init=-1",
         "mcts:prior=maybe",
+        "mcts:search=maybe",
+        "mcts:width=0",
+        "mcts:horizon=0",
+        "mcts:policy_depth=-1",
+        "mcts:width=1e9",
     ],
 )
 def test_bad_options_raise_agent_error(spec: str) -> None:
@@ -110,7 +117,7 @@ def test_bad_options_raise_agent_error(spec: str) -> None:
 def test_same_seed_same_choice_and_only_legal_actions() -> None:
     game = searched_position(TC, 3)
     legal = game.legal_actions()
-    picks = [MCTSAgent(seed=9, iterations=60).choose(game.clone()) for _ in range(2)]
+    picks = [MCTSAgent(seed=9, iterations=60, search="uct").choose(game.clone()) for _ in range(2)]
     assert picks[0] == picks[1]
     assert picks[0] in legal and game.is_legal(picks[0])
 
@@ -127,8 +134,8 @@ def test_trivial_decision_returns_at_once() -> None:
 def test_legal_choices_through_a_stretch_of_play(rollout: str) -> None:
     game = searched_position(TC, 7)
     agents = [
-        MCTSAgent(seed=1, iterations=25, rollout=rollout, depth=3),
-        MCTSAgent(seed=2, iterations=25, rollout=rollout, depth=3),
+        MCTSAgent(seed=1, iterations=25, rollout=rollout, depth=3, search="uct"),
+        MCTSAgent(seed=2, iterations=25, rollout=rollout, depth=3, search="uct"),
     ]
     choices = 0
     while choices < 6 and not game.over:
@@ -193,7 +200,7 @@ def test_heuristic_prior_values_a_move_by_where_it_goes() -> None:
     move = Action("move", "a4")
     assert move in game.legal_actions()
     assert not any(a.kind == "shoot" for a in game.legal_actions())
-    rolled, looked = MCTSAgent(seed=5), MCTSAgent(seed=5, prior="heuristic")
+    rolled, looked = MCTSAgent(seed=5, search="uct"), MCTSAgent(seed=5, prior="heuristic", search="uct")
     rolled._base = looked._base = 99
     before = rolled._prior(game, move, 0)
     assert abs(before - rolled._prior(game, Action("end", "a4"), 0)) < 1e-9
@@ -202,7 +209,7 @@ def test_heuristic_prior_values_a_move_by_where_it_goes() -> None:
     assert after > before + 0.01, (after, before)
     assert "prior=heuristic" in looked.describe() and "prior=" not in rolled.describe()
     # only the root takes the lookahead; the search stays legal and deterministic
-    picks = {MCTSAgent(seed=3, iterations=40, prior="heuristic").choose(game.clone()) for _ in range(2)}
+    picks = {MCTSAgent(seed=3, iterations=40, prior="heuristic", search="uct").choose(game.clone()) for _ in range(2)}
     assert len(picks) == 1 and picks <= set(game.legal_actions())
 
 
@@ -215,16 +222,17 @@ def test_tactics_shoots_the_enemy_in_range() -> None:
     assert shot in game.legal_actions()
     assert len(game.legal_actions()) > 1
     for seed in (1, 2, 3):
-        choice = MCTSAgent(seed=seed, iterations=150).choose(game)
+        choice = MCTSAgent(seed=seed, iterations=150, search="uct").choose(game)
         assert choice == shot, f"seed {seed}: {choice}"
 
 
 # ------------------------------------------------------------------------------------------- every ruleset
+@pytest.mark.parametrize("search", ["rollout", "uct"])
 @pytest.mark.parametrize("ruleset_id", sorted(registry.available()))
-def test_plays_every_installed_ruleset(ruleset_id: str) -> None:
+def test_plays_every_installed_ruleset(ruleset_id: str, search: str) -> None:
     rs = registry.get(ruleset_id)
     game = searched_position(rs, 2)
-    agent = MCTSAgent(seed=4, iterations=20, depth=3)
+    agent = MCTSAgent(seed=4, iterations=20 if search == "uct" else 6, depth=3, horizon=2, search=search)
     searched = 0
     for _ in range(200):
         d = game.decision
@@ -253,7 +261,7 @@ def test_common_random_numbers_give_sibling_root_actions_the_same_dice(crn: str)
             seen.setdefault(action, []).append((self.state.rng.seed, self.state.rng.counter))
         return real_apply(self, action)
 
-    agent = MCTSAgent(seed=2, iterations=60, crn=crn, prior_samples=1)
+    agent = MCTSAgent(seed=2, iterations=60, crn=crn, prior_samples=1, search="uct")
     try:
         Game.apply = spy  # type: ignore[method-assign]
         agent._base = 0
@@ -270,3 +278,66 @@ def test_common_random_numbers_give_sibling_root_actions_the_same_dice(crn: str)
         assert shared == n
     else:
         assert shared < n
+
+
+# ------------------------------------------------------------------------------------------- search=rollout
+def test_rollout_search_is_the_default_and_deterministic() -> None:
+    default = make_agent("mcts")
+    assert isinstance(default, MCTSAgent) and default.search == "rollout"
+    assert default.iterations == DEFAULT_ROLLOUTS and default.describe().startswith("mcts:search=rollout,")
+    uct = make_agent("mcts:search=uct")
+    assert isinstance(uct, MCTSAgent) and uct.iterations == DEFAULT_ITERATIONS and "search=uct" in uct.describe()
+    tuned = make_agent("mcts:width=3,horizon=2,policy_depth=0,iterations=9")
+    assert isinstance(tuned, MCTSAgent) and (tuned.width, tuned.horizon, tuned.policy_depth) == (3, 2, 0)
+    game = searched_position(TC, 3)
+    picks = [MCTSAgent(seed=9, iterations=8, horizon=2).choose(game.clone()) for _ in range(2)]
+    assert picks[0] == picks[1] and picks[0] in game.legal_actions()
+
+
+def test_heuristic_ranking_puts_its_own_choice_first() -> None:
+    game = searched_position(TC, 3)
+    ranked = HeuristicAgent(seed=4).ranked(game.clone())
+    assert ranked[0] == HeuristicAgent(seed=4).choose(game.clone())
+    assert sorted(map(str, ranked)) == sorted(map(str, game.legal_actions()))
+
+
+@pytest.mark.parametrize(("iterations", "width"), [(7, 3), (2, 4), (1, 4)])
+def test_rollout_search_spends_exactly_its_budget(iterations: int, width: int) -> None:
+    # every rollout is counted where it is played: a search that ignored its budget (more or fewer rollouts,
+    # candidates beyond the width) fails here
+    game = shooter_position("b1", (28.0, 12.0))
+    played: list[Action] = []
+    real = RolloutSearch.rollout
+
+    def spy(self: RolloutSearch, game: Game, action: Action, me: int, dice: int, policy_seed: int) -> float:
+        played.append(action)
+        return real(self, game, action, me, dice, policy_seed)
+
+    agent = MCTSAgent(seed=2, iterations=iterations, width=width, horizon=2)
+    try:
+        RolloutSearch.rollout = spy  # type: ignore[method-assign]
+        agent.choose(game)
+    finally:
+        RolloutSearch.rollout = real  # type: ignore[method-assign]
+    assert len(played) == agent.last_iterations == (iterations if iterations > 1 else 0)
+    assert len(set(played)) == min(width, iterations, len(game.legal_actions())) or iterations == 1
+
+
+def test_rollouts_of_sibling_candidates_share_their_dice() -> None:
+    # common random numbers: the j-th rollout of every candidate starts from the same dice stream and policy seed
+    game = shooter_position("b1", (28.0, 12.0))
+    seen: dict[Action, list[tuple[int, int]]] = {}
+    real = RolloutSearch.rollout
+
+    def spy(self: RolloutSearch, game: Game, action: Action, me: int, dice: int, policy_seed: int) -> float:
+        seen.setdefault(action, []).append((dice, policy_seed))
+        return real(self, game, action, me, dice, policy_seed)
+
+    try:
+        RolloutSearch.rollout = spy  # type: ignore[method-assign]
+        MCTSAgent(seed=2, iterations=9, width=3, horizon=2).choose(game)
+    finally:
+        RolloutSearch.rollout = real  # type: ignore[method-assign]
+    streams = list(seen.values())
+    assert len(streams) == 3 and all(s == streams[0] for s in streams)
+    assert len(set(streams[0])) == 3  # and each round draws its own
