@@ -14,7 +14,7 @@ from warband.agents.rollout import RolloutSearch
 from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
-from warband.kernel.rng import Rng
+from warband.kernel.rng import Rng, derive_seed
 from warband.kernel.ruleset import Ruleset
 
 TC: Ruleset = registry.get("trench-crusade")
@@ -341,3 +341,16 @@ def test_rollouts_of_sibling_candidates_share_their_dice() -> None:
     streams = list(seen.values())
     assert len(streams) == 3 and all(s == streams[0] for s in streams)
     assert len(set(streams[0])) == 3  # and each round draws its own
+
+
+def test_rollout_search_leaves_the_heuristic_only_when_clearly_better() -> None:
+    search = RolloutSearch(seed=1, width=4, horizon=2, policy_depth=0, eval_kind="heuristic", margin=1.0)
+    assert search._clearly_better([3.0, 4.0, 5.0], [1.0, 2.0, 3.0])  # +2 on every paired rollout
+    assert not search._clearly_better([9.0, -5.0, 1.0], [0.0, 0.0, 0.0])  # mean +5/3, error larger
+    assert not search._clearly_better([1.0, 1.0], [1.0, 1.0]) and not search._clearly_better([5.0], [0.0])
+    search.margin = 0.0
+    assert search._clearly_better([9.0, -5.0, 1.0], [0.0, 0.0, 0.0]) and search._clearly_better([5.0], [0.0])
+    # one round of rollouts tells no error: the search plays the heuristic's own choice
+    game = searched_position(TC, 3)
+    agent = MCTSAgent(seed=6, iterations=4, width=4, horizon=2)
+    assert agent.choose(game.clone()) == HeuristicAgent(seed=derive_seed(6, 11)).choose(game.clone())

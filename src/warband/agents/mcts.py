@@ -66,6 +66,7 @@ DEFAULT_ROLLOUTS = 16
 DEFAULT_WIDTH = 4
 DEFAULT_HORIZON = 4
 DEFAULT_POLICY_DEPTH = 1
+DEFAULT_MARGIN = 1.0
 SEARCHES = ("rollout", "uct")
 DEFAULT_DEPTH = 6
 DEFAULT_TOP = 10
@@ -106,6 +107,7 @@ _HIGH: dict[str, float] = {
     "width": 1000,
     "horizon": 1000,
     "policy_depth": 20,
+    "margin": 100.0,
     "seconds": 600.0,
     "depth": 1000,
     "c": 100.0,
@@ -152,6 +154,7 @@ class MCTSAgent(Agent):
         self.width: int = _number(opts, "width", DEFAULT_WIDTH, 1, int)
         self.horizon: int = _number(opts, "horizon", DEFAULT_HORIZON, 1, int)
         self.policy_depth: int = _number(opts, "policy_depth", DEFAULT_POLICY_DEPTH, 0, int)
+        self.margin: float = _number(opts, "margin", DEFAULT_MARGIN, 0.0, float)
         seconds = opts.pop("seconds", None)
         self.seconds: float | None = None
         if seconds is not None:
@@ -183,7 +186,9 @@ class MCTSAgent(Agent):
             HeuristicAgent(seed=derive_seed(seed, 7), eval=self.eval) if self.prior == "heuristic" else None
         )
         self._rollouts = (
-            RolloutSearch(seed, self.width, self.horizon, self.policy_depth, self.eval) if rollout_search else None
+            RolloutSearch(seed, self.width, self.horizon, self.policy_depth, self.eval, self.margin)
+            if rollout_search
+            else None
         )
         self._root: Node | None = None
         self.last_iterations = 0
@@ -198,7 +203,8 @@ class MCTSAgent(Agent):
         if self._rollouts is not None:
             return (
                 f"mcts:search=rollout,{budget},width={self.width},horizon={self.horizon},"
-                f"policy_depth={self.policy_depth}" + (f",eval={self.eval}" if self.eval != "heuristic" else "")
+                f"policy_depth={self.policy_depth},margin={self.margin:g}"
+                + (f",eval={self.eval}" if self.eval != "heuristic" else "")
             )
         return (
             f"mcts:search=uct,{budget},rollout={self.rollout},depth={self.depth},c={self.c:g},top={self.top},"

@@ -22,6 +22,7 @@ decisions does not reach the fighting.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
@@ -43,8 +44,11 @@ class RolloutSearch:
     """Judges the heuristic's best ``width`` candidates by rollouts of a cheap heuristic policy; see the
     module docstring. ``played`` is the number of rollouts of the last decision searched."""
 
-    def __init__(self, seed: int, width: int, horizon: int, policy_depth: int, eval_kind: str) -> None:
+    def __init__(
+        self, seed: int, width: int, horizon: int, policy_depth: int, eval_kind: str, margin: float = 1.0
+    ) -> None:
         self.width = width
+        self.margin = margin
         self.horizon = horizon
         self.policy_depth = policy_depth
         self.eval = eval_kind
@@ -64,8 +68,7 @@ class RolloutSearch:
         if len(candidates) == 1:
             return candidates[0]
         me = int(game.decision.player or 0)
-        totals = [0.0] * len(candidates)
-        counts = [0] * len(candidates)
+        values: list[list[float]] = [[] for _ in candidates]
         j = 0
         while True:
             if deadline is None and self.played >= budget:
@@ -77,17 +80,35 @@ class RolloutSearch:
             for i, action in enumerate(candidates):
                 if deadline is None and self.played >= budget:
                     break
-                totals[i] += self.rollout(game, action, me, dice, policy_seed)
-                counts[i] += 1
+                values[i].append(self.rollout(game, action, me, dice, policy_seed))
                 self.played += 1
             j += 1
-        means = [t / n if n else float("-inf") for t, n in zip(totals, counts, strict=True)]
+        means = [sum(v) / len(v) if v else float("-inf") for v in values]
         self.last_values = dict(zip(candidates, means, strict=True))
         best = 0
         for i in range(1, len(candidates)):
             if means[i] > means[best] + 1e-9:
                 best = i
+        if best == 0 or not self._clearly_better(values[best], values[0]):
+            return candidates[0]
         return candidates[best]
+
+    def _clearly_better(self, mine: list[float], base: list[float]) -> bool:
+        """Whether the paired differences ``mine[j] - base[j]`` (rollout ``j`` of both on the same dice) have a
+        positive mean more than ``margin`` standard errors above 0 (any positive mean with ``margin`` 0)."""
+        diffs = [a - b for a, b in zip(mine, base, strict=False)]
+        n = len(diffs)
+        if n == 0:
+            return False
+        mean = sum(diffs) / n
+        if mean <= 0:
+            return False
+        if self.margin <= 0:
+            return True
+        if n == 1:
+            return False  # one pair tells no error
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return mean > self.margin * math.sqrt(var / n)
 
     def rollout(self, game: Game, action: Action, me: int, dice: int, policy_seed: int) -> float:
         """``action`` played on a clone of ``game`` with the dice stream ``dice``, then both sides played by
