@@ -1,4 +1,16 @@
-"""The ``mcts`` agent: Monte Carlo tree search over the kernel protocol, for any ruleset.
+"""The ``mcts`` agent: search over the kernel protocol, for any ruleset.
+
+Two searches, chosen by the ``search`` option:
+
+* ``rollout`` (the default): **policy improvement by simulation** (:mod:`warband.agents.rollout`): the
+  ``heuristic`` agent's best ``width`` actions are each played on by a heuristic policy for both sides up to a
+  ``horizon`` of top-level decisions, under common random numbers, and the best mean evaluation is played.
+  Options: ``iterations`` (:data:`DEFAULT_ROLLOUTS`: rollouts per decision, shared out over the candidates in
+  rounds), ``seconds``, ``width`` (:data:`DEFAULT_WIDTH`), ``horizon`` (:data:`DEFAULT_HORIZON`),
+  ``policy_depth`` (:data:`DEFAULT_POLICY_DEPTH`: the rollout policy's ``depth``, 0 the cheapest), ``margin``
+  (:data:`DEFAULT_MARGIN`: standard errors by which a candidate must beat the heuristic's own choice), ``eval``.
+  Measured with ``warband ladder RULESET --agents mcts --against heuristic --sprt ...`` (docs/evaluation.md).
+* ``uct``: the open-loop Monte Carlo tree search described below (it did not beat the heuristic).
 
 The tree is **open-loop**: a node is a sequence of choices from the root, not a state. Every iteration plays a
 fresh clone of the game whose dice stream is reseeded (``clone.state.rng = Rng(seed)``), so chance points are
@@ -23,7 +35,7 @@ root.
 same dice stream after it, so sibling actions are compared on the same luck rather than on different luck
 (``crn=all`` does this at every level of the tree, ``crn=off`` samples every iteration afresh).
 
-Options (strings from the CLI spec ``mcts:iterations=400,rollout=none``):
+Options of ``search=uct`` (strings from the CLI spec ``mcts:search=uct,iterations=400,rollout=none``):
 
 * ``iterations`` (:data:`DEFAULT_ITERATIONS`): iterations per decision;
 * ``seconds``: a time budget per decision instead (the only use of the clock; results then depend on speed);
@@ -62,11 +74,11 @@ from warband.kernel.rng import Rng, derive_seed
 
 DEFAULT_ITERATIONS = 200
 #: ``search=rollout``'s defaults: rollouts per decision, candidates, horizon, the rollout policy's depth.
-DEFAULT_ROLLOUTS = 16
+DEFAULT_ROLLOUTS = 12
 DEFAULT_WIDTH = 4
-DEFAULT_HORIZON = 4
+DEFAULT_HORIZON = 3
 DEFAULT_POLICY_DEPTH = 1
-DEFAULT_MARGIN = 1.0
+DEFAULT_MARGIN = 0.0
 SEARCHES = ("rollout", "uct")
 DEFAULT_DEPTH = 6
 DEFAULT_TOP = 10

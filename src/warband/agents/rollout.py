@@ -6,10 +6,15 @@ is judged by playing it on a clone of the game and then letting a cheap heuristi
 agent with one dice stream and one refined destination, for both sides) play on up to a **horizon**: the
 ``horizon``-th top-level decision (an activation, an action, a deployment) after the candidate, or the end of
 the game. Pending dice are rolled and the position judged by the evaluation (``Ruleset.evaluate``, or the
-learned one); the candidate with the best mean wins, ties going to the earlier one, so to the heuristic's own
-choice. This is Tesauro's and Bertsekas's rollout: a policy improved by simulating it, which can only lose
-to the policy by the noise of its estimates, and which sees what the one-ply lookahead does not (the enemy's
-answer to a move, the second action of an activation, a charge the next activation makes possible).
+learned one). The candidate with the best mean wins (ties going to the earlier one, so to the heuristic's own
+choice) if its paired differences with the heuristic's choice (rollout ``j`` of each, on the same dice) have a
+mean more than ``margin`` standard errors above zero; otherwise the heuristic's choice stands. With ``margin``
+0 (the default: it measured stronger than 1 in Trench Crusade) the best mean wins outright.
+
+This is Tesauro's and Bertsekas's rollout: a policy improved by simulating it. It sees what the one-ply
+lookahead does not (the enemy's answer to a move, the second action of an activation, a charge the next
+activation makes possible); its rollout policy is a cheaper heuristic than the one it improves, so it is not
+guaranteed to be better, and the ladder measures it.
 
 The rollouts are played in rounds (round ``j`` plays the ``j``-th rollout of every candidate) until the budget,
 ``iterations`` rollouts in all (or ``seconds``), is spent, so every candidate gets the same number give or take
