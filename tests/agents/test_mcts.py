@@ -9,7 +9,7 @@ import pytest
 
 from warband.agents.base import AgentError, make_agent
 from warband.agents.heuristic import HeuristicAgent
-from warband.agents.mcts import DEFAULT_ITERATIONS, DEFAULT_ROLLOUTS, MCTSAgent
+from warband.agents.mcts import DEFAULT_ITERATIONS, DEFAULT_ROLLOUTS, RULESET_DEFAULTS, MCTSAgent
 from warband.agents.rollout import RolloutSearch
 from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
@@ -354,3 +354,20 @@ def test_rollout_search_leaves_the_heuristic_only_when_clearly_better() -> None:
     game = searched_position(TC, 3)
     agent = MCTSAgent(seed=6, iterations=4, width=4, horizon=2)
     assert agent.choose(game.clone()) == HeuristicAgent(seed=derive_seed(6, 11)).choose(game.clone())
+
+
+def test_a_slow_ruleset_takes_its_own_defaults_unless_the_spec_gives_them() -> None:
+    rs = registry.get("gangfight")
+    game = searched_position(rs, 2)
+    tuned, given = MCTSAgent(seed=1), MCTSAgent(seed=1, iterations=4, horizon=1)
+    for agent in (tuned, given):
+        assert agent.choose(game.clone()) in game.legal_actions()
+    expected = RULESET_DEFAULTS["gangfight"]
+    assert (tuned.iterations, tuned.width, tuned.horizon, tuned.policy_depth) == (
+        expected["iterations"],
+        expected["width"],
+        expected["horizon"],
+        expected["policy_depth"],
+    )
+    assert (given.iterations, given.horizon, given.width) == (4, 1, expected["width"])
+    assert tuned.last_iterations <= expected["iterations"] and given.last_iterations <= 4

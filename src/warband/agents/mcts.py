@@ -80,6 +80,11 @@ DEFAULT_HORIZON = 3
 DEFAULT_POLICY_DEPTH = 1
 DEFAULT_MARGIN = 0.0
 SEARCHES = ("rollout", "uct")
+#: ``search=rollout``'s defaults in rulesets whose rules and evaluation are slow, so that a decision stays well
+#: under a second on one core (options given in the spec win). Measured: docs/evaluation.md.
+RULESET_DEFAULTS: dict[str, dict[str, int]] = {
+    "gangfight": {"iterations": 6, "width": 3, "horizon": 2, "policy_depth": 0},
+}
 DEFAULT_DEPTH = 6
 DEFAULT_TOP = 10
 DEFAULT_PRIOR_VISITS = 4
@@ -156,6 +161,8 @@ class MCTSAgent(Agent):
 
     def __init__(self, seed: int = 0, **options: Any) -> None:
         opts = dict(options)
+        self._given = frozenset(opts)
+        self._tuned_for: str | None = None
         self.search = str(opts.pop("search", "rollout"))
         if self.search not in SEARCHES:
             raise AgentError(f"agent 'mcts': option search={self.search!r} is not one of {', '.join(SEARCHES)}")
@@ -231,6 +238,8 @@ class MCTSAgent(Agent):
         if len(actions) == 1:
             return actions[0]
         if self._rollouts is not None:
+            if self._tuned_for != game.ruleset.id:
+                self._tune(game.ruleset.id)
             deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
             choice = self._rollouts.choose(game, self.rng.next64(), self.iterations, deadline)
             self.last_iterations = self._rollouts.played
@@ -252,6 +261,16 @@ class MCTSAgent(Agent):
         self.last_iterations = n
         self.last_root = root
         return self._best(root, me, actions)
+
+    def _tune(self, ruleset: str) -> None:
+        """Take :data:`RULESET_DEFAULTS` of ``ruleset`` for the options the spec did not give."""
+        self._tuned_for = ruleset
+        table = {"iterations": DEFAULT_ROLLOUTS, "width": DEFAULT_WIDTH, "horizon": DEFAULT_HORIZON}
+        table |= {"policy_depth": DEFAULT_POLICY_DEPTH} | RULESET_DEFAULTS.get(ruleset, {})
+        for key, value in table.items():
+            if key not in self._given:
+                setattr(self, key, value)
+        self._rollouts = RolloutSearch(self.seed, self.width, self.horizon, self.policy_depth, self.eval, self.margin)
 
     def _best(self, root: Node, me: int, actions: list[Action]) -> Action:
         """The most visited legal root action; ties to the better mean, then the prior order."""
