@@ -7,7 +7,8 @@ Two searches, chosen by the ``search`` option:
   ``horizon`` of top-level decisions, under common random numbers, and the best mean evaluation is played.
   Options: ``iterations`` (:data:`DEFAULT_ROLLOUTS`: rollouts per decision, shared out over the candidates in
   rounds), ``seconds``, ``width`` (:data:`DEFAULT_WIDTH`), ``horizon`` (:data:`DEFAULT_HORIZON`),
-  ``policy_depth`` (:data:`DEFAULT_POLICY_DEPTH`: the rollout policy's ``depth``, 0 the cheapest), ``margin``
+  ``policy_depth`` (:data:`DEFAULT_POLICY_DEPTH`: the rollout policy's ``depth``, 0 the cheapest),
+  ``policy_samples`` (1: its ``samples`` and ``refine``; 3 makes it the default heuristic), ``margin``
   (:data:`DEFAULT_MARGIN`: standard errors by which a candidate must beat the heuristic's own choice), ``eval``.
   Measured with ``warband ladder RULESET --agents mcts --against heuristic --sprt ...`` (docs/evaluation.md).
 * ``uct``: the open-loop Monte Carlo tree search described below (it did not beat the heuristic).
@@ -124,6 +125,7 @@ _HIGH: dict[str, float] = {
     "width": 1000,
     "horizon": 1000,
     "policy_depth": 20,
+    "policy_samples": 1000,
     "margin": 100.0,
     "seconds": 600.0,
     "depth": 1000,
@@ -174,6 +176,7 @@ class MCTSAgent(Agent):
         self.horizon: int = _number(opts, "horizon", DEFAULT_HORIZON, 1, int)
         self.policy_depth: int = _number(opts, "policy_depth", DEFAULT_POLICY_DEPTH, 0, int)
         self.margin: float = _number(opts, "margin", DEFAULT_MARGIN, 0.0, float)
+        self.policy_samples: int = _number(opts, "policy_samples", 1, 1, int)
         seconds = opts.pop("seconds", None)
         self.seconds: float | None = None
         if seconds is not None:
@@ -205,7 +208,9 @@ class MCTSAgent(Agent):
             HeuristicAgent(seed=derive_seed(seed, 7), eval=self.eval) if self.prior == "heuristic" else None
         )
         self._rollouts = (
-            RolloutSearch(seed, self.width, self.horizon, self.policy_depth, self.eval, self.margin)
+            RolloutSearch(
+                seed, self.width, self.horizon, self.policy_depth, self.eval, self.margin, self.policy_samples
+            )
             if rollout_search
             else None
         )
@@ -222,7 +227,7 @@ class MCTSAgent(Agent):
         if self._rollouts is not None:
             return (
                 f"mcts:search=rollout,{budget},width={self.width},horizon={self.horizon},"
-                f"policy_depth={self.policy_depth},margin={self.margin:g}"
+                f"policy_depth={self.policy_depth},policy_samples={self.policy_samples},margin={self.margin:g}"
                 + (f",eval={self.eval}" if self.eval != "heuristic" else "")
             )
         return (
@@ -270,7 +275,9 @@ class MCTSAgent(Agent):
         for key, value in table.items():
             if key not in self._given:
                 setattr(self, key, value)
-        self._rollouts = RolloutSearch(self.seed, self.width, self.horizon, self.policy_depth, self.eval, self.margin)
+        self._rollouts = RolloutSearch(
+            self.seed, self.width, self.horizon, self.policy_depth, self.eval, self.margin, self.policy_samples
+        )
 
     def _best(self, root: Node, me: int, actions: list[Action]) -> Action:
         """The most visited legal root action; ties to the better mean, then the prior order."""

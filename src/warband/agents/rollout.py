@@ -3,7 +3,8 @@
 At a decision with several legal actions the ``heuristic`` agent ranks them (its own choice first, then the
 others by its values; see :meth:`HeuristicAgent.ranked`). The first ``width`` become the candidates, and each
 is judged by playing it on a clone of the game and then letting a cheap heuristic policy (the ``heuristic``
-agent with one dice stream and one refined destination, for both sides) play on up to a **horizon**: the
+agent with ``policy_samples`` dice streams and refined destinations, 1 by default, and ``policy_depth``, for
+both sides) play on up to a **horizon**: the
 ``horizon``-th top-level decision (an activation, an action, a deployment) after the candidate, or the end of
 the game. Pending dice are rolled and the position judged by the evaluation (``Ruleset.evaluate``, or the
 learned one). The candidate with the best mean wins (ties going to the earlier one, so to the heuristic's own
@@ -50,12 +51,20 @@ class RolloutSearch:
     module docstring. ``played`` is the number of rollouts of the last decision searched."""
 
     def __init__(
-        self, seed: int, width: int, horizon: int, policy_depth: int, eval_kind: str, margin: float = 1.0
+        self,
+        seed: int,
+        width: int,
+        horizon: int,
+        policy_depth: int,
+        eval_kind: str,
+        margin: float = 1.0,
+        policy_samples: int = 1,
     ) -> None:
         self.width = width
         self.margin = margin
         self.horizon = horizon
         self.policy_depth = policy_depth
+        self.policy_samples = policy_samples
         self.eval = eval_kind
         self.ranker = HeuristicAgent(seed=derive_seed(seed, 11), eval=eval_kind)
         self.played = 0
@@ -121,7 +130,13 @@ class RolloutSearch:
         g = game.clone()
         g.state.rng = Rng(dice)
         g.apply(action)
-        policy = HeuristicAgent(seed=policy_seed, samples=1, refine=1, depth=self.policy_depth, eval=self.eval)
+        policy = HeuristicAgent(
+            seed=policy_seed,
+            samples=self.policy_samples,
+            refine=self.policy_samples,
+            depth=self.policy_depth,
+            eval=self.eval,
+        )
         play_to_horizon(g, self.horizon, policy.choose)
         return evaluation(g, me, self.eval)
 
