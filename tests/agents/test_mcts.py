@@ -106,6 +106,8 @@ def test_options_and_registration() -> None:
         "mcts:horizon=0",
         "mcts:policy_depth=-1",
         "mcts:width=1e9",
+        "mcts:policy_samples=0",
+        "mcts:margin=-1",
     ],
 )
 def test_bad_options_raise_agent_error(spec: str) -> None:
@@ -287,8 +289,9 @@ def test_rollout_search_is_the_default_and_deterministic() -> None:
     assert default.iterations == DEFAULT_ROLLOUTS and default.describe().startswith("mcts:search=rollout,")
     uct = make_agent("mcts:search=uct")
     assert isinstance(uct, MCTSAgent) and uct.iterations == DEFAULT_ITERATIONS and "search=uct" in uct.describe()
-    tuned = make_agent("mcts:width=3,horizon=2,policy_depth=0,iterations=9")
+    tuned = make_agent("mcts:width=3,horizon=2,policy_depth=0,iterations=9,policy_samples=3,margin=1.5")
     assert isinstance(tuned, MCTSAgent) and (tuned.width, tuned.horizon, tuned.policy_depth) == (3, 2, 0)
+    assert (tuned.policy_samples, tuned.margin) == (3, 1.5) and "policy_samples=3" in tuned.describe()
     game = searched_position(TC, 3)
     picks = [MCTSAgent(seed=9, iterations=8, horizon=2).choose(game.clone()) for _ in range(2)]
     assert picks[0] == picks[1] and picks[0] in game.legal_actions()
