@@ -355,7 +355,7 @@ def test_rollout_search_leaves_the_heuristic_only_when_clearly_better() -> None:
     assert search._clearly_better([9.0, -5.0, 1.0], [0.0, 0.0, 0.0]) and search._clearly_better([5.0], [0.0])
     # one round of rollouts tells no error: the search plays the heuristic's own choice
     game = searched_position(TC, 3)
-    agent = MCTSAgent(seed=6, iterations=4, width=4, horizon=2)
+    agent = MCTSAgent(seed=6, iterations=4, width=4, horizon=2, margin=1)
     assert agent.choose(game.clone()) == HeuristicAgent(seed=derive_seed(6, 11)).choose(game.clone())
 
 
