@@ -139,7 +139,8 @@ def test_a_bad_weights_file_is_named(tmp_path: Path) -> None:
 
 def test_agents_take_eval_learned() -> None:
     assert make_agent("heuristic:eval=learned").describe().endswith(",eval=learned")
-    assert "eval=learned,scale=1" in make_agent("mcts:eval=learned,iterations=5").describe()
+    assert "eval=learned,scale=1" in make_agent("mcts:search=uct,eval=learned,iterations=5").describe()
+    assert make_agent("mcts:eval=learned,iterations=5").describe().endswith(",eval=learned")
     with pytest.raises(AgentError, match="option eval='deep' is not one of heuristic, learned"):
         make_agent("heuristic:eval=deep")
     rs = registry.get("gangfight")
