@@ -374,3 +374,11 @@ def test_a_slow_ruleset_takes_its_own_defaults_unless_the_spec_gives_them() -> N
     )
     assert (given.iterations, given.horizon, given.width) == (4, 1, expected["width"])
     assert tuned.last_iterations <= expected["iterations"] and given.last_iterations <= 4
+
+
+def test_rollout_search_under_a_time_budget_plays_at_least_one_round() -> None:
+    game = shooter_position("b1", (28.0, 12.0))
+    agent = MCTSAgent(seed=3, seconds=0.001, width=3, horizon=1)
+    assert agent.choose(game) in game.legal_actions()
+    assert agent.last_iterations >= min(3, len(game.legal_actions()))
+    assert agent.describe().startswith("mcts:search=rollout,seconds=0.001,")
