@@ -122,7 +122,8 @@ class HeuristicAgent(Agent):
             pointed = [a for a in actions if a.point is not None]
             ranked = self._static_rank(game, [a for a in pointed if a.model == pointed[0].model], me)
             rest = [a for _, a in ranked] if ranked is not None else []
-            rest += [a for a in actions if a not in rest]
+            seen = set(rest)
+            rest += [a for a in actions if a not in seen]
         else:
             rest = list(actions)
         return [choice, *(a for a in rest if a != choice)]
