@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from warband.kernel.climbing import platform_under
+from warband.kernel import native
 from warband.kernel.errors import Reason
 from warband.kernel.geometry.distance import Vec
 from warband.kernel.geometry.table import Table
@@ -32,6 +33,8 @@ from warband.rulesets.trench_crusade.core import R, State
 from warband.rulesets.trench_crusade.sight import engaged_with, standing_enemies
 
 _SOLID = frozenset(("impassable", "blocking"))
+#: the compiled candidate loop (None: not built, or WARBAND_PURE=1; the Python loop of _move_candidates runs)
+_straight_moves = native.load("warband.rulesets.trench_crusade._straight_moves")
 _MEMO_LIMIT = 20_000
 _MISS = object()
 
@@ -370,7 +373,10 @@ def move_candidates(state: State, m: Model, allowance: float) -> list[Vec]:
     return list(got)
 
 
-def _move_candidates(state: State, m: Model, allowance: float) -> list[Vec]:
+def _move_candidates(state: State, m: Model, allowance: float, compiled: bool | None = None) -> list[Vec]:
+    """:func:`move_candidates` itself. The loop over the raw points runs compiled when the extension
+    ``_straight_moves`` is built (``compiled`` None; True or False forces one path: the property test compares
+    them); the Python loop below is the reference, and the fallback (``WARBAND_PURE=1``, :mod:`warband.kernel.native`)."""
     ctx = state.ctx
     start = (m.x, m.y)
     pts: list[Vec] = []
@@ -408,8 +414,12 @@ def _move_candidates(state: State, m: Model, allowance: float) -> list[Vec]:
     for k in range(8):
         ang = k * math.pi / 4
         pts.append((m.x + math.cos(ang) * allowance, m.y + math.sin(ang) * allowance))
-    out: list[Vec] = []
     env = MoveEnv(state, m, "move")
+    if compiled is None:
+        compiled = _straight_moves is not None
+    if compiled:
+        return _compiled_loop(state, m, allowance, pts, env)
+    out: list[Vec] = []
     table = ctx.table
     spacing2 = _CANDIDATE_SPACING**2
     reach = allowance + 1e-6  # plan_move's own tolerance
@@ -429,6 +439,61 @@ def _move_candidates(state: State, m: Model, allowance: float) -> list[Vec]:
                 out.append(cand)
                 break
     return out
+
+
+def _compiled_loop(state: State, m: Model, allowance: float, pts: list[Vec], env: MoveEnv) -> list[Vec]:
+    """The candidate loop of :func:`_move_candidates` in C (``_straight_moves.Candidates.run``): the same kept
+    points in the same order; a point it cannot settle outside rounding is asked of :func:`plan_move` here."""
+    assert _straight_moves is not None
+    ctx = state.ctx
+    reach = allowance + 1e-6
+    mx, my = m.x, m.y
+
+    def ask(cand: Vec) -> bool:
+        if math.hypot(cand[0] - mx, cand[1] - my) > reach:
+            return False
+        return isinstance(plan_move(state, m, cand, allowance, straight=True, env=env), MovePlan)
+
+    sp = env.start_platform
+    start_platform = -1 if sp is None else next(i for i, t in enumerate(ctx.table.terrain) if t is sp)
+    loop = _straight_moves.Candidates(
+        _terrain(ctx),
+        mx,
+        my,
+        m.z,
+        m.radius,
+        allowance,
+        _difficult_extra(ctx, m),
+        float(ctx.params["obstacle_free_height"]),
+        start_platform,
+        env._bases,
+        env._near,
+        env.circles,
+        ask,
+    )
+    got: list[Vec] = loop.run(pts, _CANDIDATE_SPACING**2)
+    return got
+
+
+_TERRAIN: dict[tuple[int, float], tuple[Table, Any]] = {}
+
+
+def _terrain(ctx: Context) -> Any:
+    """The table's terrain as the compiled loop's C arrays, per table and obstacle-free height (the walk solids
+    of :func:`_walk_solids` but the start platform; ``ctx.solid_pieces``); shared by the games on one table."""
+    free = float(ctx.params["obstacle_free_height"])
+    key = (id(ctx.table), free)
+    hit = _TERRAIN.get(key)
+    if hit is None or hit[0] is not ctx.table:
+        assert _straight_moves is not None
+        pieces = list(ctx.table.terrain)
+        solid = [any(p is q for q in ctx.solid_pieces) for p in pieces]
+        walk_ids = {id(p) for p in _walk_solids(ctx, None)}
+        walk = [id(p) in walk_ids for p in pieces]
+        if len(_TERRAIN) >= 64:
+            _TERRAIN.clear()
+        hit = _TERRAIN[key] = (ctx.table, _straight_moves.Terrain(ctx.table.width, ctx.table.depth, pieces, solid, walk))
+    return hit[1]
 
 
 def _near_any(x: float, y: float, pts: list[Vec], limit2: float) -> bool:
