@@ -13,7 +13,7 @@ a rule path is rare and long (quick_ok refused, a jump between platforms), the c
 reference (``ask``), so the answer is always the reference's.
 """
 
-from libc.math cimport fabs, hypot
+from libc.math cimport copysign, fabs, floor, hypot, isfinite
 from libc.stdlib cimport free, malloc, realloc
 
 cdef extern from *:
@@ -42,6 +42,14 @@ _py_round = builtins.round
 cdef double EPS = 1e-9
 cdef double CLIP_EPS = 1e-12
 cdef double _MARGIN = 1e-9  # libm hypot vs CPython's: at most a few ulps (~1e-14 here) apart
+cdef double _QUICK_REL = 1e-9  # quick_ok's squared distances vs the slow path's hypot
+
+
+def set_margins(double hypot_margin, double quick_rel):
+    """Widen (tests: every near decision goes to the Python reference) or restore (1e-9, 1e-9) the margins."""
+    global _MARGIN, _QUICK_REL
+    _MARGIN = hypot_margin
+    _QUICK_REL = quick_rel
 
 cdef enum:
     K_OTHER = 0
@@ -53,6 +61,33 @@ cdef enum:
     NO = 0
     YES = 1
     ASK = 2
+
+
+cdef inline double round2(double x, bint* ok) noexcept:
+    """``round(x, 2)`` as CPython computes it (the exact binary value rounded to the nearest multiple of 0.01,
+    then the nearest double of that decimal: ``n / 100.0``, a correctly rounded division of an integer), when
+    ``x * 100`` is clearly off a half (its rounding error is < 1e-11 on a table); else ``ok`` is set False."""
+    cdef double y = x * 100.0, f, frac
+    if not isfinite(y) or fabs(y) > 1e7:
+        ok[0] = False
+        return 0.0
+    f = floor(y)
+    frac = y - f
+    if fabs(frac - 0.5) <= 1e-6:
+        ok[0] = False
+        return 0.0
+    if frac > 0.5:
+        f += 1.0
+    if f == 0.0:
+        return copysign(0.0, x)
+    return f / 100.0
+
+
+def round_2(double x):
+    """:func:`round2` as Python sees it (Python's own ``round`` where it asks): for the property test."""
+    cdef bint ok = True
+    cdef double got = round2(x, &ok)
+    return got if ok else _py_round(x, 2)
 
 
 cdef class Terrain:
@@ -291,7 +326,7 @@ cdef class Candidates:
             d2 = dx * dx + dy * dy
             if d2 < b[2]:
                 ok = False
-                if d2 < b[2] * (1.0 - 1e-9) - 1e-12:
+                if d2 < b[2] * (1.0 - _QUICK_REL) - 1e-12:
                     clear_fail = True
         for i in range(self.nnear):
             b = self.near.data + 4 * i
@@ -300,7 +335,7 @@ cdef class Candidates:
             d2 = dx * dx + dy * dy
             if (d2 <= b[2]) != (b[3] != 0.0):
                 ok = False
-                if fabs(d2 - b[2]) > b[2] * 1e-9 + 1e-12:
+                if fabs(d2 - b[2]) > b[2] * _QUICK_REL + 1e-12:
                     clear_fail = True
         if ok:
             return YES
@@ -428,16 +463,18 @@ cdef class Candidates:
         cdef _Buf kept = _Buf()
         cdef int nkept = 0, i, verdict
         cdef double rx, ry, cx, cy, mx = self.mx, my = self.my, shrink, d
-        cdef bint near_any
+        cdef bint near_any, ok
         kept.reserve(2 * len(raw) + 2)
         for p in raw:
             rx = p[0]
             ry = p[1]
             for shrink in (1.0, 0.6):
-                ox = _py_round(mx + (rx - mx) * shrink, 2)  # Python's correctly rounded round(), as _r2
-                oy = _py_round(my + (ry - my) * shrink, 2)
-                cx = ox
-                cy = oy
+                ok = True
+                cx = round2(mx + (rx - mx) * shrink, &ok)  # as _r2
+                cy = round2(my + (ry - my) * shrink, &ok)
+                if not ok:  # a half (or out of range): Python's round
+                    cx = _py_round(mx + (rx - mx) * shrink, 2)
+                    cy = _py_round(my + (ry - my) * shrink, 2)
                 if warband_pow(fabs(cx - mx), 2.0) + warband_pow(fabs(cy - my), 2.0) < spacing2:
                     break
                 near_any = False
@@ -458,9 +495,9 @@ cdef class Candidates:
                 else:
                     verdict = self.plan_ok(cx, cy)
                 if verdict == ASK:
-                    verdict = YES if self.ask((ox, oy)) else NO
+                    verdict = YES if self.ask((cx, cy)) else NO
                 if verdict == YES:
-                    out.append((ox, oy))
+                    out.append((cx, cy))
                     kept.data[2 * nkept] = cx
                     kept.data[2 * nkept + 1] = cy
                     nkept += 1

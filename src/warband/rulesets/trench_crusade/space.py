@@ -91,6 +91,15 @@ def _walk_solids(ctx: Context, start_platform: TerrainPiece | None) -> list[Terr
     return out
 
 
+def _walk_solids_memo(ctx: Context, start_platform: TerrainPiece | None) -> list[TerrainPiece]:
+    """:func:`_walk_solids`, kept in the context's movement memo per start platform (a fresh list each call)."""
+    key = ("walk-solids", None if start_platform is None else start_platform.id)  # never one of _memo's keys
+    got: tuple[TerrainPiece, ...] | None = ctx.move_memo.get(key)
+    if got is None:
+        got = ctx.move_memo[key] = tuple(_walk_solids(ctx, start_platform))
+    return list(got)
+
+
 def _difficult_extra(ctx: Context, m: Model) -> float:
     """What an inch of difficult terrain costs ``m`` beyond an inch (none with an ability that ignores it)."""
     return 0.0 if abilities.has_effect(m, "ignore_difficult") else float(ctx.params["difficult_cost"]) - 1.0
@@ -167,7 +176,7 @@ class MoveEnv:
             elif o is not target:
                 self.circles.append(((o.x, o.y), o.radius + m.radius))
         self.start_platform = _own_platform(ctx.table, self.start)
-        self.solids = _walk_solids(ctx, self.start_platform)
+        self.solids = _walk_solids_memo(ctx, self.start_platform)
         r = m.radius
         # squared distances for the fast check of a destination (see ``quick_ok``)
         self._bases = [(o.x, o.y, (r + o.radius - 1e-6) ** 2) for o in self.others]
@@ -395,10 +404,7 @@ def _move_candidates(state: State, m: Model, allowance: float, compiled: bool | 
         pts.append(o.at if d <= allowance else toward(start, o.at, allowance))
     threat = enemies[0] if enemies else None
     near = []
-    for piece in ctx.table.terrain:
-        if piece.id not in ctx.cover_ids and piece.kind != "platform":
-            continue
-        c = _centroid(piece)
+    for piece, c in _cover_centroids(ctx):
         d = math.hypot(c[0] - m.x, c[1] - m.y)
         if d <= allowance + 3:
             near.append((d, piece.id, piece, c))
@@ -411,9 +417,8 @@ def _move_candidates(state: State, m: Model, allowance: float, compiled: bool | 
             reach = piece.distance_to(c)  # 0 inside; step out past the far edge
             edge = _far_side(piece, c, away)
             pts.append((edge[0] + away[0] * (m.radius + 0.1 + reach), edge[1] + away[1] * (m.radius + 0.1 + reach)))
-    for k in range(8):
-        ang = k * math.pi / 4
-        pts.append((m.x + math.cos(ang) * allowance, m.y + math.sin(ang) * allowance))
+    for cos, sin in _COMPASS:
+        pts.append((m.x + cos * allowance, m.y + sin * allowance))
     env = MoveEnv(state, m, "move")
     if compiled is None:
         compiled = _straight_moves is not None
@@ -494,6 +499,23 @@ def _terrain(ctx: Context) -> Any:
             _TERRAIN.clear()
         hit = _TERRAIN[key] = (ctx.table, _straight_moves.Terrain(ctx.table.width, ctx.table.depth, pieces, solid, walk))
     return hit[1]
+
+
+#: the eight compass directions of the candidates at full distance (k * 45 degrees)
+_COMPASS = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8))
+
+
+def _cover_centroids(ctx: Context) -> list[tuple[TerrainPiece, Vec]]:
+    """The pieces a Move may head into (cover and platforms) with their centroids, in terrain order: the same
+    every call of a game, so kept in the context's movement memo."""
+    got: list[tuple[TerrainPiece, Vec]] | None = ctx.move_memo.get(_COVER_KEY)
+    if got is None:
+        got = [(p, _centroid(p)) for p in ctx.table.terrain if p.id in ctx.cover_ids or p.kind == "platform"]
+        ctx.move_memo[_COVER_KEY] = got
+    return got
+
+
+_COVER_KEY = ("cover-centroids",)  # a 1-tuple: never one of _memo's (question, positions) keys
 
 
 def _near_any(x: float, y: float, pts: list[Vec], limit2: float) -> bool:

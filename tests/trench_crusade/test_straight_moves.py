@@ -1,0 +1,171 @@
+"""The compiled candidate loop (``_straight_moves``, the fast path of ``space._move_candidates``) must return exactly
+what the Python reference returns: the same candidates, in the same order, the same floats, on random tables (every
+terrain kind, platforms and heights, difficult ground at any cost) with models anywhere, edges and grid ties
+included. Skipped where the extension is not built (the reference then runs everywhere); it runs under
+``WARBAND_PURE=1`` too, as it calls both paths itself."""
+
+from __future__ import annotations
+
+import importlib
+import math
+import struct
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tc import box, position, trooper
+from warband.rulesets.trench_crusade import space
+
+try:
+    FAST: Any = importlib.import_module("warband.rulesets.trench_crusade._straight_moves")
+except ImportError:  # not built: nothing to compare
+    FAST = None
+
+needs_build = pytest.mark.skipif(FAST is None, reason="the compiled fast path is not built (make install)")
+
+KINDS = ("difficult", "dangerous", "impassable", "blocking", "obstacle", "platform", "open")
+
+
+@pytest.fixture(autouse=True)
+def _compiled(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The compiled module in use whatever WARBAND_PURE says (each test forces one path or the other)."""
+    monkeypatch.setattr(space, "_straight_moves", FAST)
+    yield
+
+
+def _bits(points: list[tuple[float, float]]) -> list[tuple[bytes, bytes]]:
+    """The exact floats (a -0.0 or an ulp would show)."""
+    return [(struct.pack("<d", x), struct.pack("<d", y)) for x, y in points]
+
+
+coord = st.one_of(
+    st.integers(0, 2400).map(lambda k: k / 100),  # the 0.01" grid candidates are rounded to: ties and touches
+    st.floats(0.0, 24.0, allow_nan=False),
+)
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> dict[str, Any]:
+    terrain = []
+    for i in range(draw(st.integers(0, 6))):
+        x0, y0 = draw(coord), draw(coord)
+        w, d = draw(st.floats(0.5, 8.0)), draw(st.floats(0.5, 8.0))
+        kind = draw(st.sampled_from(KINDS))
+        height = draw(st.sampled_from((0.0, 0.5, 1.0, 2.0, 3.0)))
+        terrain.append(box(f"t{i}", kind, x0, y0, min(24.0, x0 + w), min(24.0, y0 + d), height, cover=draw(st.booleans())))
+    n_a, n_b = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    at = {f"a{i + 1}": (draw(coord), draw(coord)) for i in range(n_a)}
+    at |= {f"b{i + 1}": (draw(coord), draw(coord)) for i in range(n_b)}
+    return {
+        "terrain": terrain,
+        "at": at,
+        "n": (n_a, n_b),
+        "bases": [draw(st.sampled_from((25, 32, 40, 50))) for _ in range(n_a + n_b)],
+        "cost": draw(st.sampled_from((1, 2, 3))),
+        "allowance": draw(st.sampled_from((0.3, 2.0, 3.0, 5.0, 6.0, 8.0, 12.5))),
+        "objectives": [{"at": [draw(coord), draw(coord)]} for _ in range(draw(st.integers(0, 3)))],
+    }
+
+
+def _game(t: dict[str, Any]) -> Any:
+    n_a, n_b = t["n"]
+    bases = t["bases"]
+    a = [trooper(base=bases[i]) for i in range(n_a)]
+    b = [trooper(base=bases[n_a + i]) for i in range(n_b)]
+    try:
+        return position(a, b, t["at"], terrain=t["terrain"], params={"difficult_cost": t["cost"]})
+    except Exception:  # a table the scenario loader refuses (a degenerate piece): nothing to compare
+        return None
+
+
+@needs_build
+@settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow])
+@given(tables())
+def test_compiled_candidates_equal_the_reference(t: dict[str, Any]) -> None:
+    game = _game(t)
+    if game is None:
+        return
+    state = game.state
+    for m in state.models.values():
+        if not m.on_table:
+            continue
+        for allowance in (t["allowance"], float(m.data["movement"])):
+            fast = space._move_candidates(state, m, allowance, compiled=True)
+            ref = space._move_candidates(state, m, allowance, compiled=False)
+            assert _bits(fast) == _bits(ref), (m.id, allowance)
+
+
+@needs_build
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@given(tables())
+def test_what_the_compiled_loop_hands_back_to_python_is_answered_the_same(t: dict[str, Any]) -> None:
+    """With its margins widened, every near decision (a footprint's distance, the reach, the cost, quick_ok's
+    failures) goes to the Python reference through ``ask``, mid-loop: the answers stay the same."""
+    game = _game(t)
+    if game is None:
+        return
+    state = game.state
+    FAST.set_margins(1e9, 1e9)
+    try:
+        for m in state.models.values():
+            if m.on_table:
+                fast = space._move_candidates(state, m, t["allowance"], compiled=True)
+                assert _bits(fast) == _bits(space._move_candidates(state, m, t["allowance"], compiled=False))
+    finally:
+        FAST.set_margins(1e-9, 1e-9)
+
+
+@needs_build
+def test_candidates_on_a_busy_table_are_found_and_equal() -> None:
+    """A fixed position where both paths keep several candidates (the test above may see few)."""
+    terrain = [
+        box("wood", "difficult", 8, 8, 12, 12, cover=True),
+        box("wall", "obstacle", 14, 6, 14.5, 14, height=2.0),
+        box("tower", "platform", 4, 14, 8, 18, height=3.0),
+        box("rock", "impassable", 16, 16, 19, 19, height=3.0),
+    ]
+    game = position([trooper(), trooper()], [trooper(), trooper(base=40)], {"a1": (6.0, 6.0), "a2": (10.0, 4.0),
+                    "b1": (12.0, 18.0), "b2": (20.0, 10.0)}, terrain=terrain, params={"difficult_cost": 2})
+    state = game.state
+    kept = 0
+    for m in state.models.values():
+        fast = space._move_candidates(state, m, 6.0, compiled=True)
+        assert _bits(fast) == _bits(space._move_candidates(state, m, 6.0, compiled=False))
+        kept += len(fast)
+    assert kept >= 20
+
+
+@needs_build
+@settings(max_examples=2000)
+@given(
+    st.one_of(
+        st.floats(-100.0, 100.0, allow_nan=False),
+        st.integers(-10000, 10000).map(lambda k: k / 100 + 0.005),  # halves of the 0.01 grid (as decimals)
+        st.integers(-10000, 10000).map(lambda k: (2 * k + 1) / 200),
+    )
+)
+def test_round2_is_pythons_round(x: float) -> None:
+    got = FAST.round_2(x)
+    want = round(x, 2)
+    assert struct.pack("<d", got) == struct.pack("<d", want), (x, got, want)
+    assert math.copysign(1.0, got) == math.copysign(1.0, want)
+
+
+@needs_build
+def test_the_loader_refuses_a_stale_build_and_obeys_warband_pure(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build of another source than the .pyx beside it is not used, nor any build under WARBAND_PURE=1."""
+    from warband.kernel import native
+
+    name = "warband.rulesets.trench_crusade._straight_moves"
+    monkeypatch.delenv(native.PURE_ENV, raising=False)
+    assert native.load(name) is FAST
+    monkeypatch.setenv(native.PURE_ENV, "1")
+    assert native.load(name) is None
+    assert any("off (WARBAND_PURE=1)" in line for line in native.report())
+    monkeypatch.delenv(native.PURE_ENV)
+    monkeypatch.setattr(FAST, "SOURCE_SHA", "0" * 64)
+    assert native.load(name) is None
+    assert any("stale" in line for line in native.report())
