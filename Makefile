@@ -6,7 +6,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install demo test fuzz soak check bench clean
 
-install: $(STAMP)
+# The compiled fast paths (Cython, in place; the .pyx sources stay the reference's twins, see docs/development.md):
+# rebuilt when a source changes; without a compiler the build prints one notice and the pure-Python reference runs.
+NATIVE_SRC := $(shell find src/warband -name '*.pyx')
+NATIVE_STAMP := $(VENV)/.native
+
+install: $(STAMP) $(NATIVE_STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -14,11 +19,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
 	@touch $(STAMP)
 
+$(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC) scripts/build_native.py
+	$(BIN)/python scripts/build_native.py
+	@touch $(NATIVE_STAMP)
+
 demo: install
 	$(BIN)/python -m warband.demo
 
+# Then once more, short, with every fast path off (WARBAND_PURE=1): the tests of the accelerated code and a golden game.
+PURE_TESTS := tests/trench_crusade/test_straight_moves.py tests/trench_crusade/test_golden.py \
+	tests/trench_crusade/test_legal_shortcut.py tests/trench_crusade/test_activation.py tests/kernel/test_native.py
 test: install
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
+	WARBAND_PURE=1 $(BIN)/python -m pytest -n 2 -p no:randomly $(PURE_TESTS)
 
 # The loaders' fuzz test, much longer than its bounded run in `make test` (FUZZ_EXAMPLES per loader).
 FUZZ_EXAMPLES ?= 2000
@@ -40,3 +53,4 @@ bench: install
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+	find src/warband \( -name '*.so' -o -name '*.c' \) -path '*warband*' -delete

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from tc import box, position, trooper
+
 from warband.rulesets.trench_crusade import space
 
 try:
@@ -55,7 +55,9 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
         w, d = draw(st.floats(0.5, 8.0)), draw(st.floats(0.5, 8.0))
         kind = draw(st.sampled_from(KINDS))
         height = draw(st.sampled_from((0.0, 0.5, 1.0, 2.0, 3.0)))
-        terrain.append(box(f"t{i}", kind, x0, y0, min(24.0, x0 + w), min(24.0, y0 + d), height, cover=draw(st.booleans())))
+        terrain.append(
+            box(f"t{i}", kind, x0, y0, min(24.0, x0 + w), min(24.0, y0 + d), height, cover=draw(st.booleans()))
+        )
     n_a, n_b = draw(st.integers(1, 3)), draw(st.integers(1, 3))
     at = {f"a{i + 1}": (draw(coord), draw(coord)) for i in range(n_a)}
     at |= {f"b{i + 1}": (draw(coord), draw(coord)) for i in range(n_b)}
@@ -127,8 +129,13 @@ def test_candidates_on_a_busy_table_are_found_and_equal() -> None:
         box("tower", "platform", 4, 14, 8, 18, height=3.0),
         box("rock", "impassable", 16, 16, 19, 19, height=3.0),
     ]
-    game = position([trooper(), trooper()], [trooper(), trooper(base=40)], {"a1": (6.0, 6.0), "a2": (10.0, 4.0),
-                    "b1": (12.0, 18.0), "b2": (20.0, 10.0)}, terrain=terrain, params={"difficult_cost": 2})
+    game = position(
+        [trooper(), trooper()],
+        [trooper(), trooper(base=40)],
+        {"a1": (6.0, 6.0), "a2": (10.0, 4.0), "b1": (12.0, 18.0), "b2": (20.0, 10.0)},
+        terrain=terrain,
+        params={"difficult_cost": 2},
+    )
     state = game.state
     kept = 0
     for m in state.models.values():

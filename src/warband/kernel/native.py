@@ -1,4 +1,4 @@
-"""Optional compiled fast paths (Cython extensions built in place by ``make install``; see docs/development.md).
+"""Optional compiled fast paths: Cython extensions, built in place by ``make install`` (docs/development.md).
 
 Each extension accelerates one Python function, which stays the reference and the fallback: :func:`load` returns
 the compiled module, or None when it is not built, was built from another source than the ``.pyx`` beside it (its

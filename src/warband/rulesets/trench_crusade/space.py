@@ -9,8 +9,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from warband.kernel.climbing import platform_under
 from warband.kernel import native
+from warband.kernel.climbing import platform_under
 from warband.kernel.errors import Reason
 from warband.kernel.geometry.distance import Vec
 from warband.kernel.geometry.table import Table
@@ -385,7 +385,8 @@ def move_candidates(state: State, m: Model, allowance: float) -> list[Vec]:
 def _move_candidates(state: State, m: Model, allowance: float, compiled: bool | None = None) -> list[Vec]:
     """:func:`move_candidates` itself. The loop over the raw points runs compiled when the extension
     ``_straight_moves`` is built (``compiled`` None; True or False forces one path: the property test compares
-    them); the Python loop below is the reference, and the fallback (``WARBAND_PURE=1``, :mod:`warband.kernel.native`)."""
+    them); the Python loop below is the reference, and the fallback (``WARBAND_PURE=1``,
+    :mod:`warband.kernel.native`)."""
     ctx = state.ctx
     start = (m.x, m.y)
     pts: list[Vec] = []
@@ -497,7 +498,10 @@ def _terrain(ctx: Context) -> Any:
         walk = [id(p) in walk_ids for p in pieces]
         if len(_TERRAIN) >= 64:
             _TERRAIN.clear()
-        hit = _TERRAIN[key] = (ctx.table, _straight_moves.Terrain(ctx.table.width, ctx.table.depth, pieces, solid, walk))
+        hit = _TERRAIN[key] = (
+            ctx.table,
+            _straight_moves.Terrain(ctx.table.width, ctx.table.depth, pieces, solid, walk),
+        )
     return hit[1]
 
 
