@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from warband.kernel import native
 from warband.kernel.geometry.distance import Vec, circle_segment_hits
 from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.state import Model
@@ -129,17 +130,28 @@ _SIGHT_PAIRS = (
 )
 
 
+#: the compiled line loop (None: not built, or WARBAND_PURE=1; the Python loop of :func:`sight` runs)
+_sight_lines = native.load("warband.rulesets.trenches_and_turbines._sight_lines")
+if _sight_lines is not None:
+    _sight_lines.set_pairs(_SIGHT_PAIRS)
+
+
 def positions_key(state: State) -> tuple[Any, ...]:
     return tuple((m.id, m.x, m.y, m.z) for m in state.models.values() if m.on_table)
 
 
-def sight(state: State, a: Model, t: Model, key: tuple[Any, ...] | None = None) -> int | None:
+def sight(
+    state: State, a: Model, t: Model, key: tuple[Any, ...] | None = None, compiled: bool | None = None
+) -> int | None:
     """Line of sight from ``a`` to ``t`` (seed 002, Check Line of Sight): any 1mm line from base to base; a
     feature or unit the same size or larger than both blocks, a smaller one gives Conceal (1). Returns None
-    (no LoS) or the intervening Conceal (0 or 1: only the best single feature counts)."""
+    (no LoS) or the intervening Conceal (0 or 1: only the best single feature counts). The lines are checked in
+    C when the extension ``_sight_lines`` is built; the Python loop is the reference and the fallback
+    (``WARBAND_PURE=1``, :mod:`warband.kernel.native`); ``compiled`` (True or False) forces one path and skips
+    the memo (the property test compares them)."""
     ctx = state.ctx
     k = ("sight", a.id, t.id, key if key is not None else positions_key(state))
-    hit = ctx.memo.get(k, -1)
+    hit = ctx.memo.get(k, -1) if compiled is None else -1
     if hit != -1:
         return hit  # type: ignore[no-any-return]
     big = max(size_rank(a), size_rank(t))
@@ -147,7 +159,7 @@ def sight(state: State, a: Model, t: Model, key: tuple[Any, ...] | None = None) 
     # the answer depends only on the two bases and on what may stand between them (the table never changes): a
     # pair whose neighbourhood did not change since another state was asked is answered again without a line
     near = ("sight-near", a.x, a.y, a.z, a.radius, t.x, t.y, t.z, t.radius, big, tuple(bases))
-    hit = ctx.memo.get(near, -1)
+    hit = ctx.memo.get(near, -1) if compiled is None else -1
     if hit != -1:
         ctx.memo[k] = hit
         return hit  # type: ignore[no-any-return]
@@ -155,17 +167,53 @@ def sight(state: State, a: Model, t: Model, key: tuple[Any, ...] | None = None) 
     dx, dy = t.x - a.x, t.y - a.y
     ln = math.hypot(dx, dy) or 1.0
     px, py = -dy / ln, dx / ln
-    hint = [False]
-    for sa, st in _SIGHT_PAIRS if pieces or bases else _SIGHT_PAIRS[:1]:  # nothing in the way: the first is clear
-        pa = (a.x + sa * a.radius * px, a.y + sa * a.radius * py)
-        pt = (t.x + st * t.radius * px, t.y + st * t.radius * py)
-        c = _line(ctx, big, pieces, bases, pa, pt, hint)
-        if c is not None and (best is None or c < best):
-            best = c
-            if c == 0:
-                break
+    if _sight_lines is not None and compiled is not False:  # the same loop in C (_sight_lines.pyx)
+        woods = float(ctx.params["woods_sight"])
+        best = _sight_lines.best_line(
+            _terrain(ctx),
+            pieces,
+            bases,
+            a.x,
+            a.y,
+            a.radius,
+            t.x,
+            t.y,
+            t.radius,
+            px,
+            py,
+            big,
+            woods,
+            bool(pieces or bases),
+        )
+    else:
+        hint = [False]
+        for sa, st in _SIGHT_PAIRS if pieces or bases else _SIGHT_PAIRS[:1]:  # nothing in the way: the first is clear
+            pa = (a.x + sa * a.radius * px, a.y + sa * a.radius * py)
+            pt = (t.x + st * t.radius * px, t.y + st * t.radius * py)
+            c = _line(ctx, big, pieces, bases, pa, pt, hint)
+            if c is not None and (best is None or c < best):
+                best = c
+                if c == 0:
+                    break
+    if compiled is not None:
+        return best
     if len(ctx.memo) > 200_000:
         ctx.memo.clear()
     ctx.memo[k] = best
     ctx.memo[near] = best
     return best
+
+
+_TERRAIN: dict[int, tuple[tuple[TerrainPiece, ...], Any]] = {}
+
+
+def _terrain(ctx: Context) -> Any:
+    """A game's sight pieces as the compiled loop's C arrays (kept with the tuple, so its id stays its own)."""
+    pieces = ctx.sight_pieces
+    hit = _TERRAIN.get(id(pieces))
+    if hit is None or hit[0] is not pieces:
+        assert _sight_lines is not None
+        if len(_TERRAIN) >= 64:
+            _TERRAIN.clear()
+        hit = _TERRAIN[id(pieces)] = (pieces, _sight_lines.SightTerrain(list(pieces)))
+    return hit[1]
