@@ -153,7 +153,7 @@ def sight(
     k = ("sight", a.id, t.id, key if key is not None else positions_key(state))
     hit = ctx.memo.get(k, -1) if compiled is None else -1
     if hit != -1:
-        return hit  # type: ignore[no-any-return]
+        return hit
     big = max(size_rank(a), size_rank(t))
     pieces, bases = _sight_blockers(ctx, state, a, t)
     # the answer depends only on the two bases and on what may stand between them (the table never changes): a
@@ -162,7 +162,7 @@ def sight(
     hit = ctx.memo.get(near, -1) if compiled is None else -1
     if hit != -1:
         ctx.memo[k] = hit
-        return hit  # type: ignore[no-any-return]
+        return hit
     best: int | None = None
     dx, dy = t.x - a.x, t.y - a.y
     ln = math.hypot(dx, dy) or 1.0
