@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
+from warband.kernel import native
 from warband.kernel.geometry.distance import CLIP_EPS, EPS, T_EPS, Vec
 from warband.kernel.geometry.terrain import TerrainPiece
 
@@ -68,6 +70,22 @@ def _los_clear(pieces: Sequence[TerrainPiece], a: Vec, za: float, b: Vec, zb: fl
     return True
 
 
+#: the compiled can_see (None: not built, or WARBAND_PURE=1; the Python method runs)
+_can_see = native.load("warband.kernel.geometry._can_see")
+_LOS: dict[int, tuple[tuple[TerrainPiece, ...], Any]] = {}
+
+
+def _los_pieces(pieces: tuple[TerrainPiece, ...]) -> Any:
+    """A table's sight-blocking pieces as the compiled query's C arrays (kept with the tuple: its id stays its own)."""
+    hit = _LOS.get(id(pieces))
+    if hit is None or hit[0] is not pieces:
+        assert _can_see is not None
+        if len(_LOS) >= 64:
+            _LOS.clear()
+        hit = _LOS[id(pieces)] = (pieces, _can_see.LosPieces(pieces))
+    return hit[1]
+
+
 class Sight:
     """The line-of-sight queries of a :class:`~warband.kernel.geometry.table.Table` (its base class): ``_los``
     holds the table's sight-blocking pieces (``blocks_los`` and ``height > 0``), in terrain order."""
@@ -107,8 +125,12 @@ class Sight:
         to ``a -> b``), all at ``za + 0.9 * ha``. Aim points: the target's centre and its two points
         ``0.8 * rb`` left and right, each at ``zb + 0.9 * hb`` and ``zb + 0.5 * hb``. Visible when any
         eye-to-aim-point line passes :meth:`line_of_sight`. Platforms containing either centre (what
-        the models stand on) are ignored, as are ids in ``ignore``.
+        the models stand on) are ignored, as are ids in ``ignore``. Asked in C when the extension ``_can_see`` is
+        built (without ``ignore``); this method is the reference and the fallback (``WARBAND_PURE=1``,
+        :mod:`warband.kernel.native`).
         """
+        if _can_see is not None and not ignore:  # the same question in C (_can_see.pyx)
+            return bool(_can_see.can_see(_los_pieces(self._los), a[0], a[1], ra, za, ha, b[0], b[1], rb, zb, hb))
         ax, ay = a
         bx, by = b
         sa = 0.8 * ra
