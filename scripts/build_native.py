@@ -48,12 +48,16 @@ def build(strict: bool) -> int:
         modules = cythonize(extensions, quiet=True, language_level=3)
         dist = Distribution({"ext_modules": modules, "package_dir": {"": "src"}})
         cmd = build_ext(dist)
-        cmd.inplace = True
         cmd.parallel = os.cpu_count() or 1
         with tempfile.TemporaryDirectory() as tmp:
-            cmd.build_temp = tmp
+            cmd.build_temp = str(Path(tmp) / "temp")
+            cmd.build_lib = str(Path(tmp) / "lib")
             cmd.ensure_finalized()
             cmd.run()
+            for ext in modules:
+                # a new file renamed over the old one: a process that has the old build loaded keeps its copy
+                name = cmd.get_ext_filename(ext.name)
+                os.replace(Path(cmd.build_lib) / name, ROOT / "src" / name)
     except Exception as exc:  # a missing compiler or headers: the reference still runs
         print(f"warband: compiled fast paths not built ({type(exc).__name__}: {exc}); the pure-Python reference runs")
         return 1 if strict else 0

@@ -40,7 +40,6 @@ cdef class LosPieces:
     cdef double* planes    # 3 per plane
     cdef double* height
     cdef char* platform
-    cdef int* keep         # scratch: the pieces one question keeps
 
     def __cinit__(self, tuple pieces):
         cdef int i, j, k = 0, total = 0
@@ -52,8 +51,7 @@ cdef class LosPieces:
         self.planes = <double*>malloc(3 * max(total, 1) * sizeof(double))
         self.height = <double*>malloc(max(self.n, 1) * sizeof(double))
         self.platform = <char*>malloc(max(self.n, 1))
-        self.keep = <int*>malloc(max(self.n, 1) * sizeof(int))
-        if not (self.bbox and self.poff and self.planes and self.height and self.platform and self.keep):
+        if not (self.bbox and self.poff and self.planes and self.height and self.platform):
             raise MemoryError()
         for i in range(self.n):
             piece = pieces[i]
@@ -75,7 +73,6 @@ cdef class LosPieces:
         free(self.planes)
         free(self.height)
         free(self.platform)
-        free(self.keep)
 
     cdef bint contains(self, int i, double x, double y) noexcept:
         """TerrainPiece.contains."""
@@ -90,7 +87,7 @@ cdef class LosPieces:
                 return False
         return True
 
-    cdef bint clear(self, int nkeep, double ax, double ay, double za, double bx, double by, double zb) noexcept:
+    cdef bint clear(self, int* keep, int nkeep, double ax, double ay, double za, double bx, double by, double zb) noexcept:
         """sight._los_clear over the kept pieces."""
         cdef double dx = bx - ax, dy = by - ay, dz = zb - za, sx0, sx1, sy0, sy1, h, t0, t1, num, den, t, z0, z1
         cdef double* b
@@ -110,7 +107,7 @@ cdef class LosPieces:
             sy0 = by
             sy1 = ay
         for k in range(nkeep):
-            i = self.keep[k]
+            i = keep[k]
             b = self.bbox + 4 * i
             if sx1 < b[0] - EPS or sx0 > b[2] + EPS or sy1 < b[1] - EPS or sy0 > b[3] + EPS:
                 continue
@@ -153,6 +150,17 @@ cdef class LosPieces:
 def can_see(LosPieces los, double ax, double ay, double ra, double za, double ha, double bx, double by, double rb,
             double zb, double hb):
     """``Sight.can_see`` without ``ignore`` (see its docstring): True when some eye-to-aim-point line is clear."""
+    cdef int* keep = <int*>malloc(max(los.n, 1) * sizeof(int))  # per question: nothing shared between calls
+    if not keep:
+        raise MemoryError()
+    try:
+        return _can_see(los, keep, ax, ay, ra, za, ha, bx, by, rb, zb, hb)
+    finally:
+        free(keep)
+
+
+cdef bint _can_see(LosPieces los, int* keep, double ax, double ay, double ra, double za, double ha, double bx,
+                   double by, double rb, double zb, double hb) except -1:
     cdef double sa = 0.8 * ra, sb = 0.8 * rb, reach, lox, hix, loy, hiy, eye_z, high_z, low_z, floor
     cdef double dx, dy, ln, px, py, ex, ey, tx, ty
     cdef double* b
@@ -178,7 +186,7 @@ def can_see(LosPieces los, double ax, double ay, double ra, double za, double ha
             continue
         if los.platform[i] and (los.contains(i, ax, ay) or los.contains(i, bx, by)):
             continue
-        los.keep[nkeep] = i
+        keep[nkeep] = i
         nkeep += 1
     if nkeep == 0:
         return True
@@ -208,6 +216,6 @@ def can_see(LosPieces los, double ax, double ay, double ra, double za, double ha
         for a in range(3):
             tx = aims[2 * a]
             ty = aims[2 * a + 1]
-            if los.clear(nkeep, ex, ey, eye_z, tx, ty, high_z) or los.clear(nkeep, ex, ey, eye_z, tx, ty, low_z):
+            if los.clear(keep, nkeep, ex, ey, eye_z, tx, ty, high_z) or los.clear(keep, nkeep, ex, ey, eye_z, tx, ty, low_z):
                 return True
     return False
