@@ -1,6 +1,7 @@
 """Heuristic against random over every ordered pairing of a ruleset's sample warbands (issue 21's first target).
 
-Usage: ``python scripts/heuristic_survey.py RULESET [--games N] [--seed S ...] [--agent SPEC] [--workers W]``.
+Usage: ``python scripts/heuristic_survey.py RULESET [--games N] [--seed S ...] [--agent SPEC] [--workers W]
+[--show]``.
 
 For every ordered pair (A, B) of different sample warbands (six samples: 30 pairs) the agent under test
 (``--agent``, default ``heuristic``) plays warband A and ``random`` plays warband B, ``N`` games per pair and
@@ -8,7 +9,8 @@ seed, exactly as ``warband simulate RULESET --a A --b B --games N --seed S --age
 plays them (the same game seeds; odd games put B, and its agent, in the first seat). The agent under test so
 plays every warband against every other on both sides of the table and in both seats. Prints wins, draws and
 losses of the agent under test per pairing, then the total; draws are not wins. ``--games 2 --seed 1 --seed 101``
-is 120 games over six samples.
+is 120 games over six samples. ``--show`` names each game not won as it ends (pairing, seed, game index, score,
+rounds: :func:`not_won`), to be played again and replayed.
 """
 
 from __future__ import annotations
@@ -61,6 +63,16 @@ def outcome(record: GameRecord) -> str:
     return "D" if record.winner is None else "W" if record.winner == "a" else "L"
 
 
+def not_won(config: SimulationConfig, record: GameRecord) -> str:
+    """Where a game not won was played, the score (A's first) and the rounds played: enough to replay it with
+    ``warband simulate`` (game ``index`` of the run with that seed)."""
+    a, b = record.score
+    return (
+        f"{config.roster_a.stem} v {config.roster_b.stem} seed {config.seed} game {record.index}: "
+        f"{a}-{b} after {record.turns} rounds ({record.reason})"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("ruleset")
@@ -68,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, action="append", help="run seed, repeatable (default: 1 and 101)")
     ap.add_argument("--agent", default="heuristic", help="agent spec under test (default heuristic)")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    ap.add_argument("--show", action="store_true", help="print each game the agent under test did not win")
     args = ap.parse_args(argv)
     seeds = args.seed or [1, 101]
     runs = configs(args.ruleset, args.games, seeds, args.agent)
@@ -80,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
         if record.crash is not None:
             where = f"{c.roster_a.stem} v {c.roster_b.stem} seed {c.seed} game {record.index}"
             print(f"crash: {where}: {record.crash.error}")
+        elif args.show and record.winner != "a":
+            print(f"{outcome(record)}: {not_won(c, record)}", flush=True)
     total = {"W": 0, "D": 0, "L": 0, "X": 0}
     for (a, b), counts in sorted(tally.items()):
         print(f"{a.stem:34} v {b.stem:34} W {counts['W']:3}  D {counts['D']:3}  L {counts['L']:3}")

@@ -49,3 +49,14 @@ def test_one_game_is_played_and_counted(capsys: pytest.CaptureFixture[str]) -> N
     runs = survey.configs("wyrdcry", 1, [3], "random")[:1]
     ((k, record),) = list(survey.play_all(runs, 1))
     assert k == 0 and record.crash is None and survey.outcome(record) in "WDL"
+
+
+def test_a_game_not_won_is_named_so_that_it_can_be_played_again() -> None:
+    # --show prints each game the agent under test did not win: the pairing, the run's seed and the game's
+    # index (what `warband simulate ... --seed S` and its game I replay), the score and the rounds played.
+    survey = script()
+    config = survey.configs("wyrdcry", 2, [7], "heuristic")[0]
+    record = GameRecord(1, 99, "b", "more enemies out of action", (1, 3), 4, 10, 10, True)
+    line = survey.not_won(config, record)
+    a, b = config.roster_a.stem, config.roster_b.stem
+    assert line == f"{a} v {b} seed 7 game 1: 1-3 after 4 rounds (more enemies out of action)"
