@@ -81,6 +81,9 @@ DEFAULT_HORIZON = 3
 DEFAULT_POLICY_DEPTH = 1
 DEFAULT_MARGIN = 0.0
 SEARCHES = ("rollout", "uct")
+#: ``search=rollout``'s evaluation of a rollout's end: the ruleset's ``search_evaluate`` face where it has one
+#: (``search``), or the agents' evaluation everywhere (``plain``).
+LEAVES = ("search", "plain")
 #: ``search=rollout``'s defaults in rulesets whose rules and evaluation are slow, so that a decision stays well
 #: under a second on one core (options given in the spec win). Measured: docs/evaluation.md.
 RULESET_DEFAULTS: dict[str, dict[str, float]] = {
@@ -180,6 +183,9 @@ class MCTSAgent(Agent):
         self.policy_depth: int = _number(opts, "policy_depth", DEFAULT_POLICY_DEPTH, 0, int)
         self.margin: float = _number(opts, "margin", DEFAULT_MARGIN, 0.0, float)
         self.policy_samples: int = _number(opts, "policy_samples", 1, 1, int)
+        self.leaf = str(opts.pop("leaf", "search"))
+        if self.leaf not in LEAVES:
+            raise AgentError(f"agent 'mcts': option leaf={self.leaf!r} is not one of {', '.join(LEAVES)}")
         seconds = opts.pop("seconds", None)
         self.seconds: float | None = None
         if seconds is not None:
@@ -212,7 +218,14 @@ class MCTSAgent(Agent):
         )
         self._rollouts = (
             RolloutSearch(
-                seed, self.width, self.horizon, self.policy_depth, self.eval, self.margin, self.policy_samples
+                seed,
+                self.width,
+                self.horizon,
+                self.policy_depth,
+                self.eval,
+                self.margin,
+                self.policy_samples,
+                self.leaf,
             )
             if rollout_search
             else None
@@ -231,6 +244,7 @@ class MCTSAgent(Agent):
             return (
                 f"mcts:search=rollout,{budget},width={self.width},horizon={self.horizon},"
                 f"policy_depth={self.policy_depth},policy_samples={self.policy_samples},margin={self.margin:g}"
+                + (",leaf=plain" if self.leaf != "search" else "")
                 + (f",eval={self.eval}" if self.eval != "heuristic" else "")
             )
         return (
@@ -280,7 +294,14 @@ class MCTSAgent(Agent):
             if key not in self._given:
                 setattr(self, key, type(getattr(self, key))(value))
         self._rollouts = RolloutSearch(
-            self.seed, self.width, self.horizon, self.policy_depth, self.eval, self.margin, self.policy_samples
+            self.seed,
+            self.width,
+            self.horizon,
+            self.policy_depth,
+            self.eval,
+            self.margin,
+            self.policy_samples,
+            self.leaf,
         )
 
     def _best(self, root: Node, me: int, actions: list[Action]) -> Action:

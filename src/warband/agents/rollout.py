@@ -59,6 +59,7 @@ class RolloutSearch:
         eval_kind: str,
         margin: float = 1.0,
         policy_samples: int = 1,
+        leaf: str = "search",
     ) -> None:
         self.width = width
         self.margin = margin
@@ -66,6 +67,7 @@ class RolloutSearch:
         self.policy_depth = policy_depth
         self.policy_samples = policy_samples
         self.eval = eval_kind
+        self.leaf = leaf
         self.ranker = HeuristicAgent(seed=derive_seed(seed, 11), eval=eval_kind)
         self.played = 0
         self.last_values: dict[Action, float] = {}
@@ -138,6 +140,17 @@ class RolloutSearch:
             eval=self.eval,
         )
         play_to_horizon(g, self.horizon, policy.choose)
+        return self.judge(g, me)
+
+    def judge(self, g: Game, me: int) -> float:
+        """The value of a rollout's end for ``me``: the ruleset's ``search_evaluate`` face where it has one
+        (a slower evaluation meant for the few ends of rollouts) and ``leaf`` is ``search`` and the evaluation
+        is the heuristic one; otherwise the agents' evaluation (:func:`~warband.agents.base.evaluation`)."""
+        if self.leaf == "search" and self.eval == "heuristic":
+            deep = g.ruleset.face("search_evaluate")
+            if deep is not None:
+                value: float = deep(g.state, me)
+                return value
         return evaluation(g, me, self.eval)
 
 

@@ -38,6 +38,7 @@ class TrenchesAndTurbines(SteppedRuleset):
     )
     faces: ClassVar[Mapping[str, str]] = {
         "explain": "warband.rulesets.trenches_and_turbines.render:explain_action",
+        "search_evaluate": "warband.rulesets.trenches_and_turbines.evaluate:search_evaluate",
     }
 
     def load_roster(self, path: Path) -> dict[str, Any]:
