@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from warband.agents.base import AgentError, make_agent
-from warband.agents.heuristic import HeuristicAgent
+from warband.agents.heuristic import STOP_PROMPTS, HeuristicAgent
 from warband.agents.mcts import DEFAULT_ITERATIONS, DEFAULT_ROLLOUTS, RULESET_DEFAULTS, MCTSAgent
-from warband.agents.rollout import RolloutSearch
+from warband.agents.rollout import RolloutSearch, play_activations
 from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
@@ -382,3 +382,71 @@ def test_rollout_search_under_a_time_budget_plays_at_least_one_round() -> None:
     assert agent.choose(game) in game.legal_actions()
     assert agent.last_iterations >= min(3, len(game.legal_actions()))
     assert agent.describe().startswith("mcts:search=rollout,seconds=0.001,")
+
+
+# ------------------------------------------------------------------------ Trenches and Turbines' defaults
+TT: Ruleset = registry.get("trenches-and-turbines")
+
+
+def tt_action_position(seed: int = 5) -> Game:
+    """The first action decision of a unit's activation (two actions left) with several legal actions."""
+    game = sample_game(TT, seed)
+    random_until(
+        game,
+        seed,
+        lambda g: (
+            g.decision.kind == "choice"
+            and g.decision.prompt == "action"
+            and g.state.turn >= 1
+            and not g.state.vars.get("acts")
+            and len(g.legal_actions()) > 1
+        ),
+    )
+    return game
+
+
+def test_a_horizon_in_activations_ends_where_the_next_activation_begins() -> None:
+    game = tt_action_position()
+    unit = game.decision.model
+    seen: list[tuple[str, str | None]] = []
+
+    def choose(g: Game) -> Action:
+        seen.append((g.decision.prompt, g.decision.model))
+        return g.legal_actions()[0]
+
+    g = game.clone()
+    g.apply(game.legal_actions()[0])
+    play_activations(g, 1, unit, choose)
+    if g.decision.kind != "over":
+        # it stops at another unit's first action (or a new activation), the unit's own later actions played
+        assert g.decision.kind == "choice" and g.decision.prompt in STOP_PROMPTS
+        assert g.decision.model != unit or g.decision.prompt == "activate"
+        assert all(model == unit for prompt, model in seen if prompt in STOP_PROMPTS)
+    # the activation counter of the rules (digest §3.2: one card, one activation) moved on by one, then by two
+    start = int(game.state.vars["activation"])
+    two = game.clone()
+    two.apply(game.legal_actions()[0])
+    play_activations(two, 2, unit, lambda x: x.legal_actions()[0])
+    if two.decision.kind != "over":
+        assert int(g.state.vars["activation"]) == start + 1 and int(two.state.vars["activation"]) == start + 2
+
+
+def test_trenches_and_turbines_rollouts_end_with_activations_and_the_threat() -> None:
+    # rule facts (seed 002, Actions: two actions an activation; digest §3.2 the deck) make an activation the
+    # natural point to judge at; rollout ends are judged by the ruleset's search_evaluate face
+    agent = MCTSAgent(seed=1)
+    game = tt_action_position()
+    assert agent.choose(game.clone()) in game.legal_actions()
+    assert agent.activations == RULESET_DEFAULTS["trenches-and-turbines"]["activations"] >= 1
+    search = agent._rollouts
+    assert search is not None and search.activations == agent.activations and search.leaf == "search"
+    deep = TT.face("search_evaluate")
+    assert deep is not None
+    assert search.judge(game, 0) == pytest.approx(deep(game.state, 0))
+    assert search.judge(game, 0) != pytest.approx(TT.evaluate(game.state, 0))
+    plain = RolloutSearch(seed=1, width=4, horizon=2, policy_depth=0, eval_kind="heuristic", leaf="plain")
+    assert plain.judge(game, 0) == pytest.approx(TT.evaluate(game.state, 0))
+    # a ruleset without the face: the evaluation itself
+    tc = searched_position(TC, 3)
+    assert search.judge(tc, 0) == pytest.approx(TC.evaluate(tc.state, 0))
+    assert make_agent("mcts:leaf=plain,activations=2").describe().endswith("leaf=plain,activations=2")

@@ -130,6 +130,7 @@ _HIGH: dict[str, float] = {
     "iterations": 1_000_000,
     "width": 1000,
     "horizon": 1000,
+    "activations": 1000,
     "policy_depth": 20,
     "policy_samples": 1000,
     "margin": 100.0,
@@ -180,6 +181,7 @@ class MCTSAgent(Agent):
         )
         self.width: int = _number(opts, "width", DEFAULT_WIDTH, 1, int)
         self.horizon: int = _number(opts, "horizon", DEFAULT_HORIZON, 1, int)
+        self.activations: int = _number(opts, "activations", 0, 0, int)
         self.policy_depth: int = _number(opts, "policy_depth", DEFAULT_POLICY_DEPTH, 0, int)
         self.margin: float = _number(opts, "margin", DEFAULT_MARGIN, 0.0, float)
         self.policy_samples: int = _number(opts, "policy_samples", 1, 1, int)
@@ -216,20 +218,7 @@ class MCTSAgent(Agent):
         self._lookahead = (
             HeuristicAgent(seed=derive_seed(seed, 7), eval=self.eval) if self.prior == "heuristic" else None
         )
-        self._rollouts = (
-            RolloutSearch(
-                seed,
-                self.width,
-                self.horizon,
-                self.policy_depth,
-                self.eval,
-                self.margin,
-                self.policy_samples,
-                self.leaf,
-            )
-            if rollout_search
-            else None
-        )
+        self._rollouts = self._rollout_search() if rollout_search else None
         self._root: Node | None = None
         self.last_iterations = 0
         self.last_root: Node | None = None
@@ -245,6 +234,7 @@ class MCTSAgent(Agent):
                 f"mcts:search=rollout,{budget},width={self.width},horizon={self.horizon},"
                 f"policy_depth={self.policy_depth},policy_samples={self.policy_samples},margin={self.margin:g}"
                 + (",leaf=plain" if self.leaf != "search" else "")
+                + (f",activations={self.activations}" if self.activations else "")
                 + (f",eval={self.eval}" if self.eval != "heuristic" else "")
             )
         return (
@@ -288,12 +278,15 @@ class MCTSAgent(Agent):
         """Take :data:`RULESET_DEFAULTS` of ``ruleset`` for the options the spec did not give."""
         self._tuned_for = ruleset
         table: dict[str, float] = {"iterations": DEFAULT_ROLLOUTS, "width": DEFAULT_WIDTH, "horizon": DEFAULT_HORIZON}
-        table |= {"policy_depth": DEFAULT_POLICY_DEPTH, "policy_samples": 1, "margin": DEFAULT_MARGIN}
+        table |= {"policy_depth": DEFAULT_POLICY_DEPTH, "policy_samples": 1, "margin": DEFAULT_MARGIN, "activations": 0}
         table |= RULESET_DEFAULTS.get(ruleset, {})
         for key, value in table.items():
             if key not in self._given:
                 setattr(self, key, type(getattr(self, key))(value))
-        self._rollouts = RolloutSearch(
+        self._rollouts = self._rollout_search()
+
+    def _rollout_search(self) -> RolloutSearch:
+        return RolloutSearch(
             self.seed,
             self.width,
             self.horizon,
@@ -302,6 +295,7 @@ class MCTSAgent(Agent):
             self.margin,
             self.policy_samples,
             self.leaf,
+            self.activations,
         )
 
     def _best(self, root: Node, me: int, actions: list[Action]) -> Action:

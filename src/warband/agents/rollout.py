@@ -60,6 +60,7 @@ class RolloutSearch:
         margin: float = 1.0,
         policy_samples: int = 1,
         leaf: str = "search",
+        activations: int = 0,
     ) -> None:
         self.width = width
         self.margin = margin
@@ -68,6 +69,7 @@ class RolloutSearch:
         self.policy_samples = policy_samples
         self.eval = eval_kind
         self.leaf = leaf
+        self.activations = activations
         self.ranker = HeuristicAgent(seed=derive_seed(seed, 11), eval=eval_kind)
         self.played = 0
         self.last_values: dict[Action, float] = {}
@@ -131,6 +133,7 @@ class RolloutSearch:
         the cheap heuristic policy (seeded ``policy_seed``) to the horizon; the evaluation for ``me``."""
         g = game.clone()
         g.state.rng = Rng(dice)
+        piece = game.decision.model
         g.apply(action)
         policy = HeuristicAgent(
             seed=policy_seed,
@@ -139,7 +142,10 @@ class RolloutSearch:
             depth=self.policy_depth,
             eval=self.eval,
         )
-        play_to_horizon(g, self.horizon, policy.choose)
+        if self.activations > 0:
+            play_activations(g, self.activations, piece, policy.choose)
+        else:
+            play_to_horizon(g, self.horizon, policy.choose)
         return self.judge(g, me)
 
     def judge(self, g: Game, me: int) -> float:
@@ -170,5 +176,30 @@ def play_to_horizon(g: Game, horizon: int, choose: Callable[[Game], Action]) -> 
             reached += 1
             if reached >= horizon:
                 return
+        actions = g.legal_actions()
+        g.apply(actions[0] if len(actions) == 1 else choose(g))
+
+
+def play_activations(g: Game, activations: int, piece: str | None, choose: Callable[[Game], Action]) -> None:
+    """Play ``g`` on in place with ``choose`` answering every choice until ``activations`` activations have
+    ended: the one under way (of ``piece``, the model or unit the root decision was about) and those after
+    it. An activation ends when a top-level decision (:data:`~warband.agents.heuristic.STOP_PROMPTS`) names
+    another piece, or the same piece at a new ``activate`` prompt. So every candidate of a decision is judged at
+    the same natural point (the end of its activation, whatever it spent its actions on: a unit that goes on
+    Overwatch is not judged an action later than one that moves twice); pending dice are rolled before it
+    returns."""
+    ended = 0
+    for _ in range(MAX_STEPS):
+        d = g.decision
+        if d.kind == "over":
+            return
+        if d.kind == "chance":
+            g.roll()
+            continue
+        if d.prompt in STOP_PROMPTS and (d.model != piece or d.prompt == "activate"):
+            ended += 1
+            if ended >= activations:
+                return
+            piece = d.model
         actions = g.legal_actions()
         g.apply(actions[0] if len(actions) == 1 else choose(g))
