@@ -9,7 +9,10 @@ Two searches, chosen by the ``search`` option:
   rounds), ``seconds``, ``width`` (:data:`DEFAULT_WIDTH`), ``horizon`` (:data:`DEFAULT_HORIZON`),
   ``policy_depth`` (:data:`DEFAULT_POLICY_DEPTH`: the rollout policy's ``depth``, 0 the cheapest),
   ``policy_samples`` (1: its ``samples`` and ``refine``; 3 makes it the default heuristic), ``margin``
-  (:data:`DEFAULT_MARGIN`: standard errors by which a candidate must beat the heuristic's own choice), ``eval``.
+  (:data:`DEFAULT_MARGIN`: standard errors by which a candidate must beat the heuristic's own choice), ``eval``,
+  ``activations`` (0: the horizon counts decisions; N > 0: rollouts end when the N-th activation from the root's
+  ends instead, :func:`~warband.agents.rollout.play_activations`) and ``leaf`` (``search``: rollout ends are
+  judged by the ruleset's ``search_evaluate`` face where it has one; ``plain``: by the evaluation itself).
   Measured with ``warband ladder RULESET --agents mcts --against heuristic --sprt ...`` (docs/evaluation.md).
 * ``uct``: the open-loop Monte Carlo tree search described below (it did not beat the heuristic).
 
@@ -88,9 +91,10 @@ LEAVES = ("search", "plain")
 #: under a second on one core (options given in the spec win). Measured: docs/evaluation.md.
 RULESET_DEFAULTS: dict[str, dict[str, float]] = {
     "gangfight": {"iterations": 6, "width": 3, "horizon": 2, "policy_depth": 0},
-    # rollouts misjudge this game of units: with margin 0 every policy tried scored 35-40% against the
-    # heuristic; with margin 1 the heuristic's choice stands unless clearly beaten (50% over 12 games)
-    "trenches-and-turbines": {"iterations": 16, "horizon": 2, "policy_depth": 0, "margin": 1.0},
+    # rollouts end with the activation (activations=1: every candidate judged at the same natural point) and
+    # are judged by the ruleset's search_evaluate (the threat of each unit's best Shoot): with the plain
+    # evaluation and a horizon of decisions margin 0 scored 35-40% against the heuristic, this 54-57%
+    "trenches-and-turbines": {"iterations": 16, "policy_depth": 0, "margin": 0.0, "activations": 1},
 }
 DEFAULT_DEPTH = 6
 DEFAULT_TOP = 10

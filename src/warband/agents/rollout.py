@@ -6,8 +6,11 @@ is judged by playing it on a clone of the game and then letting a cheap heuristi
 agent with ``policy_samples`` dice streams and refined destinations, 1 by default, and ``policy_depth``, for
 both sides) play on up to a **horizon**: the
 ``horizon``-th top-level decision (an activation, an action, a deployment) after the candidate, or the end of
-the game. Pending dice are rolled and the position judged by the evaluation (``Ruleset.evaluate``, or the
-learned one). The candidate with the best mean wins (ties going to the earlier one, so to the heuristic's own
+the game; or, with ``activations`` N > 0, until N activations have ended (the root's and those after it, see
+:func:`play_activations`). Pending dice are rolled and the position judged by the evaluation
+(``Ruleset.evaluate``, or the learned one), or by the ruleset's ``search_evaluate`` face where it has one and
+``leaf`` is ``search`` (a slower evaluation meant for the few ends of rollouts: Trenches and Turbines adds each
+unit's threat). The candidate with the best mean wins (ties going to the earlier one, so to the heuristic's own
 choice) if its paired differences with the heuristic's choice (rollout ``j`` of each, on the same dice) have a
 mean more than ``margin`` standard errors above zero; otherwise the heuristic's choice stands. With ``margin``
 0 (the default: it measured stronger than 1 in Trench Crusade) the best mean wins outright.
