@@ -431,22 +431,25 @@ def test_a_horizon_in_activations_ends_where_the_next_activation_begins() -> Non
         assert int(g.state.vars["activation"]) == start + 1 and int(two.state.vars["activation"]) == start + 2
 
 
-def test_trenches_and_turbines_rollouts_end_with_activations_and_the_threat() -> None:
+def test_rollout_ends_judged_by_the_search_evaluation_when_asked() -> None:
     # rule facts (seed 002, Actions: two actions an activation; digest §3.2 the deck) make an activation the
-    # natural point to judge at; rollout ends are judged by the ruleset's search_evaluate face
-    agent = MCTSAgent(seed=1)
+    # natural point to judge at; leaf=search judges rollout ends by the ruleset's search_evaluate face
+    agent = MCTSAgent(seed=1, leaf="search", activations=1, margin=0)
     game = tt_action_position()
     assert agent.choose(game.clone()) in game.legal_actions()
-    assert agent.activations == RULESET_DEFAULTS["trenches-and-turbines"]["activations"] >= 1
     search = agent._rollouts
-    assert search is not None and search.activations == agent.activations and search.leaf == "search"
+    assert search is not None and (search.activations, search.leaf, search.margin) == (1, "search", 0.0)
     deep = TT.face("search_evaluate")
     assert deep is not None
     assert search.judge(game, 0) == pytest.approx(deep(game.state, 0))
     assert search.judge(game, 0) != pytest.approx(TT.evaluate(game.state, 0))
-    plain = RolloutSearch(seed=1, width=4, horizon=2, policy_depth=0, eval_kind="heuristic", leaf="plain")
-    assert plain.judge(game, 0) == pytest.approx(TT.evaluate(game.state, 0))
+    # the default judges by the evaluation itself, and keeps the measured Trenches and Turbines defaults
+    default = MCTSAgent(seed=1)
+    default.choose(game.clone())
+    assert default._rollouts is not None and default._rollouts.leaf == "plain" and default.activations == 0
+    assert default._rollouts.judge(game, 0) == pytest.approx(TT.evaluate(game.state, 0))
+    assert (default.horizon, default.margin) == (2, 1.0)
     # a ruleset without the face: the evaluation itself
     tc = searched_position(TC, 3)
     assert search.judge(tc, 0) == pytest.approx(TC.evaluate(tc.state, 0))
-    assert make_agent("mcts:leaf=plain,activations=2").describe().endswith("leaf=plain,activations=2")
+    assert make_agent("mcts:leaf=search,activations=2").describe().endswith("leaf=search,activations=2")

@@ -62,7 +62,7 @@ class RolloutSearch:
         eval_kind: str,
         margin: float = 1.0,
         policy_samples: int = 1,
-        leaf: str = "search",
+        leaf: str = "plain",
         activations: int = 0,
     ) -> None:
         self.width = width
