@@ -13,8 +13,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from warband.kernel import native
 from warband.kernel.errors import Reason
-from warband.kernel.geometry.distance import Vec
+from warband.kernel.geometry.distance import EPS, Vec
 from warband.kernel.state import Model
 from warband.rulesets.trenches_and_turbines.context import SIZE_RANK, State
 from warband.rulesets.trenches_and_turbines.core import R
@@ -65,10 +66,33 @@ def spot_problem(
     moving: Iterable[str],
     enemy_gap: float,
     ignore_unit: str = "",
+    compiled: bool | None = None,
 ) -> tuple[str, str] | None:
     """The first of :func:`spot_problems` as (kind, the piece or model in the way), unworded: the hot checks only
-    ask whether a spot is free (None)."""
+    ask whether a spot is free (None). Inside :func:`frozen_models` the checks run in C when the extension
+    ``_spot_checks`` is built; this function is the reference and the fallback (``WARBAND_PURE=1``,
+    :mod:`warband.kernel.native`); ``compiled=False`` forces it (the property test compares them)."""
     ctx = state.ctx
+    frozen = ctx.frozen
+    if (
+        _spot_checks is not None
+        and compiled is not False
+        and frozen is not None
+        and frozen.state is state
+        and not ctx.params["scalable_small_only"]
+    ):  # the same checks in C (_spot_checks.pyx)
+        index = frozen.spots
+        if index is None:
+            index = frozen.spots = _spot_checks.SpotIndex(
+                frozen.xs,
+                frozen.models,
+                frozen.max_radius,
+                ctx.solid,
+                ctx.table.width,
+                ctx.table.depth,
+                EPS,
+            )
+        return index.problem(m.id, m.radius, m.side, p, placed, moving, enemy_gap, ignore_unit, state.models)  # type: ignore[no-any-return]
     mr = m.radius
     px, py = p
     if not ctx.table.on_table(p, mr):
@@ -121,7 +145,7 @@ class FrozenModels:
     """The models on the table of one state, sorted by x, so that :func:`spot_problems` looks only at those near
     a spot (speed only: the same answers, in the same order, as a walk over every model)."""
 
-    __slots__ = ("cache", "max_radius", "models", "state", "xs")
+    __slots__ = ("cache", "max_radius", "models", "spots", "state", "xs")
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -132,6 +156,8 @@ class FrozenModels:
         self.xs = [e[0] for e in on]
         self.models = [(e[1], e[2]) for e in on]
         self.max_radius = max((e[2].radius for e in on), default=0.0)
+        #: the same models as the C arrays of the compiled checks (``_spot_checks.SpotIndex``), built when first asked
+        self.spots: Any = None
 
     def near(self, x: float, reach: float) -> list[Model]:
         """The models whose centre is within ``reach`` of ``x`` along x, in the state's order."""
@@ -145,6 +171,8 @@ class FrozenModels:
 
 
 _first = operator.itemgetter(0)
+
+_spot_checks = native.load("warband.rulesets.trenches_and_turbines._spot_checks")
 
 
 @contextmanager

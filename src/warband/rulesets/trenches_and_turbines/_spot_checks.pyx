@@ -1,0 +1,179 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled fast path of :func:`warband.rulesets.trenches_and_turbines.spots.spot_problem` while the models stand
+still (inside ``spots.frozen_models``, the destination and placement searches).
+
+The reference (and the fallback when this extension is not built, when ``WARBAND_PURE=1``, or outside a frozen
+block) is the Python function: the table's edge, the impassable pieces, the bases of the other models and of the
+models already placed (seed 002, Move: on the table, never inside impassable terrain or another base, at least 1"
+from enemy models). This module runs the same arithmetic in the same order on C arrays of the frozen models (their
+x-sorted index, the window of ``FrozenModels.near`` walked in the state's order), so the same first problem is
+found; built without -ffast-math and with -ffp-contract=off. A distance of ``math.hypot`` (CPython's own
+algorithm, not libm's) that lies within ``_MARGIN`` of a threshold is asked of CPython's ``math.hypot``. A piece
+whose box the base reaches is asked of the piece itself (``circle_overlaps``), like the reference.
+"""
+
+import math
+
+from libc.math cimport fabs, hypot
+from libc.stdlib cimport free, malloc
+
+cdef extern from *:
+    """
+    #ifndef WARBAND_SRC_SHA
+    #define WARBAND_SRC_SHA "unknown"
+    #endif
+    """
+    const char* WARBAND_SRC_SHA
+
+#: sha256 of this source at build time (the loader refuses a build of another source)
+SOURCE_SHA = WARBAND_SRC_SHA.decode("ascii")
+
+_py_hypot = math.hypot
+
+cdef double _MARGIN = 1e-9  # libm hypot vs CPython's: at most a few ulps (~1e-14 here) apart
+
+
+def set_margin(double margin):
+    """Widen (tests: every distance near its threshold is CPython's) or restore (1e-9) the margin."""
+    global _MARGIN
+    _MARGIN = margin
+
+
+cdef class SpotIndex:
+    """One frozen state's models (``FrozenModels``: sorted by x) and its table's solid pieces as C arrays."""
+
+    cdef int n
+    cdef double* xs        # sorted by x, as FrozenModels.xs
+    cdef double* ys
+    cdef double* rs
+    cdef int* order        # the state's order of each slot
+    cdef int* win          # scratch: the slots of one window
+    cdef list ids, sides, units
+    cdef double max_radius
+    cdef int nsolid
+    cdef double* sbox      # 4 per solid piece
+    cdef tuple solid
+    cdef double width, depth, eps
+
+    def __cinit__(self, list xs, list models, double max_radius, tuple solid, double width, double depth,
+                  double eps):
+        cdef int i
+        self.n = len(models)
+        self.nsolid = len(solid)
+        self.xs = <double*>malloc(max(self.n, 1) * sizeof(double))
+        self.ys = <double*>malloc(max(self.n, 1) * sizeof(double))
+        self.rs = <double*>malloc(max(self.n, 1) * sizeof(double))
+        self.order = <int*>malloc(max(self.n, 1) * sizeof(int))
+        self.win = <int*>malloc(max(self.n, 1) * sizeof(int))
+        self.sbox = <double*>malloc(4 * max(self.nsolid, 1) * sizeof(double))
+        if not (self.xs and self.ys and self.rs and self.order and self.win and self.sbox):
+            raise MemoryError()
+        self.ids = []
+        self.sides = []
+        self.units = []
+        for i in range(self.n):
+            k, m = models[i]
+            self.xs[i] = xs[i]
+            self.ys[i] = m.y
+            self.rs[i] = m.radius
+            self.order[i] = k
+            self.ids.append(m.id)
+            self.sides.append(m.side)
+            self.units.append(m.unit)
+        self.max_radius = max_radius
+        self.solid = solid
+        for i in range(self.nsolid):
+            x0, y0, x1, y1 = solid[i].bbox
+            self.sbox[4 * i] = x0
+            self.sbox[4 * i + 1] = y0
+            self.sbox[4 * i + 2] = x1
+            self.sbox[4 * i + 3] = y1
+        self.width = width
+        self.depth = depth
+        self.eps = eps
+
+    def __dealloc__(self):
+        free(self.xs)
+        free(self.ys)
+        free(self.rs)
+        free(self.order)
+        free(self.win)
+        free(self.sbox)
+
+    def problem(self, str mid, double mr, object mside, object p, object placed, object moving, double enemy_gap,
+                object ignore_unit, object models):
+        """``spots.spot_problem`` for a model ``mid`` of radius ``mr`` and side ``mside`` at ``p``: None or
+        (kind, the piece or model in the way)."""
+        cdef double px = p[0], py = p[1], eps = self.eps
+        cdef double* b
+        cdef double slack, reach, lo_x, hi_x, dx, dy, h, d, lim_overlap, lim_enemy, rr, qx, qy
+        cdef int i, j, k, lo, hi, mid_i, cnt, t
+        if not (px - mr >= -eps and px + mr <= self.width + eps and py - mr >= -eps and py + mr <= self.depth + eps):
+            return ("table", "")
+        for i in range(self.nsolid):
+            b = self.sbox + 4 * i
+            if px < b[0] - mr or px > b[2] + mr or py < b[1] - mr or py > b[3] + mr:
+                continue
+            piece = self.solid[i]
+            if piece.circle_overlaps(p, mr):
+                return ("impassable", piece.id)
+        skip = moving if isinstance(moving, (set, frozenset, list, tuple)) else set(moving)
+        slack = (enemy_gap if enemy_gap > 0.0 else 0.0) + 1.0
+        # FrozenModels.near: the x-window by bisection, then its slots in the state's order
+        reach = mr + self.max_radius + slack
+        lo_x = px - reach
+        hi_x = px + reach
+        lo = 0
+        hi = self.n
+        while lo < hi:  # bisect_left(xs, lo_x)
+            mid_i = (lo + hi) // 2
+            if self.xs[mid_i] < lo_x:
+                lo = mid_i + 1
+            else:
+                hi = mid_i
+        k = lo
+        hi = self.n
+        while lo < hi:  # bisect_right(xs, hi_x)
+            mid_i = (lo + hi) // 2
+            if hi_x < self.xs[mid_i]:
+                hi = mid_i
+            else:
+                lo = mid_i + 1
+        cnt = 0
+        for i in range(k, lo):  # insertion sort of the window by the state's order
+            j = cnt
+            while j > 0 and self.order[self.win[j - 1]] > self.order[i]:
+                self.win[j] = self.win[j - 1]
+                j -= 1
+            self.win[j] = i
+            cnt += 1
+        for t in range(cnt):
+            i = self.win[t]
+            dx = px - self.xs[i]
+            dy = py - self.ys[i]
+            rr = self.rs[i]
+            reach = mr + rr + slack
+            if dx > reach or dx < -reach or dy > reach or dy < -reach:
+                continue
+            oid = self.ids[i]
+            if oid == mid or oid in skip:
+                continue
+            h = hypot(dx, dy)
+            lim_overlap = mr + rr - 1e-6
+            lim_enemy = enemy_gap - 1e-6
+            if fabs(h - lim_overlap) <= _MARGIN or fabs((h - mr - rr) - lim_enemy) <= _MARGIN:
+                h = _py_hypot(dx, dy)
+            if h < lim_overlap:
+                return ("overlap", oid)
+            d = h - mr - rr
+            if d <= 0.0:
+                d = 0.0
+            if self.sides[i] != mside and self.units[i] != ignore_unit and d < lim_enemy:
+                return ("enemy", oid)
+        for pid, q in placed.items():
+            o = models[pid]
+            qx = q[0]
+            qy = q[1]
+            if _py_hypot(px - qx, py - qy) < mr + <double>o.radius - 1e-6:
+                return ("overlap", pid)
+        return None
