@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 
 # The compiled fast paths (Cython, in place; the .pyx sources stay the reference's twins, see docs/development.md):
 # rebuilt when a source changes; without a compiler the build prints one notice and the pure-Python reference runs.
-NATIVE_SRC := $(shell find src/warband -name '*.pyx')
+NATIVE_SRC := $(shell find src/warband -name '*.pyx' -o -name '*.pxd')
 NATIVE_STAMP := $(VENV)/.native
 
 install: $(STAMP) $(NATIVE_STAMP)

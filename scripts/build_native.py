@@ -45,7 +45,7 @@ def build(strict: bool) -> int:
     cwd = Path.cwd()
     os.chdir(ROOT)
     try:
-        modules = cythonize(extensions, quiet=True, language_level=3)
+        modules = cythonize(extensions, quiet=True, language_level=3, include_path=["src"])
         dist = Distribution({"ext_modules": modules, "package_dir": {"": "src"}})
         cmd = build_ext(dist)
         cmd.parallel = os.cpu_count() or 1

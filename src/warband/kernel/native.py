@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+import re
 from pathlib import Path
 from types import ModuleType
 
@@ -34,9 +35,22 @@ def pure() -> bool:
     return os.environ.get(PURE_ENV, "").strip().lower() not in ("", "0", "false", "no")
 
 
+#: A ``cimport`` of a shared declaration file of this package (``from warband.x.y cimport ...``).
+_CIMPORT = re.compile(r"^\s*from\s+(warband(?:\.\w+)+)\s+cimport\b", re.MULTILINE)
+
+
 def source_sha(path: Path) -> str:
-    """The sha256 of an extension's ``.pyx`` source (what the build stamps into it)."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The sha256 of an extension's ``.pyx`` source and of the package's ``.pxd`` files it cimports (what the
+    build stamps into it): a change to a shared ``.pxd`` (inlined into every extension that cimports it) makes
+    those builds stale too."""
+    text = path.read_bytes()
+    digest = hashlib.sha256(text)
+    root = next((p.parent for p in path.resolve().parents if p.name == "warband"), path.parent)
+    for module in sorted(set(_CIMPORT.findall(text.decode("utf-8")))):
+        pxd = root / (module.replace(".", "/") + ".pxd")
+        if pxd.is_file():
+            digest.update(pxd.read_bytes())
+    return digest.hexdigest()
 
 
 def load(name: str) -> ModuleType | None:

@@ -13,6 +13,8 @@ import math
 
 from libc.stdlib cimport free, malloc
 
+from warband.kernel.geometry._convex cimport convex_clip, convex_contains, count_planes, fill_convex
+
 cdef extern from *:
     """
     #ifndef WARBAND_SRC_SHA
@@ -27,7 +29,6 @@ SOURCE_SHA = WARBAND_SRC_SHA.decode("ascii")
 _py_hypot = math.hypot
 
 cdef double EPS = 1e-9
-cdef double CLIP_EPS = 1e-12
 cdef double T_EPS = 1e-9
 
 
@@ -42,10 +43,8 @@ cdef class LosPieces:
     cdef char* platform
 
     def __cinit__(self, tuple pieces):
-        cdef int i, j, k = 0, total = 0
+        cdef int i, total = count_planes(pieces)
         self.n = len(pieces)
-        for piece in pieces:
-            total += len(piece._planes)
         self.bbox = <double*>malloc(4 * max(self.n, 1) * sizeof(double))
         self.poff = <int*>malloc((self.n + 1) * sizeof(int))
         self.planes = <double*>malloc(3 * max(total, 1) * sizeof(double))
@@ -53,19 +52,11 @@ cdef class LosPieces:
         self.platform = <char*>malloc(max(self.n, 1))
         if not (self.bbox and self.poff and self.planes and self.height and self.platform):
             raise MemoryError()
+        fill_convex(pieces, self.bbox, self.poff, self.planes)
         for i in range(self.n):
             piece = pieces[i]
-            for j in range(4):
-                self.bbox[4 * i + j] = piece.bbox[j]
-            self.poff[i] = k
-            for j in range(len(piece._planes)):
-                self.planes[3 * (k + j)] = piece._planes[j][0]
-                self.planes[3 * (k + j) + 1] = piece._planes[j][1]
-                self.planes[3 * (k + j) + 2] = piece._planes[j][2]
-            k += len(piece._planes)
             self.height[i] = piece.height
             self.platform[i] = 1 if piece.kind == "platform" else 0
-        self.poff[self.n] = k
 
     def __dealloc__(self):
         free(self.bbox)
@@ -76,69 +67,18 @@ cdef class LosPieces:
 
     cdef bint contains(self, int i, double x, double y) noexcept:
         """TerrainPiece.contains."""
-        cdef double* b = self.bbox + 4 * i
-        cdef int j
-        cdef double* pl
-        if x < b[0] - EPS or x > b[2] + EPS or y < b[1] - EPS or y > b[3] + EPS:
-            return False
-        for j in range(self.poff[i], self.poff[i + 1]):
-            pl = self.planes + 3 * j
-            if pl[0] * x + pl[1] * y - pl[2] > EPS:
-                return False
-        return True
+        return convex_contains(self.bbox, self.poff, self.planes, i, x, y)
 
     cdef bint clear(self, int* keep, int nkeep, double ax, double ay, double za, double bx, double by, double zb) noexcept:
         """sight._los_clear over the kept pieces."""
-        cdef double dx = bx - ax, dy = by - ay, dz = zb - za, sx0, sx1, sy0, sy1, h, t0, t1, num, den, t, z0, z1
-        cdef double* b
-        cdef double* pl
-        cdef int k, i, j
-        cdef bint hit
-        if ax < bx:
-            sx0 = ax
-            sx1 = bx
-        else:
-            sx0 = bx
-            sx1 = ax
-        if ay < by:
-            sy0 = ay
-            sy1 = by
-        else:
-            sy0 = by
-            sy1 = ay
+        cdef double dz = zb - za, h, t0, t1, z0, z1
+        cdef int k, i
         for k in range(nkeep):
             i = keep[k]
-            b = self.bbox + 4 * i
-            if sx1 < b[0] - EPS or sx0 > b[2] + EPS or sy1 < b[1] - EPS or sy0 > b[3] + EPS:
-                continue
             h = self.height[i] - EPS
             if za >= h and zb >= h:
                 continue
-            t0 = 0.0
-            t1 = 1.0
-            hit = True
-            for j in range(self.poff[i], self.poff[i + 1]):
-                pl = self.planes + 3 * j
-                num = pl[2] + CLIP_EPS - pl[0] * ax - pl[1] * ay
-                den = pl[0] * dx + pl[1] * dy
-                if den > 0.0:
-                    t = num / den
-                    if t < t1:
-                        if t < t0:
-                            hit = False
-                            break
-                        t1 = t
-                elif den < 0.0:
-                    t = num / den
-                    if t > t0:
-                        if t > t1:
-                            hit = False
-                            break
-                        t0 = t
-                elif num < 0.0:
-                    hit = False
-                    break
-            if not hit or t1 - t0 <= T_EPS:
+            if not convex_clip(self.bbox, self.poff, self.planes, i, ax, ay, bx, by, &t0, &t1) or t1 - t0 <= T_EPS:
                 continue
             z0 = za + dz * t0
             z1 = za + dz * t1

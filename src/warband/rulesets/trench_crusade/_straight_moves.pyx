@@ -16,6 +16,8 @@ reference (``ask``), so the answer is always the reference's.
 from libc.math cimport copysign, fabs, floor, hypot, isfinite
 from libc.stdlib cimport free, malloc, realloc
 
+from warband.kernel.geometry._convex cimport convex_clip, convex_contains
+
 cdef extern from *:
     """
     #ifndef WARBAND_SRC_SHA
@@ -40,7 +42,6 @@ import builtins
 _py_round = builtins.round
 
 cdef double EPS = 1e-9
-cdef double CLIP_EPS = 1e-12
 cdef double _MARGIN = 1e-9  # libm hypot vs CPython's: at most a few ulps (~1e-14 here) apart
 cdef double _QUICK_REL = 1e-9  # quick_ok's squared distances vs the slow path's hypot
 
@@ -157,52 +158,11 @@ cdef class Terrain:
 
     cdef bint contains(self, int i, double x, double y) noexcept:
         """TerrainPiece.contains."""
-        cdef double* b = self.bbox + 4 * i
-        cdef int j
-        cdef double* pl
-        if x < b[0] - EPS or x > b[2] + EPS or y < b[1] - EPS or y > b[3] + EPS:
-            return False
-        for j in range(self.poff[i], self.poff[i + 1]):
-            pl = self.planes + 3 * j
-            if pl[0] * x + pl[1] * y - pl[2] > EPS:
-                return False
-        return True
+        return convex_contains(self.bbox, self.poff, self.planes, i, x, y)
 
     cdef bint clip(self, int i, double ax, double ay, double bx, double by, double* t0out, double* t1out) noexcept:
         """TerrainPiece.clip: False for None, else the interval in ``t0out``, ``t1out``."""
-        cdef double* b = self.bbox + 4 * i
-        cdef double dx, dy, t0, t1, num, den, t
-        cdef double* pl
-        cdef int j
-        if (ax < b[0] - EPS and bx < b[0] - EPS) or (ax > b[2] + EPS and bx > b[2] + EPS):
-            return False
-        if (ay < b[1] - EPS and by < b[1] - EPS) or (ay > b[3] + EPS and by > b[3] + EPS):
-            return False
-        dx = bx - ax
-        dy = by - ay
-        t0 = 0.0
-        t1 = 1.0
-        for j in range(self.poff[i], self.poff[i + 1]):
-            pl = self.planes + 3 * j
-            num = pl[2] + CLIP_EPS - pl[0] * ax - pl[1] * ay
-            den = pl[0] * dx + pl[1] * dy
-            if den > 0.0:
-                t = num / den
-                if t < t1:
-                    if t < t0:
-                        return False
-                    t1 = t
-            elif den < 0.0:
-                t = num / den
-                if t > t0:
-                    if t > t1:
-                        return False
-                    t0 = t
-            elif num < 0.0:
-                return False
-        t0out[0] = t0
-        t1out[0] = t1
-        return True
+        return convex_clip(self.bbox, self.poff, self.planes, i, ax, ay, bx, by, t0out, t1out)
 
     cdef double boundary_distance(self, int i, double x, double y) noexcept:
         """TerrainPiece._boundary_distance, with libm's hypot (compare it with a margin)."""

@@ -18,6 +18,8 @@ import math
 from libc.math cimport fabs, hypot
 from libc.stdlib cimport free, malloc
 
+from warband.kernel.geometry._convex cimport convex_clip, count_planes, fill_convex
+
 cdef extern from *:
     """
     #ifndef WARBAND_SRC_SHA
@@ -31,8 +33,6 @@ SOURCE_SHA = WARBAND_SRC_SHA.decode("ascii")
 
 _py_hypot = math.hypot
 
-cdef double EPS = 1e-9
-cdef double CLIP_EPS = 1e-12
 cdef double _MARGIN = 1e-9  # libm hypot vs CPython's: at most a few ulps (~1e-14 here) apart
 
 cdef int NPAIRS = 0
@@ -67,29 +67,18 @@ cdef class SightTerrain:
     cdef list pieces       # kept alive: the ids above stay theirs
 
     def __cinit__(self, list pieces):
-        cdef int i, j, k = 0, total = 0
+        cdef int i, total = count_planes(pieces)
         self.n = len(pieces)
         self.pieces = list(pieces)
         self.index = {}
-        for piece in pieces:
-            total += len(piece._planes)
         self.bbox = <double*>malloc(4 * max(self.n, 1) * sizeof(double))
         self.poff = <int*>malloc((self.n + 1) * sizeof(int))
         self.planes = <double*>malloc(3 * max(total, 1) * sizeof(double))
         if not (self.bbox and self.poff and self.planes):
             raise MemoryError()
+        fill_convex(pieces, self.bbox, self.poff, self.planes)
         for i in range(self.n):
-            piece = pieces[i]
-            self.index[id(piece)] = i
-            for j in range(4):
-                self.bbox[4 * i + j] = piece.bbox[j]
-            self.poff[i] = k
-            for j in range(len(piece._planes)):
-                self.planes[3 * (k + j)] = piece._planes[j][0]
-                self.planes[3 * (k + j) + 1] = piece._planes[j][1]
-                self.planes[3 * (k + j) + 2] = piece._planes[j][2]
-            k += len(piece._planes)
-        self.poff[self.n] = k
+            self.index[id(pieces[i])] = i
 
     def __dealloc__(self):
         free(self.bbox)
@@ -98,39 +87,7 @@ cdef class SightTerrain:
 
     cdef bint clip(self, int i, double ax, double ay, double bx, double by, double* t0out, double* t1out) noexcept:
         """TerrainPiece.clip: False for None, else the interval in ``t0out``, ``t1out``."""
-        cdef double* b = self.bbox + 4 * i
-        cdef double dx, dy, t0, t1, num, den, t
-        cdef double* pl
-        cdef int j
-        if (ax < b[0] - EPS and bx < b[0] - EPS) or (ax > b[2] + EPS and bx > b[2] + EPS):
-            return False
-        if (ay < b[1] - EPS and by < b[1] - EPS) or (ay > b[3] + EPS and by > b[3] + EPS):
-            return False
-        dx = bx - ax
-        dy = by - ay
-        t0 = 0.0
-        t1 = 1.0
-        for j in range(self.poff[i], self.poff[i + 1]):
-            pl = self.planes + 3 * j
-            num = pl[2] + CLIP_EPS - pl[0] * ax - pl[1] * ay
-            den = pl[0] * dx + pl[1] * dy
-            if den > 0.0:
-                t = num / den
-                if t < t1:
-                    if t < t0:
-                        return False
-                    t1 = t
-            elif den < 0.0:
-                t = num / den
-                if t > t0:
-                    if t > t1:
-                        return False
-                    t0 = t
-            elif num < 0.0:
-                return False
-        t0out[0] = t0
-        t1out[0] = t1
-        return True
+        return convex_clip(self.bbox, self.poff, self.planes, i, ax, ay, bx, by, t0out, t1out)
 
 
 cdef double py_hypot(double x, double y) except? -1.0:
