@@ -37,7 +37,7 @@ from collections.abc import Callable
 
 from warband.agents.base import evaluation
 from warband.agents.heuristic import STOP_PROMPTS, HeuristicAgent
-from warband.kernel.actions import Action
+from warband.kernel.actions import Action, Decision
 from warband.kernel.engine import Game
 from warband.kernel.rng import Rng, derive_seed
 
@@ -163,11 +163,10 @@ class RolloutSearch:
         return evaluation(g, me, self.eval)
 
 
-def play_to_horizon(g: Game, horizon: int, choose: Callable[[Game], Action]) -> None:
-    """Play ``g`` on in place with ``choose`` answering every choice, until the ``horizon``-th top-level
-    decision (:data:`~warband.agents.heuristic.STOP_PROMPTS`) is reached or the game ends; pending dice are
-    rolled before it returns."""
-    reached = 0
+def play_on(g: Game, choose: Callable[[Game], Action], stop: Callable[[Decision], bool]) -> None:
+    """Play ``g`` on in place with ``choose`` answering every choice (a lone legal action is taken without
+    asking) until the game ends or ``stop`` says so of a choice decision (asked once per choice decision, before
+    it is answered); pending dice are rolled before it returns."""
     for _ in range(MAX_STEPS):
         d = g.decision
         if d.kind == "over":
@@ -175,34 +174,43 @@ def play_to_horizon(g: Game, horizon: int, choose: Callable[[Game], Action]) -> 
         if d.kind == "chance":
             g.roll()
             continue
-        if d.prompt in STOP_PROMPTS:
-            reached += 1
-            if reached >= horizon:
-                return
+        if stop(d):
+            return
         actions = g.legal_actions()
         g.apply(actions[0] if len(actions) == 1 else choose(g))
+
+
+def play_to_horizon(g: Game, horizon: int, choose: Callable[[Game], Action]) -> None:
+    """Play ``g`` on (:func:`play_on`) until the ``horizon``-th top-level decision
+    (:data:`~warband.agents.heuristic.STOP_PROMPTS`) is reached or the game ends."""
+    reached = 0
+
+    def stop(d: Decision) -> bool:
+        nonlocal reached
+        if d.prompt not in STOP_PROMPTS:
+            return False
+        reached += 1
+        return reached >= horizon
+
+    play_on(g, choose, stop)
 
 
 def play_activations(g: Game, activations: int, piece: str | None, choose: Callable[[Game], Action]) -> None:
-    """Play ``g`` on in place with ``choose`` answering every choice until ``activations`` activations have
-    ended: the one under way (of ``piece``, the model or unit the root decision was about) and those after
-    it. An activation ends when a top-level decision (:data:`~warband.agents.heuristic.STOP_PROMPTS`) names
-    another piece, or the same piece at a new ``activate`` prompt. So every candidate of a decision is judged at
-    the same natural point (the end of its activation, whatever it spent its actions on: a unit that goes on
-    Overwatch is not judged an action later than one that moves twice); pending dice are rolled before it
-    returns."""
+    """Play ``g`` on (:func:`play_on`) until ``activations`` activations have ended: the one under way (of
+    ``piece``, the model or unit the root decision was about) and those after it. An activation ends when a
+    top-level decision (:data:`~warband.agents.heuristic.STOP_PROMPTS`) names another piece, or the same piece at
+    a new ``activate`` prompt. So every candidate of a decision is judged at the same natural point (the end of
+    its activation, whatever it spent its actions on: a unit that goes on Overwatch is not judged an action later
+    than one that moves twice)."""
     ended = 0
-    for _ in range(MAX_STEPS):
-        d = g.decision
-        if d.kind == "over":
-            return
-        if d.kind == "chance":
-            g.roll()
-            continue
+
+    def stop(d: Decision) -> bool:
+        nonlocal ended, piece
         if d.prompt in STOP_PROMPTS and (d.model != piece or d.prompt == "activate"):
             ended += 1
             if ended >= activations:
-                return
+                return True
             piece = d.model
-        actions = g.legal_actions()
-        g.apply(actions[0] if len(actions) == 1 else choose(g))
+        return False
+
+    play_on(g, choose, stop)
