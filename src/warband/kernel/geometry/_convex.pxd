@@ -94,3 +94,22 @@ cdef inline bint convex_clip(const double* bbox, const int* poff, const double* 
     t0out[0] = t0
     t1out[0] = t1
     return True
+
+
+cdef inline void segment_offset(double ax, double ay, double bx, double by, double x, double y,
+                                double* ox, double* oy) noexcept:
+    """The vector from the point of segment ``a -> b`` nearest to ``(x, y)`` to ``(x, y)``, as
+    ``kernel.geometry.distance.segment_point_distance`` computes it before its ``hypot`` (same operations in the
+    same order, so the same bits)."""
+    cdef double dx = bx - ax, dy = by - ay, px = x - ax, py = y - ay, den, t
+    den = dx * dx + dy * dy
+    if den > 0.0:
+        t = (px * dx + py * dy) / den
+        if t > 1.0:
+            t = 1.0
+        elif t < 0.0:
+            t = 0.0
+        px -= t * dx
+        py -= t * dy
+    ox[0] = px
+    oy[0] = py

@@ -16,7 +16,7 @@ reference (``ask``), so the answer is always the reference's.
 from libc.math cimport copysign, fabs, floor, hypot, isfinite
 from libc.stdlib cimport free, malloc, realloc
 
-from warband.kernel.geometry._convex cimport convex_clip, convex_contains
+from warband.kernel.geometry._convex cimport convex_clip, convex_contains, segment_offset
 
 cdef extern from *:
     """
@@ -167,25 +167,13 @@ cdef class Terrain:
     cdef double boundary_distance(self, int i, double x, double y) noexcept:
         """TerrainPiece._boundary_distance, with libm's hypot (compare it with a margin)."""
         cdef int s = self.poff[i], e = self.poff[i + 1], j
-        cdef double best = 1e300, ax, ay, bx, by, dx, dy, px, py, den, t, d
+        cdef double best = 1e300, ax, ay, bx, by, px, py, d
         ax = self.verts[2 * (e - 1)]
         ay = self.verts[2 * (e - 1) + 1]
         for j in range(s, e):
             bx = self.verts[2 * j]
             by = self.verts[2 * j + 1]
-            dx = bx - ax
-            dy = by - ay
-            px = x - ax
-            py = y - ay
-            den = dx * dx + dy * dy
-            if den > 0.0:
-                t = (px * dx + py * dy) / den
-                if t > 1.0:
-                    t = 1.0
-                elif t < 0.0:
-                    t = 0.0
-                px -= t * dx
-                py -= t * dy
+            segment_offset(ax, ay, bx, by, x, y, &px, &py)
             d = hypot(px, py)
             if d < best:
                 best = d

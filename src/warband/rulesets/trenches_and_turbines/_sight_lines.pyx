@@ -18,7 +18,7 @@ import math
 from libc.math cimport fabs, hypot
 from libc.stdlib cimport free, malloc
 
-from warband.kernel.geometry._convex cimport convex_clip, count_planes, fill_convex
+from warband.kernel.geometry._convex cimport convex_clip, count_planes, fill_convex, segment_offset
 
 cdef extern from *:
     """
@@ -97,24 +97,12 @@ cdef double py_hypot(double x, double y) except? -1.0:
 
 cdef int circle_segment_hits(double ax, double ay, double bx, double by, double cx, double cy, double r) except -1:
     """kernel.geometry.distance.circle_segment_hits: 1 when ``a -> b`` passes strictly within ``r`` of ``c``."""
-    cdef double dx, dy, px, py, den, t, d
+    cdef double px, py, d
     if (ax < cx - r and bx < cx - r) or (ax > cx + r and bx > cx + r):
         return 0
     if (ay < cy - r and by < cy - r) or (ay > cy + r and by > cy + r):
         return 0
-    dx = bx - ax
-    dy = by - ay
-    px = cx - ax
-    py = cy - ay
-    den = dx * dx + dy * dy
-    if den > 0.0:
-        t = (px * dx + py * dy) / den
-        if t > 1.0:
-            t = 1.0
-        elif t < 0.0:
-            t = 0.0
-        px -= t * dx
-        py -= t * dy
+    segment_offset(ax, ay, bx, by, cx, cy, &px, &py)
     d = hypot(px, py)
     if fabs(d - r) <= _MARGIN:
         d = py_hypot(px, py)
