@@ -5,23 +5,18 @@ the extension is not built; it runs under ``WARBAND_PURE=1`` too, as it calls bo
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compiled import compiled
 from warband.kernel.geometry import sight as sight_module
 from warband.kernel.geometry.table import Table
 from warband.kernel.geometry.terrain import TerrainPiece
 
-try:
-    FAST: Any = importlib.import_module("warband.kernel.geometry._can_see")
-except ImportError:  # not built: nothing to compare
-    FAST = None
-
-needs_build = pytest.mark.skipif(FAST is None, reason="the compiled fast path is not built (make install)")
+FAST, needs_build = compiled("warband.kernel.geometry._can_see")
 
 coord = st.one_of(st.integers(0, 2400).map(lambda k: k / 100), st.floats(0.0, 24.0, allow_nan=False))
 

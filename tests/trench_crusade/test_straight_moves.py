@@ -6,7 +6,6 @@ included. Skipped where the extension is not built (the reference then runs ever
 
 from __future__ import annotations
 
-import importlib
 import math
 import struct
 from collections.abc import Iterator
@@ -17,14 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tc import box, position, trooper
 
+from compiled import compiled
 from warband.rulesets.trench_crusade import space
 
-try:
-    FAST: Any = importlib.import_module("warband.rulesets.trench_crusade._straight_moves")
-except ImportError:  # not built: nothing to compare
-    FAST = None
-
-needs_build = pytest.mark.skipif(FAST is None, reason="the compiled fast path is not built (make install)")
+FAST, needs_build = compiled("warband.rulesets.trench_crusade._straight_moves")
 
 KINDS = ("difficult", "dangerous", "impassable", "blocking", "obstacle", "platform", "open")
 

@@ -5,7 +5,6 @@ Skipped where the extension is not built; it runs under ``WARBAND_PURE=1`` too, 
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,14 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ttpos import box, position, unit
 
+from compiled import compiled
 from warband.rulesets.trenches_and_turbines import sight as sight_module
 
-try:
-    FAST: Any = importlib.import_module("warband.rulesets.trenches_and_turbines._sight_lines")
-except ImportError:  # not built: nothing to compare
-    FAST = None
-
-needs_build = pytest.mark.skipif(FAST is None, reason="the compiled fast path is not built (make install)")
+FAST, needs_build = compiled("warband.rulesets.trenches_and_turbines._sight_lines")
 
 SIZES = (("S", 25), ("M", 32), ("L", 50), ("XL", 80))
 

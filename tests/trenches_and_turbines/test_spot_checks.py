@@ -7,7 +7,6 @@ distances, so that ties and touches occur. Skipped where the extension is not bu
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Iterator
 from typing import Any
@@ -17,14 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ttpos import box, position, unit
 
+from compiled import compiled
 from warband.rulesets.trenches_and_turbines import spots as spots_module
 
-try:
-    FAST: Any = importlib.import_module("warband.rulesets.trenches_and_turbines._spot_checks")
-except ImportError:  # not built: nothing to compare
-    FAST = None
-
-needs_build = pytest.mark.skipif(FAST is None, reason="the compiled fast path is not built (make install)")
+FAST, needs_build = compiled("warband.rulesets.trenches_and_turbines._spot_checks")
 
 SIZES = (("S", 25), ("M", 32), ("L", 50), ("XL", 80))
 
