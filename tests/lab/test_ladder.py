@@ -85,3 +85,24 @@ def test_refusals_name_the_option() -> None:
     assert "ELO0 must be below ELO1" in str(bad.exception)
     unknown = runner.invoke(app, ["ladder", RULESET, "--agents", "random", "nosuch"], standalone_mode=False)
     assert "--agents" in str(unknown.exception) and "nosuch" in str(unknown.exception)
+
+
+def test_mirror_plays_each_warband_against_itself_only(tmp_path: Path) -> None:
+    """With --mirror the runs are warband i against warband i (both seats, both agents), never i against j: the
+    warbands' own gap then cannot decide the games."""
+    db = tmp_path / "mirror.db"
+    args = ["ladder", RULESET, "--agents", "random", "heuristic", "--warbands", *_warbands(), "--mirror"]
+    result = CliRunner().invoke(app, [*args, "--games-per-pair", "1", "--db", str(db), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["games"] == 4  # 2 warbands x 2 ways round x 1 game
+    with sqlite3.connect(db) as con:
+        runs = con.execute("SELECT agent_a, agent_b, name_a, name_b, seed FROM runs ORDER BY id").fetchall()
+    assert {(r[2], r[3]) for r in runs} == {(r[2], r[2]) for r in runs}
+    assert len({r[2] for r in runs}) == 2
+    assert sorted((r[0], r[1]) for r in runs) == sorted([("random", "heuristic"), ("heuristic", "random")] * 2)
+    # the two ways round of one warband share their seed; the two warbands do not
+    by_name: dict[str, set[int]] = {}
+    for r in runs:
+        by_name.setdefault(r[2], set()).add(r[4])
+    assert all(len(seeds) == 1 for seeds in by_name.values())
+    assert len({next(iter(s)) for s in by_name.values()}) == 2

@@ -111,6 +111,9 @@ def ladder_command(
         ),
     ] = 2,
     scenario: Annotated[Path | None, typer.Option("--scenario", help="Scenario file.")] = None,
+    mirror: Annotated[
+        bool, typer.Option("--mirror", help="Each warband plays only itself (mirror matches), not the others.")
+    ] = False,
     seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the ladder.")] = 1,
     db: Annotated[
         str, typer.Option("--db", help=f"SQLite file storing every game; '{MEMORY}' keeps none.")
@@ -136,6 +139,7 @@ def ladder_command(
         games_per_pair,
         seed,
         scenario,
+        mirror,
     )
     if out is not None:
         check_output_file(out, "--out")

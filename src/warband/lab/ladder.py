@@ -12,6 +12,9 @@ in the results database (:mod:`warband.lab.store`): the same command resumes whe
 **The ratings.** The games' scores (win 1, draw 1/2) feed the Bradley-Terry fit of :mod:`warband.lab.elo`: Elo
 with 95% intervals, ``random`` held at 0 when it plays (else the first agent).
 
+With ``--mirror`` every warband plays only itself (both seats), so a gap in the warbands' strength cannot hide the
+agents' difference.
+
 **SPRT.** ``--sprt ELO0,ELO1 --against BASE`` plays the candidate against BASE in pairs of games (the two ways
 round of one warband pair and seed), cycling through the warband pairs, and stops as soon as the pentanomial
 GSPRT (:func:`warband.lab.elo.sprt_state`) crosses a bound at alpha = beta = 0.05.
@@ -58,8 +61,15 @@ class LadderConfig:
     """Games of each run: each pair of agents plays ``2 * games_per_pair`` games on each pair of warbands."""
     seed: int = 1
     scenario: Path | None = None
+    mirror: bool = False
+    """Each warband plays itself instead of the others: the warbands' own strength then cannot decide a game,
+    so the agents' difference shows in fewer games (the chess habit of balanced openings)."""
 
     def warband_pairs(self) -> list[tuple[int, int]]:
+        """The (first, second) warband indices of the runs: every two different warbands (one alone plays a
+        mirror match), or with ``mirror`` every warband against itself."""
+        if self.mirror:
+            return [(i, i) for i in range(len(self.warbands))]
         return list(itertools.combinations(range(len(self.warbands)), 2)) or [(0, 0)]
 
     def run(self, x: str, y: str, pair: int, games: int | None = None) -> SimulationConfig:
