@@ -40,6 +40,19 @@ def out_of_coherency(state: State, uid: str, where: Placement | None = None) -> 
     return out
 
 
+def out_of_coherency_now(state: State, uid: str) -> frozenset[str]:
+    """:func:`out_of_coherency` where the models stand now, as a set; kept while nothing moves
+    (:func:`spots.frozen_models`: every candidate move of a listing asks it)."""
+    frozen = state.ctx.frozen
+    if frozen is None or frozen.state is not state:
+        return frozenset(out_of_coherency(state, uid))
+    k = ("out-of-coherency", uid)
+    hit: frozenset[str] | None = frozen.cache.get(k)
+    if hit is None:
+        hit = frozen.cache[k] = frozenset(out_of_coherency(state, uid))
+    return hit
+
+
 #: The directions of the slots round a leader: 8, 16 and 24 evenly spaced, ring by ring (computed once).
 _RING_DIRS = tuple(
     tuple((math.cos(2 * math.pi * k / (8 * ring)), math.sin(2 * math.pi * k / (8 * ring))) for k in range(8 * ring))

@@ -105,8 +105,8 @@ def dest_reasons(state: State, step: Dest, a: Action) -> list[Reason]:
         return [(f"{R}/move/destination", f"give a destination: 'to {uid} @x,y' or 'stay {uid}'")]
     if a.kind == "stay":
         return []
-    plan = dest_plan(state, step, a)
-    return plan if isinstance(plan, list) else []
+    plan = _remembered_plan(state, step, a)  # only asked whether it refuses: the shared answer, not a copy
+    return list(plan) if isinstance(plan, list) else []
 
 
 #: Destination plans kept per game (in the context's memo) before it is emptied.
@@ -118,38 +118,48 @@ def dest_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
     (:func:`_dest_plan`). A pure function of the models on the table (where they stand, which way a VEHICLE
     faces), the unit's leader and the step, so it is remembered by them: listing the destinations plans each one
     and choosing one plans it again, and a lookahead plans the same moves from the same positions."""
-    key = (
-        "dest",
-        step.unit,
-        step.mode,
-        step.allow,
-        a.kind,
-        a.model,
-        a.point,
-        a.option,
-        ustate(state, step.unit).get("leader"),
-        _stances(state),
-    )
-    memo = state.ctx.memo
-    hit: Placement | list[Reason] | None = memo.get(key)
-    if hit is None:
-        hit = _dest_plan(state, step, a)
-        if len(memo) > PLAN_MEMO_LIMIT:
-            memo.clear()
-        memo[key] = hit
+    hit = _remembered_plan(state, step, a)
     return dict(hit) if isinstance(hit, dict) else list(hit)
 
 
-def _stances(state: State) -> tuple[tuple[Any, ...], ...]:
-    """Where every model stands (and which way it faces), once per listing while nothing moves."""
+def _remembered_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
+    """:func:`dest_plan`'s answer as remembered (callers copy it before handing it on). The plans of one set of
+    positions are one dict in the memo (:func:`_plans_at`), so the positions are hashed once per listing, not
+    once per candidate."""
+    plans = _plans_at(state)
+    key = (step.unit, step.mode, step.allow, a.kind, a.model, a.point, a.option, ustate(state, step.unit).get("leader"))
+    hit: Placement | list[Reason] | None = plans.get(key)
+    if hit is None:
+        memo = state.ctx.memo
+        kept = memo.get("dest-plans", 0) + 1
+        if kept > PLAN_MEMO_LIMIT:
+            memo.clear()  # ``plans`` lives on for the rest of this listing, then goes
+            kept = 1
+        memo["dest-plans"] = kept
+        hit = plans[key] = _dest_plan(state, step, a)
+    return hit
+
+
+def _plans_at(state: State) -> dict[Any, Placement | list[Reason]]:
+    """The remembered destination plans of the positions of ``state`` (:func:`_stances`), once per listing while
+    nothing moves."""
     frozen = state.ctx.frozen
     cache = frozen.cache if frozen is not None and frozen.state is state else None
-    if cache is not None and "stances" in cache:
-        return cache["stances"]  # type: ignore[no-any-return]
-    out = tuple((m.x, m.y, m.z, m.on_table, m.flags.get("facing")) for m in state.models.values())
+    if cache is not None and "plans" in cache:
+        return cache["plans"]  # type: ignore[no-any-return]
+    memo = state.ctx.memo
+    key = ("dest", _stances(state))
+    plans: dict[Any, Placement | list[Reason]] | None = memo.get(key)
+    if plans is None:
+        plans = memo[key] = {}
     if cache is not None:
-        cache["stances"] = out
-    return out
+        cache["plans"] = plans
+    return plans
+
+
+def _stances(state: State) -> tuple[tuple[Any, ...], ...]:
+    """Where every model stands (and which way it faces)."""
+    return tuple((m.x, m.y, m.z, m.on_table, m.flags.get("facing")) for m in state.models.values())
 
 
 def _dest_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
@@ -170,21 +180,35 @@ def _dest_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
     if isinstance(plan, list):
         return out + plan
     if step.mode == "shift":
-        side = state.ctx.units[uid]["side"]
         tol = float(state.ctx.params["contact_tolerance"])
-        before = set(engaged_units(state, uid))
+        others = _unengaged_enemies(state, uid)
+        hypot = math.hypot
         for mid, (x, y, _) in plan.items():
-            m = state.models[mid]
-            for e in state.models.values():
-                if (
-                    e.on_table
-                    and e.side != side
-                    and e.unit not in before
-                    and math.hypot(x - e.x, y - e.y) - m.radius - e.radius <= tol
-                ):
+            mr = state.models[mid].radius
+            for ex, ey, er in others:
+                if hypot(x - ex, y - ey) - mr - er <= tol:
                     out.append((f"{R}/shift/no-fight", "a Shift may never be used to initiate another Fight"))
                     break
     return out or plan
+
+
+def _unengaged_enemies(state: State, uid: str) -> list[tuple[float, float, float]]:
+    """Where the enemy models on the table stand (x, y, base radius) that are not of a unit ``uid`` is engaged with
+    now: a Shift may not end in contact with one (seed 002, Shift). The same for every destination of a listing,
+    so kept while nothing moves (:func:`spots.frozen_models`)."""
+    frozen = state.ctx.frozen
+    cache = frozen.cache if frozen is not None and frozen.state is state else None
+    k = ("unengaged-enemies", uid)
+    if cache is not None and k in cache:
+        return cache[k]  # type: ignore[no-any-return]
+    side = state.ctx.units[uid]["side"]
+    before = set(engaged_units(state, uid))
+    out = [
+        (e.x, e.y, e.radius) for e in state.models.values() if e.on_table and e.side != side and e.unit not in before
+    ]
+    if cache is not None:
+        cache[k] = out
+    return out
 
 
 def _via(option: str | None) -> tuple[float, float] | None:

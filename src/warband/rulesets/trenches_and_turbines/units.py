@@ -15,7 +15,8 @@ from warband.rulesets.trenches_and_turbines.core import ustate
 
 def members(state: State, uid: str) -> list[Model]:
     """The unit's models still on the table, in roster order (the original leader first)."""
-    return [state.models[mid] for mid in state.ctx.units[uid]["models"] if state.models[mid].on_table]
+    models = state.models
+    return [m for mid in state.ctx.units[uid]["models"] if (m := models[mid]).on_table]
 
 
 def leader_of(state: State, uid: str) -> Model | None:
@@ -36,7 +37,13 @@ def enemies_of(state: State, side: int) -> list[Model]:
 
 
 def units_of(state: State, side: int) -> list[str]:
-    return [u for u in state.ctx.unit_order if state.ctx.units[u]["side"] == side and members(state, u)]
+    units = state.ctx.units
+    models = state.models
+    return [
+        u
+        for u in state.ctx.unit_order
+        if units[u]["side"] == side and any(models[mid].on_table for mid in units[u]["models"])
+    ]
 
 
 #: The activation's bookkeeping (the kernel's): the active unit in ``vars["active"]``; no side to act (the cards
