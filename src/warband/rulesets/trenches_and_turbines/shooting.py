@@ -19,12 +19,13 @@ from warband.kernel.state import Model
 from warband.kernel.steps import push
 from warband.rulesets.trenches_and_turbines.activation import spend
 from warband.rulesets.trenches_and_turbines.attacks import Group, credit_kills, push_attack
-from warband.rulesets.trenches_and_turbines.coherency import out_of_coherency
+from warband.rulesets.trenches_and_turbines.coherency import out_of_coherency_now
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import R, TTAuto, ustate
 from warband.rulesets.trenches_and_turbines.morale import casualty_checks
 from warband.rulesets.trenches_and_turbines.pins import add_pins
 from warband.rulesets.trenches_and_turbines.sight import positions_key, sight
+from warband.rulesets.trenches_and_turbines.spots import listing_cache
 from warband.rulesets.trenches_and_turbines.units import active, is_vehicle, members, unit_gap, units_of
 
 
@@ -62,7 +63,7 @@ def unit_fires_indirect(state: State, uid: str, wname: str) -> bool:
 def _attackers(state: State, uid: str, wname: str) -> Iterator[tuple[Model, float]]:
     """(model, its reach with ``wname``) for each model of ``uid`` that may make attacks with it: it carries the
     weapon and is in coherency (seed 002, Unit Coherency: out-of-coherency models only Move)."""
-    bad = set(out_of_coherency(state, uid))
+    bad = out_of_coherency_now(state, uid)
     for m in members(state, uid):
         w = weapon_of(m, wname)
         if w is not None and m.id not in bad:
@@ -218,16 +219,13 @@ def shoot_reasons(state: State, uid: str, a: Action, eng: list[str], every: bool
         return [(f"{R}/shoot/weapon", f"{uid} has no ranged weapon {a.option!r}")]
     if t not in state.ctx.units or state.ctx.units[t]["side"] == state.ctx.units[uid]["side"] or not members(state, t):
         return [(f"{R}/shoot/target", f"{t} is not an enemy unit on the table")]
-    semi = any(
-        "Semi-Automatic" in (weapon_of(m, str(a.option)) or {"keywords": []})["keywords"] for m in members(state, uid)
-    )
+    semi, heavy = _weapon_traits(state, uid, str(a.option))
     limit = int(p["semi_auto_shoots_per_activation"] if semi else p["shoots_per_activation"])
     if int(state.vars.get("shots", 0)) >= limit:
         out.append((f"{R}/shoot/once", "one Shoot per activation unless Semi-Automatic"))
     out.extend(shoot_eligibility(state, uid))
     if state.vars.get("charged"):
         out.append((f"{R}/shoot/after-charge", "no Shoot after a Charge this activation"))
-    heavy = any("Heavy" in (weapon_of(m, str(a.option)) or {"keywords": []})["keywords"] for m in members(state, uid))
     if heavy and any(k in ("move", "shift", "charge") for k in state.vars["acts"]):
         out.append((f"{R}/shoot/heavy", "Heavy: no Shoot after moving this activation (digest §3.5)"))
     if not out:
@@ -235,9 +233,35 @@ def shoot_reasons(state: State, uid: str, a: Action, eng: list[str], every: bool
     return out
 
 
+def _weapon_traits(state: State, uid: str, wname: str) -> tuple[bool, bool]:
+    """Whether a model of ``uid`` carries ``wname`` as a Semi-Automatic weapon, and as a Heavy one (digest §3.5);
+    once per listing (:func:`spots.listing_cache`: every Shoot of a menu asks)."""
+    cache = listing_cache(state)
+    k = ("weapon-traits", uid, wname)
+    if cache is not None and k in cache:
+        return cache[k]  # type: ignore[no-any-return]
+    ms = members(state, uid)
+    semi = any("Semi-Automatic" in (weapon_of(m, wname) or {"keywords": []})["keywords"] for m in ms)
+    heavy = any("Heavy" in (weapon_of(m, wname) or {"keywords": []})["keywords"] for m in ms)
+    if cache is not None:
+        cache[k] = (semi, heavy)
+    return semi, heavy
+
+
 def shoot_eligibility(state: State, uid: str) -> list[Reason]:
     """Shoot eligibility that holds for any Shoot, an active one or a reaction (seed 002, Shoot: "more than 1"
-    away from all enemy models/units"; "Is not routed")."""
+    away from all enemy models/units"; "Is not routed"). Once per listing (:func:`spots.listing_cache`)."""
+    cache = listing_cache(state)
+    k = ("shoot-eligibility", uid)
+    if cache is not None and k in cache:
+        return list(cache[k])
+    out = _shoot_eligibility(state, uid)
+    if cache is not None:
+        cache[k] = tuple(out)
+    return out
+
+
+def _shoot_eligibility(state: State, uid: str) -> list[Reason]:
     out: list[Reason] = []
     side = state.ctx.units[uid]["side"]
     limit = float(state.ctx.params["shoot_enemy_gap"]) + 1e-9

@@ -172,6 +172,14 @@ class FrozenModels:
 
 _first = operator.itemgetter(0)
 
+
+def listing_cache(state: State) -> dict[Any, Any] | None:
+    """The answers kept while the models of ``state`` stand still (:func:`frozen_models`: the rules list a menu or
+    candidates, only checks follow), or None outside such a listing (or for another state, a lookahead's clone)."""
+    frozen = state.ctx.frozen
+    return frozen.cache if frozen is not None and frozen.state is state else None
+
+
 _spot_checks = native.load("warband.rulesets.trenches_and_turbines._spot_checks")
 
 
