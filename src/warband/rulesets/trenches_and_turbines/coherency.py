@@ -27,10 +27,15 @@ def out_of_coherency(state: State, uid: str, where: Placement | None = None) -> 
     cmd = float(lead.data["command"])
     chain = float(state.ctx.params["coherency_chain"])
     out = []
+    lx, ly = pos[lead.id]
+    lr = lead.radius
+    hypot = math.hypot
     for m in ms:
         if m.id == lead.id:
             continue
-        if edge_distance(pos[m.id], m.radius, pos[lead.id], lead.radius) > cmd + 1e-6:
+        mx, my = pos[m.id]
+        d = hypot(lx - mx, ly - my) - m.radius - lr  # the kernel's edge_distance, written out
+        if (d if d > 0.0 else 0.0) > cmd + 1e-6:
             out.append(m.id)
             continue
         if chain > 0 and all(

@@ -144,11 +144,13 @@ def _follower_spot(
     if not straggler and fits(state, m, want, allow, placed, moving, egap, route=True) is not None:
         return want
     spacing = float(state.ctx.params["deploy_spacing"])
-    slots = sorted(
-        follower_slots(dest, lead.radius, m.radius, spacing),
-        key=lambda s: math.hypot(s[0] - want[0], s[1] - want[1]),
-    )
-    for i, s in enumerate(slots):
+    slots = follower_slots(dest, lead.radius, m.radius, spacing)
+    wx, wy = want
+    hypot = math.hypot
+    away = [hypot(sx - wx, sy - wy) for sx, sy in slots]
+    # nearest first; a stable sort, so equally near slots keep the ring order
+    for i, k in enumerate(sorted(range(len(slots)), key=away.__getitem__)):
+        s = slots[k]
         if fits(state, m, s, allow, placed, moving, egap, route=i < ROUTED_SLOTS) is not None:
             return s
     return None
