@@ -66,12 +66,28 @@ _RING_DIRS = tuple(
 
 
 def follower_slots(lead_at: Vec, lead_r: float, r: float, spacing: float) -> list[Vec]:
-    out: list[Vec] = []
+    """The slots round a leader at ``lead_at`` for a follower of base radius ``r``: three rings (8, 16 and 24
+    evenly spaced), each ``spacing`` farther out, the nearest just clear of the leader's base."""
     x, y = lead_at
-    for ring, dirs in zip((1, 2, 3), _RING_DIRS, strict=True):
-        dist = lead_r + r + spacing * ring - 0.5
-        out.extend((x + dist * c, y + dist * s) for c, s in dirs)
-    return out
+    return [(x + ox, y + oy) for ox, oy in _slot_offsets(lead_r, r, spacing)]
+
+
+_OFFSETS: dict[tuple[float, float, float], list[Vec]] = {}
+
+
+def _slot_offsets(lead_r: float, r: float, spacing: float) -> list[Vec]:
+    """The slots' offsets from the leader (each ring's distance times its directions), once per sizes."""
+    k = (lead_r, r, spacing)
+    hit = _OFFSETS.get(k)
+    if hit is None:
+        hit = []
+        for ring, dirs in zip((1, 2, 3), _RING_DIRS, strict=True):
+            dist = lead_r + r + spacing * ring - 0.5
+            hit.extend((dist * c, dist * s) for c, s in dirs)
+        if len(_OFFSETS) >= 256:
+            _OFFSETS.clear()
+        _OFFSETS[k] = hit
+    return hit
 
 
 @values.value

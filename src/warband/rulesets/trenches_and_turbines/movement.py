@@ -182,8 +182,17 @@ def _dest_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
     if step.mode == "shift":
         tol = float(state.ctx.params["contact_tolerance"])
         others = _unengaged_enemies(state, uid)
+        if others:
+            # only an enemy inside the box round the placed bases (grown by the widest reach and an inch of
+            # slack) can be within ``tol`` of one: the rest are skipped (speed only, the same answers)
+            models = state.models
+            reach = max(models[mid].radius for mid in plan) + max(e[2] for e in others) + tol + 1.0
+            xs = [x for x, _, _ in plan.values()]
+            ys = [y for _, y, _ in plan.values()]
+            lox, hix, loy, hiy = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
+            others = [e for e in others if lox <= e[0] <= hix and loy <= e[1] <= hiy]
         hypot = math.hypot
-        for mid, (x, y, _) in plan.items():
+        for mid, (x, y, _) in plan.items() if others else ():
             mr = state.models[mid].radius
             for ex, ey, er in others:
                 if hypot(x - ex, y - ey) - mr - er <= tol:

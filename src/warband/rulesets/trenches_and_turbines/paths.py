@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 from warband.kernel.geometry.distance import EPS, Vec, segment_point_distance
 from warband.kernel.space import walk_path
@@ -63,16 +64,29 @@ def _open_ground(ctx: Context, a: Vec, b: Vec) -> bool:
     bx, by = b
     lox, hix = (ax, bx) if ax < bx else (bx, ax)
     loy, hiy = (ay, by) if ay < by else (by, ay)
-    lox -= _OPEN_SLACK
-    loy -= _OPEN_SLACK
-    hix += _OPEN_SLACK
-    hiy += _OPEN_SLACK
-    for piece in ctx.table.terrain:
-        px0, py0, px1, py1 = piece.bbox
+    for px0, py0, px1, py1 in _piece_boxes(ctx):
         if px1 < lox or px0 > hix or py1 < loy or py0 > hiy:
             continue
         return False
     return True
+
+
+_BOXES: dict[int, tuple[Any, list[tuple[float, float, float, float]]]] = {}
+
+
+def _piece_boxes(ctx: Context) -> list[tuple[float, float, float, float]]:
+    """Every piece's box grown by :data:`_OPEN_SLACK` (for :func:`_open_ground`), once per table."""
+    terrain = ctx.table.terrain
+    hit = _BOXES.get(id(terrain))
+    if hit is None or hit[0] is not terrain:
+        if len(_BOXES) >= 64:
+            _BOXES.clear()
+        boxes = [
+            (x0 - _OPEN_SLACK, y0 - _OPEN_SLACK, x1 + _OPEN_SLACK, y1 + _OPEN_SLACK)
+            for x0, y0, x1, y1 in (piece.bbox for piece in terrain)
+        ]
+        hit = _BOXES[id(terrain)] = (terrain, boxes)
+    return hit[1]
 
 
 def _leg_weight(ctx: Context, m: Model) -> Callable[[Vec, Vec], float]:
