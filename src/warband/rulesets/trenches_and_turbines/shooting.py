@@ -142,15 +142,50 @@ def pick_target_reasons(state: State, uid: str, tuid: str, wname: str, every: bo
     refused."""
     key = positions_key(state)
     targets = members(state, tuid)
-    attackers = list(_attackers(state, uid, wname))
+    cache = listing_cache(state)
+    if cache is None:
+        attackers = list(_attackers(state, uid, wname))
+        in_range = any(_in_range(m, reach, targets) is not None for m, reach in attackers)
+    else:  # a menu: the attackers, each model's distance and sight kept for the other weapons and targets
+        attackers = cache.get(("attackers", uid, wname)) or cache.setdefault(
+            ("attackers", uid, wname), list(_attackers(state, uid, wname))
+        )
+        in_range = any(
+            (d := _nearest_gap(cache, m, tuid, targets)) is not None and d <= reach for m, reach in attackers
+        )
     out: list[Reason] = []
-    if not any(_in_range(m, reach, targets) is not None for m, reach in attackers):
+    if not in_range:
         out.append((f"{R}/shoot/range", f"{tuid} is not within {wname} range of any model of {uid}"))
     if unit_fires_indirect(state, uid, wname) or (out and not every):
         return out
-    if not any(_sees_any(state, m, targets, key) for m, _ in attackers):
+    if cache is None:
+        sees = any(_sees_any(state, m, targets, key) for m, _ in attackers)
+    else:
+        sees = any(_sees_any_kept(cache, state, m, tuid, targets, key) for m, _ in attackers)
+    if not sees:
         out.append((f"{R}/shoot/los", f"no model of {uid} with a {wname} has line of sight to a model of {tuid}"))
     return out
+
+
+def _nearest_gap(cache: dict[Any, Any], m: Model, tuid: str, targets: list[Model]) -> float | None:
+    """:func:`_in_range`'s distance from ``m`` to the nearest model of ``tuid`` (None: none on the table), kept
+    in a listing's ``cache`` (:func:`spots.listing_cache`)."""
+    k = ("nearest-gap", m.id, tuid)
+    if k in cache:
+        return cache[k]  # type: ignore[no-any-return]
+    d = cache[k] = min((gap(m, t) for t in targets), default=None)
+    return d
+
+
+def _sees_any_kept(
+    cache: dict[Any, Any], state: State, m: Model, tuid: str, targets: list[Model], key: tuple[Any, ...]
+) -> bool:
+    """:func:`_sees_any` of the models of ``tuid``, kept in a listing's ``cache``."""
+    k = ("sees-any", m.id, tuid)
+    hit: bool | None = cache.get(k)
+    if hit is None:
+        hit = cache[k] = _sees_any(state, m, targets, key)
+    return hit
 
 
 def visible_count(state: State, uid: str, tuid: str, reaction: bool, no_sight: bool = False) -> int:
