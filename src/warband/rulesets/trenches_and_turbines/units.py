@@ -14,7 +14,17 @@ from warband.rulesets.trenches_and_turbines.core import ustate
 
 
 def members(state: State, uid: str) -> list[Model]:
-    """The unit's models still on the table, in roster order (the original leader first)."""
+    """The unit's models still on the table, in roster order (the original leader first). While the rules list
+    candidates (:func:`spots.frozen_models`: nothing moves or dies) each unit's list is built once and shared by
+    every check of the listing, so callers never change the list they get."""
+    frozen = state.ctx.frozen
+    if frozen is not None and frozen.state is state:
+        kept: dict[str, list[Model]] = frozen.members
+        hit = kept.get(uid)
+        if hit is None:
+            models = state.models
+            hit = kept[uid] = [m for mid in state.ctx.units[uid]["models"] if (m := models[mid]).on_table]
+        return hit
     models = state.models
     return [m for mid in state.ctx.units[uid]["models"] if (m := models[mid]).on_table]
 
