@@ -98,15 +98,27 @@ def deploy_plan(state: State, uid: str, p: Vec) -> Placement | list[Reason]:
     placed: Placement = {}
     lead = state.models[ids[0]]
     slots = [p, *follower_slots(p, lead.radius, lead.radius, float(state.ctx.params["deploy_spacing"]))]
+    # A model with the base of the model before it (and no SCALABLE limit by size, digest §3.11) takes the first
+    # fitting slot after that model's: every earlier slot failed it for reasons that hold for this one too (outside
+    # the zone, off the table, in impassable terrain, on another base: the same radius, and the models placed
+    # since only add bases), and that model's slot now holds a base (speed only: the same slots).
+    same_reasons = not state.ctx.params["scalable_small_only"]
+    start = 0
+    before: float | None = None
     for mid in ids:
         m = state.models[mid]
+        if not same_reasons or m.radius != before:
+            start = 0
+        before = m.radius
         inside = _inside_table(state, zone, m.radius)
-        for s in slots:
+        for i in range(start, len(slots)):
+            s = slots[i]
             within = inside.get(s)
             if within is None:
                 within = inside[s] = setup.wholly_inside(zone, s, m.radius)
             if within and spot_problem(state, m, s, placed, ids, 0.0) is None:
                 placed[mid] = (s[0], s[1], state.ctx.table.surface_height(s))
+                start = i + 1
                 break
         else:
             return [(f"{R}/setup/zone", f"{uid} does not fit in its deployment zone at {p[0]:g},{p[1]:g}")]
