@@ -89,13 +89,20 @@ def dest_candidates(state: State, step: Dest) -> list[Action]:
     out: list[Action] = []
     seen = set()
     with frozen_models(state):  # only checks follow: nothing moves
+        # dest_reasons of ``Action("to", uid, point=q)`` for each point, its plan asked by the same key
+        # (:func:`_plan_key`) without building the action of a point that is refused
+        plans = _plans_at(state)
+        leader = ustate(state, uid).get("leader")
         for q in pts:
             if q in seen:
                 continue
             seen.add(q)
-            a = Action("to", uid, point=q)
-            if not dest_reasons(state, step, a):
-                out.append(a)
+            key = _plan_key(step, "to", uid, q, None, leader)
+            plan = plans.get(key)
+            if plan is None:
+                plan = _new_plan(state, plans, key, step, Action("to", uid, point=q))
+            if not isinstance(plan, list) or not plan:
+                out.append(Action("to", uid, point=q))
     return [*out, Action("stay", uid)]
 
 
@@ -127,16 +134,32 @@ def _remembered_plan(state: State, step: Dest, a: Action) -> Placement | list[Re
     positions are one dict in the memo (:func:`_plans_at`), so the positions are hashed once per listing, not
     once per candidate."""
     plans = _plans_at(state)
-    key = (step.unit, step.mode, step.allow, a.kind, a.model, a.point, a.option, ustate(state, step.unit).get("leader"))
+    key = _plan_key(step, a.kind, a.model, a.point, a.option, ustate(state, step.unit).get("leader"))
     hit: Placement | list[Reason] | None = plans.get(key)
     if hit is None:
-        memo = state.ctx.memo
-        kept = memo.get("dest-plans", 0) + 1
-        if kept > PLAN_MEMO_LIMIT:
-            memo.clear()  # ``plans`` lives on for the rest of this listing, then goes
-            kept = 1
-        memo["dest-plans"] = kept
-        hit = plans[key] = _dest_plan(state, step, a)
+        hit = _new_plan(state, plans, key, step, a)
+    return hit
+
+
+def _plan_key(
+    step: Dest, kind: str, model: str | None, point: Any, option: str | None, leader: str | None
+) -> tuple[Any, ...]:
+    """What a destination plan depends on besides the positions: the step, the action's fields, the unit's
+    leader."""
+    return (step.unit, step.mode, step.allow, kind, model, point, option, leader)
+
+
+def _new_plan(
+    state: State, plans: dict[Any, Placement | list[Reason]], key: tuple[Any, ...], step: Dest, a: Action
+) -> Placement | list[Reason]:
+    """Plan ``a`` (:func:`_dest_plan`) and keep it in ``plans`` under ``key``."""
+    memo = state.ctx.memo
+    kept = memo.get("dest-plans", 0) + 1
+    if kept > PLAN_MEMO_LIMIT:
+        memo.clear()  # ``plans`` lives on for the rest of this listing, then goes
+        kept = 1
+    memo["dest-plans"] = kept
+    hit = plans[key] = _dest_plan(state, step, a)
     return hit
 
 

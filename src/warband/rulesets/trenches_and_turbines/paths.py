@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
 
-from warband.kernel.geometry.distance import EPS, Vec, segment_point_distance
+from warband.kernel.geometry.distance import Vec, segment_point_distance
 from warband.kernel.space import walk_path
 from warband.kernel.state import Model
 from warband.rulesets.trenches_and_turbines.context import Context, State
@@ -52,41 +51,18 @@ def leg_cost(ctx: Context, m: Model, a: Vec, b: Vec, z0: float) -> float | None:
     return cost
 
 
-#: How far outside a piece's box a leg must stay for :func:`_open_ground` (ten times the geometry's slack EPS, so
-#: that the trace's and the footprint's own tests, each with EPS, surely reject the piece too).
-_OPEN_SLACK = 10 * EPS
-
-
 def _open_ground(ctx: Context, a: Vec, b: Vec) -> bool:
-    """Whether the box round the leg ``a -> b`` stays clear of every piece's box (speed only: such a leg crosses
-    nothing and ends on the ground, :func:`leg_cost`)."""
+    """Whether the box round the leg ``a -> b`` stays clear of every piece's box grown by ``context.OPEN_SLACK``
+    (speed only: such a leg crosses nothing and ends on the ground, :func:`leg_cost`)."""
     ax, ay = a
     bx, by = b
     lox, hix = (ax, bx) if ax < bx else (bx, ax)
     loy, hiy = (ay, by) if ay < by else (by, ay)
-    for px0, py0, px1, py1 in _piece_boxes(ctx):
+    for px0, py0, px1, py1 in ctx.open_boxes:
         if px1 < lox or px0 > hix or py1 < loy or py0 > hiy:
             continue
         return False
     return True
-
-
-_BOXES: dict[int, tuple[Any, list[tuple[float, float, float, float]]]] = {}
-
-
-def _piece_boxes(ctx: Context) -> list[tuple[float, float, float, float]]:
-    """Every piece's box grown by :data:`_OPEN_SLACK` (for :func:`_open_ground`), once per table."""
-    terrain = ctx.table.terrain
-    hit = _BOXES.get(id(terrain))
-    if hit is None or hit[0] is not terrain:
-        if len(_BOXES) >= 64:
-            _BOXES.clear()
-        boxes = [
-            (x0 - _OPEN_SLACK, y0 - _OPEN_SLACK, x1 + _OPEN_SLACK, y1 + _OPEN_SLACK)
-            for x0, y0, x1, y1 in (piece.bbox for piece in terrain)
-        ]
-        hit = _BOXES[id(terrain)] = (terrain, boxes)
-    return hit[1]
 
 
 def _leg_weight(ctx: Context, m: Model) -> Callable[[Vec, Vec], float]:

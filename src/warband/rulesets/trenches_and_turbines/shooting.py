@@ -171,9 +171,9 @@ def _nearest_gap(cache: dict[Any, Any], m: Model, tuid: str, targets: list[Model
     """:func:`_in_range`'s distance from ``m`` to the nearest model of ``tuid`` (None: none on the table), kept
     in a listing's ``cache`` (:func:`spots.listing_cache`)."""
     k = ("nearest-gap", m.id, tuid)
-    if k in cache:
-        return cache[k]  # type: ignore[no-any-return]
-    d = cache[k] = min((gap(m, t) for t in targets), default=None)
+    d: float | None = cache.get(k, -1.0)
+    if d == -1.0:  # never a distance (those are at least 0)
+        d = cache[k] = min((gap(m, t) for t in targets), default=None)
     return d
 
 
