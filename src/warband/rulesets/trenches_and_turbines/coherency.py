@@ -27,10 +27,15 @@ def out_of_coherency(state: State, uid: str, where: Placement | None = None) -> 
     cmd = float(lead.data["command"])
     chain = float(state.ctx.params["coherency_chain"])
     out = []
+    lx, ly = pos[lead.id]
+    lr = lead.radius
+    hypot = math.hypot
     for m in ms:
         if m.id == lead.id:
             continue
-        if edge_distance(pos[m.id], m.radius, pos[lead.id], lead.radius) > cmd + 1e-6:
+        mx, my = pos[m.id]
+        d = hypot(lx - mx, ly - my) - m.radius - lr  # the kernel's edge_distance, written out
+        if (d if d > 0.0 else 0.0) > cmd + 1e-6:
             out.append(m.id)
             continue
         if chain > 0 and all(
@@ -38,6 +43,19 @@ def out_of_coherency(state: State, uid: str, where: Placement | None = None) -> 
         ):
             out.append(m.id)
     return out
+
+
+def out_of_coherency_now(state: State, uid: str) -> frozenset[str]:
+    """:func:`out_of_coherency` where the models stand now, as a set; kept while nothing moves
+    (:func:`spots.frozen_models`: every candidate move of a listing asks it)."""
+    frozen = state.ctx.frozen
+    if frozen is None or frozen.state is not state:
+        return frozenset(out_of_coherency(state, uid))
+    k = ("out-of-coherency", uid)
+    hit: frozenset[str] | None = frozen.cache.get(k)
+    if hit is None:
+        hit = frozen.cache[k] = frozenset(out_of_coherency(state, uid))
+    return hit
 
 
 #: The directions of the slots round a leader: 8, 16 and 24 evenly spaced, ring by ring (computed once).
@@ -48,12 +66,28 @@ _RING_DIRS = tuple(
 
 
 def follower_slots(lead_at: Vec, lead_r: float, r: float, spacing: float) -> list[Vec]:
-    out: list[Vec] = []
+    """The slots round a leader at ``lead_at`` for a follower of base radius ``r``: three rings (8, 16 and 24
+    evenly spaced), each ``spacing`` farther out, the nearest just clear of the leader's base."""
     x, y = lead_at
-    for ring, dirs in zip((1, 2, 3), _RING_DIRS, strict=True):
-        dist = lead_r + r + spacing * ring - 0.5
-        out.extend((x + dist * c, y + dist * s) for c, s in dirs)
-    return out
+    return [(x + ox, y + oy) for ox, oy in _slot_offsets(lead_r, r, spacing)]
+
+
+_OFFSETS: dict[tuple[float, float, float], list[Vec]] = {}
+
+
+def _slot_offsets(lead_r: float, r: float, spacing: float) -> list[Vec]:
+    """The slots' offsets from the leader (each ring's distance times its directions), once per sizes."""
+    k = (lead_r, r, spacing)
+    hit = _OFFSETS.get(k)
+    if hit is None:
+        hit = []
+        for ring, dirs in zip((1, 2, 3), _RING_DIRS, strict=True):
+            dist = lead_r + r + spacing * ring - 0.5
+            hit.extend((dist * c, dist * s) for c, s in dirs)
+        if len(_OFFSETS) >= 256:
+            _OFFSETS.clear()
+        _OFFSETS[k] = hit
+    return hit
 
 
 @values.value

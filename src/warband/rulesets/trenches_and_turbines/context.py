@@ -12,12 +12,17 @@ from typing import Any
 
 from warband.kernel.battlefield import ObjectivePoint
 from warband.kernel.context import GameContext, Rosters, SideSpecs, context_fields
+from warband.kernel.geometry.distance import EPS
 from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.mission import MissionAction
 from warband.kernel.state import GameState
 
 SIDE_PREFIX = ("a", "b")
 SIZE_RANK = {"S": 1, "M": 2, "L": 3, "XL": 4}
+
+#: How far outside a piece's box a leg must stay for ``paths._open_ground`` (ten times the geometry's slack EPS,
+#: so that the trace's and the footprint's own tests, each with EPS, surely reject the piece too).
+OPEN_SLACK = 10 * EPS
 
 
 Objective = ObjectivePoint
@@ -37,6 +42,8 @@ class Context(GameContext):
     solid: tuple[TerrainPiece, ...] = field(init=False)
     sight_pieces: tuple[TerrainPiece, ...] = field(init=False)
     unit_order: tuple[str, ...] = field(init=False)
+    #: every piece's box grown by :data:`OPEN_SLACK` (``paths._open_ground``: a leg clear of them all crosses nothing)
+    open_boxes: tuple[tuple[float, float, float, float], ...] = field(init=False, repr=False)
     #: While the rules list candidates on one state that nothing moves meanwhile (destinations, deployment
     #: spots), the models on the table of that state, indexed by x (:func:`spots.frozen_models`); else None.
     frozen: Any = field(default=None, init=False, repr=False, compare=False)
@@ -50,6 +57,8 @@ class Context(GameContext):
             if p.height > 0 and (p.blocks_los or p.id in self.woods_ids or p.kind in ("obstacle", "platform"))
         )
         self.unit_order = tuple(sorted(self.units, key=lambda u: (self.units[u]["side"], int(u[1:]))))
+        e = OPEN_SLACK
+        self.open_boxes = tuple((x0 - e, y0 - e, x1 + e, y1 + e) for x0, y0, x1, y1 in (p.bbox for p in terrain))
 
 
 #: A Trenches and Turbines game state: the rules code is typed against its context.

@@ -19,7 +19,9 @@ def model_cover(state: State, t: Model, shooter: Model | None) -> int:
     the shooter) stands on the fixed table, so it is remembered by those positions (an evaluation asks it of
     every model after every lookahead, and most of them have not moved)."""
     ctx = state.ctx
-    k = ("cover", t.x, t.y, t.radius, None if shooter is None else (shooter.x, shooter.y))
+    if shooter is None:
+        return cover_here(state, t)
+    k = ("cover", t.x, t.y, t.radius, (shooter.x, shooter.y))
     memo = ctx.memo
     hit: int | None = memo.get(k)
     if hit is None:
@@ -28,6 +30,30 @@ def model_cover(state: State, t: Model, shooter: Model | None) -> int:
             memo.clear()
         memo[k] = hit
     return hit
+
+
+def cover_here(state: State, t: Model) -> int:
+    """:func:`model_cover` against no shooter in particular (obstacles count on any side), remembered by where the
+    model stands in a table of its own in the memo (:func:`cover_table`)."""
+    table = cover_table(state)
+    k = (t.x, t.y, t.radius)
+    hit = table.get(k)
+    if hit is None:
+        hit = _model_cover(state.ctx, t, None)
+        if len(table) > COVER_MEMO_LIMIT:
+            table.clear()
+        table[k] = hit
+    return hit
+
+
+def cover_table(state: State) -> dict[tuple[float, float, float], int]:
+    """The game's remembered :func:`cover_here` answers by (x, y, base radius): one dict in the memo, so that an
+    evaluation asks it of every model without building and hashing a longer key each time."""
+    memo = state.ctx.memo
+    table: dict[tuple[float, float, float], int] | None = memo.get("cover-here")
+    if table is None:
+        table = memo["cover-here"] = {}
+    return table
 
 
 def _model_cover(ctx: Context, t: Model, shooter: Model | None) -> int:

@@ -5,13 +5,14 @@ enemies can shoot."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
+from warband.kernel.geometry.distance import Vec
 from warband.kernel.state import Model
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import succeeds, ustate
-from warband.rulesets.trenches_and_turbines.cover import model_cover, unit_cover
+from warband.rulesets.trenches_and_turbines.cover import cover_here, cover_table, unit_cover
 from warband.rulesets.trenches_and_turbines.missions import live_objectives, marks, target_ids
-from warband.rulesets.trenches_and_turbines.scoring import objective_holder
 from warband.rulesets.trenches_and_turbines.shooting import shoot_eligibility, shoot_groups, shooters, unit_weapons
 from warband.rulesets.trenches_and_turbines.units import active, members, units_of
 
@@ -20,22 +21,39 @@ def unit_value(state: State, uid: str, ms: list[Model] | None = None) -> float:
     """Worth of a unit's surviving models (HP left x a profile weight), discounted for pins and rout. ``ms``: the
     unit's models on the table, if the caller has them."""
     total = 0.0
-    memo = state.ctx.memo
+    profiles = _profiles(state)
     for m in members(state, uid) if ms is None else ms:
-        k = ("unit-value", m.id)
-        profile: tuple[float, int] | None = memo.get(k)
-        if profile is None:  # a model's profile never changes in a game: weigh it once
-            d = m.data
-            weight = 1.0 + 0.15 * (int(d["ranged"]) + int(d["melee"]) + int(d["sv"])) / 3
-            weight += 0.1 * sum(int(w["attacks"]) * int(w["damage"]) for w in d["weapons"])
-            profile = memo[k] = (weight, int(d["hp"]))
-        weight, hp = profile
-        total += weight * (hp - m.token("damage")) / max(1, hp) * (1 + 0.4 * (hp - 1))
+        profile = profiles.get(m.id)
+        if profile is None:
+            profile = _profile(profiles, m)
+        weight, hp, per, big = profile
+        total += weight * (hp - m.tokens.get("damage", 0)) / per * big
     u = ustate(state, uid)
     if u["routed"]:
         total *= 0.45
     total *= 1.0 - 0.06 * min(int(u["pins"]), 5)
     return total
+
+
+def _profiles(state: State) -> dict[str, tuple[float, int, int, float]]:
+    """Each model's weight in :func:`unit_value` (its weight, HP, the HP divisor and the multi-wound factor) by model
+    id: one dict in the memo, asked by id (a string keeps its hash) without a tuple key per model."""
+    memo = state.ctx.memo
+    table: dict[str, tuple[float, int, int, float]] | None = memo.get("unit-profiles")
+    if table is None:
+        table = memo["unit-profiles"] = {}
+    return table
+
+
+def _profile(profiles: dict[str, tuple[float, int, int, float]], m: Model) -> tuple[float, int, int, float]:
+    """A model's weight in :func:`unit_value` (its profile never changes in a game: weighed once, kept in
+    ``profiles``)."""
+    d = m.data
+    weight = 1.0 + 0.15 * (int(d["ranged"]) + int(d["melee"]) + int(d["sv"])) / 3
+    weight += 0.1 * sum(int(w["attacks"]) * int(w["damage"]) for w in d["weapons"])
+    hp = int(d["hp"])
+    profile = profiles[m.id] = (weight, hp, max(1, hp), 1 + 0.4 * (hp - 1))
+    return profile
 
 
 def mission_readiness(state: State, side: int) -> float:
@@ -143,29 +161,84 @@ def threat(state: State, side: int) -> float:
     return score
 
 
+#: A model on the table as the objective counts see it: x, y, base radius, side, unit, weight (2 for L and XL).
+Standing = tuple[float, float, float, int, str, int]
+
+
+def standing(state: State) -> list[Standing]:
+    """The models on the table as :func:`holder` counts them, once per evaluation for every objective."""
+    large = int(state.ctx.params["objective_large_weight"])
+    return [
+        (m.x, m.y, m.radius, m.side, str(m.unit), large if m.data["size"] in ("L", "XL") else 1)
+        for m in state.models.values()
+        if m.on_table
+    ]
+
+
+def holder(on: list[Standing], status: dict[str, Any], at: Vec, radius: float) -> int | None:
+    """``scoring.objective_holder`` (digest §3.3: more models of non-Routed units within the radius, size L+
+    counting double) over :func:`standing`'s list: the same test and counts, ``status`` the units' status."""
+    ax, ay = at
+    lim = radius + 1e-9
+    count = [0, 0]
+    hypot = math.hypot
+    for x, y, r, s, u, weight in on:
+        if hypot(x - ax, y - ay) - r <= lim and not status[u]["routed"]:
+            count[s] += weight
+    if count[0] == count[1]:
+        return None
+    return 0 if count[0] > count[1] else 1
+
+
 def evaluate(state: State, side: int) -> float:
+    """Material (:func:`unit_value`), cover, VP, mission readiness, objective control and a pull toward the
+    objectives, for ``side``. One pass over each unit's models gives its worth and its cover (the same sums in
+    the same order as :func:`unit_value` and ``cover.model_cover``), one list of the standing models serves every
+    objective (:func:`holder`)."""
     score = 0.0
+    units = state.ctx.units
+    models = state.models
+    status = state.vars["u"]
+    profiles = _profiles(state)
+    covers = cover_table(state)
     for uid in state.ctx.unit_order:
-        sign = 1.0 if state.ctx.units[uid]["side"] == side else -1.0
-        ms = members(state, uid)
-        v = unit_value(state, uid, ms)
-        if v <= 0:
+        sign = 1.0 if units[uid]["side"] == side else -1.0
+        total = 0.0
+        covered = 0
+        n = 0
+        for mid in units[uid]["models"]:
+            m = models[mid]
+            if not m.on_table:
+                continue
+            n += 1
+            profile = profiles.get(mid)
+            if profile is None:
+                profile = _profile(profiles, m)
+            weight, hp, per, big = profile
+            total += weight * (hp - m.tokens.get("damage", 0)) / per * big
+            c = covers.get((m.x, m.y, m.radius))
+            covered += cover_here(state, m) if c is None else c
+        u = status[uid]
+        if u["routed"]:
+            total *= 0.45
+        total *= 1.0 - 0.06 * min(int(u["pins"]), 5)
+        if total <= 0:
             score -= sign * 1.5  # a destroyed unit is a VP to the enemy
-        score += sign * v
-        if ms:
-            cover = sum(model_cover(state, m, None) for m in ms) / len(ms)
-            score += sign * 0.15 * cover
+        score += sign * total
+        if n:
+            score += sign * 0.15 * (covered / n)
     vp = state.vars.get("vp", [0, 0])
     score += 2.0 * (int(vp[side]) - int(vp[1 - side]))
     score += mission_readiness(state, side)
-    mine = [m for m in state.models.values() if m.on_table and m.side == side]
+    on = standing(state)
+    mine = [(x, y) for x, y, _, s, _, _ in on if s == side]
     for o, at, owner in live_objectives(state):  # markers a mission action removed no longer count
-        h = owner if owner is not None else objective_holder(state, at, o.radius)
+        h = owner if owner is not None else holder(on, status, at, o.radius)
         if h is not None:
             score += 0.9 if h == side else -0.9
         ax, ay = at
-        for m in mine:  # pull toward objectives a little
-            d = ((m.x - ax) ** 2 + (m.y - ay) ** 2) ** 0.5
+        for mx, my in mine:  # pull toward objectives a little
+            d = ((mx - ax) ** 2 + (my - ay) ** 2) ** 0.5
             score += 0.02 / (1.0 + d / 6.0)
     return score
 

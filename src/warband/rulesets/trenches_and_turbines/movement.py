@@ -89,13 +89,20 @@ def dest_candidates(state: State, step: Dest) -> list[Action]:
     out: list[Action] = []
     seen = set()
     with frozen_models(state):  # only checks follow: nothing moves
+        # dest_reasons of ``Action("to", uid, point=q)`` for each point, its plan asked by the same key
+        # (:func:`_plan_key`) without building the action of a point that is refused
+        plans = _plans_at(state)
+        leader = ustate(state, uid).get("leader")
         for q in pts:
             if q in seen:
                 continue
             seen.add(q)
-            a = Action("to", uid, point=q)
-            if not dest_reasons(state, step, a):
-                out.append(a)
+            key = _plan_key(step, "to", uid, q, None, leader)
+            plan = plans.get(key)
+            if plan is None:
+                plan = _new_plan(state, plans, key, step, Action("to", uid, point=q))
+            if not isinstance(plan, list) or not plan:
+                out.append(Action("to", uid, point=q))
     return [*out, Action("stay", uid)]
 
 
@@ -105,8 +112,8 @@ def dest_reasons(state: State, step: Dest, a: Action) -> list[Reason]:
         return [(f"{R}/move/destination", f"give a destination: 'to {uid} @x,y' or 'stay {uid}'")]
     if a.kind == "stay":
         return []
-    plan = dest_plan(state, step, a)
-    return plan if isinstance(plan, list) else []
+    plan = _remembered_plan(state, step, a)  # only asked whether it refuses: the shared answer, not a copy
+    return list(plan) if isinstance(plan, list) else []
 
 
 #: Destination plans kept per game (in the context's memo) before it is emptied.
@@ -118,38 +125,64 @@ def dest_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
     (:func:`_dest_plan`). A pure function of the models on the table (where they stand, which way a VEHICLE
     faces), the unit's leader and the step, so it is remembered by them: listing the destinations plans each one
     and choosing one plans it again, and a lookahead plans the same moves from the same positions."""
-    key = (
-        "dest",
-        step.unit,
-        step.mode,
-        step.allow,
-        a.kind,
-        a.model,
-        a.point,
-        a.option,
-        ustate(state, step.unit).get("leader"),
-        _stances(state),
-    )
-    memo = state.ctx.memo
-    hit: Placement | list[Reason] | None = memo.get(key)
-    if hit is None:
-        hit = _dest_plan(state, step, a)
-        if len(memo) > PLAN_MEMO_LIMIT:
-            memo.clear()
-        memo[key] = hit
+    hit = _remembered_plan(state, step, a)
     return dict(hit) if isinstance(hit, dict) else list(hit)
 
 
-def _stances(state: State) -> tuple[tuple[Any, ...], ...]:
-    """Where every model stands (and which way it faces), once per listing while nothing moves."""
+def _remembered_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
+    """:func:`dest_plan`'s answer as remembered (callers copy it before handing it on). The plans of one set of
+    positions are one dict in the memo (:func:`_plans_at`), so the positions are hashed once per listing, not
+    once per candidate."""
+    plans = _plans_at(state)
+    key = _plan_key(step, a.kind, a.model, a.point, a.option, ustate(state, step.unit).get("leader"))
+    hit: Placement | list[Reason] | None = plans.get(key)
+    if hit is None:
+        hit = _new_plan(state, plans, key, step, a)
+    return hit
+
+
+def _plan_key(
+    step: Dest, kind: str, model: str | None, point: Any, option: str | None, leader: str | None
+) -> tuple[Any, ...]:
+    """What a destination plan depends on besides the positions: the step, the action's fields, the unit's
+    leader."""
+    return (step.unit, step.mode, step.allow, kind, model, point, option, leader)
+
+
+def _new_plan(
+    state: State, plans: dict[Any, Placement | list[Reason]], key: tuple[Any, ...], step: Dest, a: Action
+) -> Placement | list[Reason]:
+    """Plan ``a`` (:func:`_dest_plan`) and keep it in ``plans`` under ``key``."""
+    memo = state.ctx.memo
+    kept = memo.get("dest-plans", 0) + 1
+    if kept > PLAN_MEMO_LIMIT:
+        memo.clear()  # ``plans`` lives on for the rest of this listing, then goes
+        kept = 1
+    memo["dest-plans"] = kept
+    hit = plans[key] = _dest_plan(state, step, a)
+    return hit
+
+
+def _plans_at(state: State) -> dict[Any, Placement | list[Reason]]:
+    """The remembered destination plans of the positions of ``state`` (:func:`_stances`), once per listing while
+    nothing moves."""
     frozen = state.ctx.frozen
     cache = frozen.cache if frozen is not None and frozen.state is state else None
-    if cache is not None and "stances" in cache:
-        return cache["stances"]  # type: ignore[no-any-return]
-    out = tuple((m.x, m.y, m.z, m.on_table, m.flags.get("facing")) for m in state.models.values())
+    if cache is not None and "plans" in cache:
+        return cache["plans"]  # type: ignore[no-any-return]
+    memo = state.ctx.memo
+    key = ("dest", _stances(state))
+    plans: dict[Any, Placement | list[Reason]] | None = memo.get(key)
+    if plans is None:
+        plans = memo[key] = {}
     if cache is not None:
-        cache["stances"] = out
-    return out
+        cache["plans"] = plans
+    return plans
+
+
+def _stances(state: State) -> tuple[tuple[Any, ...], ...]:
+    """Where every model stands (and which way it faces)."""
+    return tuple((m.x, m.y, m.z, m.on_table, m.flags.get("facing")) for m in state.models.values())
 
 
 def _dest_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
@@ -170,21 +203,44 @@ def _dest_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
     if isinstance(plan, list):
         return out + plan
     if step.mode == "shift":
-        side = state.ctx.units[uid]["side"]
         tol = float(state.ctx.params["contact_tolerance"])
-        before = set(engaged_units(state, uid))
-        for mid, (x, y, _) in plan.items():
-            m = state.models[mid]
-            for e in state.models.values():
-                if (
-                    e.on_table
-                    and e.side != side
-                    and e.unit not in before
-                    and math.hypot(x - e.x, y - e.y) - m.radius - e.radius <= tol
-                ):
+        others = _unengaged_enemies(state, uid)
+        if others:
+            # only an enemy inside the box round the placed bases (grown by the widest reach and an inch of
+            # slack) can be within ``tol`` of one: the rest are skipped (speed only, the same answers)
+            models = state.models
+            reach = max(models[mid].radius for mid in plan) + max(e[2] for e in others) + tol + 1.0
+            xs = [x for x, _, _ in plan.values()]
+            ys = [y for _, y, _ in plan.values()]
+            lox, hix, loy, hiy = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
+            others = [e for e in others if lox <= e[0] <= hix and loy <= e[1] <= hiy]
+        hypot = math.hypot
+        for mid, (x, y, _) in plan.items() if others else ():
+            mr = state.models[mid].radius
+            for ex, ey, er in others:
+                if hypot(x - ex, y - ey) - mr - er <= tol:
                     out.append((f"{R}/shift/no-fight", "a Shift may never be used to initiate another Fight"))
                     break
     return out or plan
+
+
+def _unengaged_enemies(state: State, uid: str) -> list[tuple[float, float, float]]:
+    """Where the enemy models on the table stand (x, y, base radius) that are not of a unit ``uid`` is engaged with
+    now: a Shift may not end in contact with one (seed 002, Shift). The same for every destination of a listing,
+    so kept while nothing moves (:func:`spots.frozen_models`)."""
+    frozen = state.ctx.frozen
+    cache = frozen.cache if frozen is not None and frozen.state is state else None
+    k = ("unengaged-enemies", uid)
+    if cache is not None and k in cache:
+        return cache[k]  # type: ignore[no-any-return]
+    side = state.ctx.units[uid]["side"]
+    before = set(engaged_units(state, uid))
+    out = [
+        (e.x, e.y, e.radius) for e in state.models.values() if e.on_table and e.side != side and e.unit not in before
+    ]
+    if cache is not None:
+        cache[k] = out
+    return out
 
 
 def _via(option: str | None) -> tuple[float, float] | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from warband.kernel.geometry.distance import Vec, circle_segment_hits
+from warband.kernel.geometry.distance import Vec, segment_point_distance
 from warband.kernel.space import walk_path
 from warband.kernel.state import Model
 from warband.rulesets.trenches_and_turbines.context import Context, State
@@ -23,6 +23,10 @@ def leg_cost(ctx: Context, m: Model, a: Vec, b: Vec, z0: float) -> float | None:
     """Inches a straight move ``a -> b`` costs, or None if it crosses impassable terrain: difficult ground costs
     ``difficult_cost`` per inch, each linear obstacle crossed ``obstacle_cost`` more, SCALABLE terrain counts
     its vertical inches (digest §3.11)."""
+    if z0 <= 0.0 and _open_ground(ctx, a, b):
+        # no piece anywhere near the leg: the trace below would find no crossing and no height (a piece's
+        # footprint test has the same slack, so ``b`` stands on no platform): the cost is the length
+        return math.hypot(b[0] - a[0], b[1] - a[1])
     p = ctx.params
     tr = ctx.table.trace(a, b)
     cost = tr.length
@@ -45,6 +49,20 @@ def leg_cost(ctx: Context, m: Model, a: Vec, b: Vec, z0: float) -> float | None:
                 return None
             cost += 2 * pc.height
     return cost
+
+
+def _open_ground(ctx: Context, a: Vec, b: Vec) -> bool:
+    """Whether the box round the leg ``a -> b`` stays clear of every piece's box grown by ``context.OPEN_SLACK``
+    (speed only: such a leg crosses nothing and ends on the ground, :func:`leg_cost`)."""
+    ax, ay = a
+    bx, by = b
+    lox, hix = (ax, bx) if ax < bx else (bx, ax)
+    loy, hiy = (ay, by) if ay < by else (by, ay)
+    for px0, py0, px1, py1 in ctx.open_boxes:
+        if px1 < lox or px0 > hix or py1 < loy or py0 > hiy:
+            continue
+        return False
+    return True
 
 
 def _leg_weight(ctx: Context, m: Model) -> Callable[[Vec, Vec], float]:
@@ -99,7 +117,7 @@ def move_cost(
     start = (m.x, m.y)
     zones = enemy_zones(state, m, egap, ignore_unit, allow)
     c = leg_cost(ctx, m, start, p, m.z)
-    if c is not None and not any(circle_segment_hits(start, p, z, r - 1e-6) for z, r in zones):
+    if c is not None and not _meets_zone(start, p, zones):
         return c
     if not route or "VEHICLE" in m.data["keywords"] or math.hypot(p[0] - start[0], p[1] - start[1]) > allow:
         return None
@@ -107,6 +125,23 @@ def move_cost(
         start, p, m.radius, ctx.solid, zones, cost=_leg_weight(ctx, m), max_cost=allow + 1e-6, cost_at_least_length=True
     )
     return None if found is None else found[1]
+
+
+def _meets_zone(a: Vec, b: Vec, zones: list[tuple[Vec, float]]) -> bool:
+    """Whether the leg ``a -> b`` passes strictly within (less 1e-6) a zone round an enemy: the kernel's
+    ``circle_segment_hits`` of each zone, its box rejections written out (the same tests in the same order)."""
+    ax, ay = a
+    bx, by = b
+    for c, r0 in zones:
+        r = r0 - 1e-6
+        cx, cy = c
+        if (ax < cx - r and bx < cx - r) or (ax > cx + r and bx > cx + r):
+            continue
+        if (ay < cy - r and by < cy - r) or (ay > cy + r and by > cy + r):
+            continue
+        if segment_point_distance(a, b, c) < r:
+            return True
+    return False
 
 
 def fits(

@@ -79,14 +79,15 @@ def undeployed(state: State, side: int) -> list[str]:
     ]
 
 
-def _wholly_inside(state: State, zone: TerrainPiece, p: Vec, radius: float) -> bool:
-    """The kernel's ``setup.wholly_inside``, remembered per game: a zone never moves and deployment asks it of the
-    same grid spots again and again."""
-    k = ("inside", id(zone), p, radius)  # the zones live as long as the context that holds this memo
+def _inside_table(state: State, zone: TerrainPiece, radius: float) -> dict[Vec, bool]:
+    """The kernel's ``setup.wholly_inside`` answers for bases of ``radius`` in ``zone``, by spot, remembered per
+    game (one dict in the memo per zone and radius): a zone never moves and deployment asks it of the same grid
+    spots again and again."""
+    k = ("inside", id(zone), radius)  # the zones live as long as the context that holds this memo
     memo = state.ctx.memo
-    hit: bool | None = memo.get(k)
+    hit: dict[Vec, bool] | None = memo.get(k)
     if hit is None:
-        hit = memo[k] = setup.wholly_inside(zone, p, radius)
+        hit = memo[k] = {}
     return hit
 
 
@@ -97,11 +98,27 @@ def deploy_plan(state: State, uid: str, p: Vec) -> Placement | list[Reason]:
     placed: Placement = {}
     lead = state.models[ids[0]]
     slots = [p, *follower_slots(p, lead.radius, lead.radius, float(state.ctx.params["deploy_spacing"]))]
+    # A model with the base of the model before it (and no SCALABLE limit by size, digest §3.11) takes the first
+    # fitting slot after that model's: every earlier slot failed it for reasons that hold for this one too (outside
+    # the zone, off the table, in impassable terrain, on another base: the same radius, and the models placed
+    # since only add bases), and that model's slot now holds a base (speed only: the same slots).
+    same_reasons = not state.ctx.params["scalable_small_only"]
+    start = 0
+    before: float | None = None
     for mid in ids:
         m = state.models[mid]
-        for s in slots:
-            if _wholly_inside(state, zone, s, m.radius) and spot_problem(state, m, s, placed, ids, 0.0) is None:
+        if not same_reasons or m.radius != before:
+            start = 0
+        before = m.radius
+        inside = _inside_table(state, zone, m.radius)
+        for i in range(start, len(slots)):
+            s = slots[i]
+            within = inside.get(s)
+            if within is None:
+                within = inside[s] = setup.wholly_inside(zone, s, m.radius)
+            if within and spot_problem(state, m, s, placed, ids, 0.0) is None:
                 placed[mid] = (s[0], s[1], state.ctx.table.surface_height(s))
+                start = i + 1
                 break
         else:
             return [(f"{R}/setup/zone", f"{uid} does not fit in its deployment zone at {p[0]:g},{p[1]:g}")]

@@ -19,12 +19,13 @@ from warband.kernel.state import Model
 from warband.kernel.steps import push
 from warband.rulesets.trenches_and_turbines.activation import spend
 from warband.rulesets.trenches_and_turbines.attacks import Group, credit_kills, push_attack
-from warband.rulesets.trenches_and_turbines.coherency import out_of_coherency
+from warband.rulesets.trenches_and_turbines.coherency import out_of_coherency_now
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import R, TTAuto, ustate
 from warband.rulesets.trenches_and_turbines.morale import casualty_checks
 from warband.rulesets.trenches_and_turbines.pins import add_pins
 from warband.rulesets.trenches_and_turbines.sight import positions_key, sight
+from warband.rulesets.trenches_and_turbines.spots import listing_cache
 from warband.rulesets.trenches_and_turbines.units import active, is_vehicle, members, unit_gap, units_of
 
 
@@ -62,7 +63,7 @@ def unit_fires_indirect(state: State, uid: str, wname: str) -> bool:
 def _attackers(state: State, uid: str, wname: str) -> Iterator[tuple[Model, float]]:
     """(model, its reach with ``wname``) for each model of ``uid`` that may make attacks with it: it carries the
     weapon and is in coherency (seed 002, Unit Coherency: out-of-coherency models only Move)."""
-    bad = set(out_of_coherency(state, uid))
+    bad = out_of_coherency_now(state, uid)
     for m in members(state, uid):
         w = weapon_of(m, wname)
         if w is not None and m.id not in bad:
@@ -141,15 +142,50 @@ def pick_target_reasons(state: State, uid: str, tuid: str, wname: str, every: bo
     refused."""
     key = positions_key(state)
     targets = members(state, tuid)
-    attackers = list(_attackers(state, uid, wname))
+    cache = listing_cache(state)
+    if cache is None:
+        attackers = list(_attackers(state, uid, wname))
+        in_range = any(_in_range(m, reach, targets) is not None for m, reach in attackers)
+    else:  # a menu: the attackers, each model's distance and sight kept for the other weapons and targets
+        attackers = cache.get(("attackers", uid, wname)) or cache.setdefault(
+            ("attackers", uid, wname), list(_attackers(state, uid, wname))
+        )
+        in_range = any(
+            (d := _nearest_gap(cache, m, tuid, targets)) is not None and d <= reach for m, reach in attackers
+        )
     out: list[Reason] = []
-    if not any(_in_range(m, reach, targets) is not None for m, reach in attackers):
+    if not in_range:
         out.append((f"{R}/shoot/range", f"{tuid} is not within {wname} range of any model of {uid}"))
     if unit_fires_indirect(state, uid, wname) or (out and not every):
         return out
-    if not any(_sees_any(state, m, targets, key) for m, _ in attackers):
+    if cache is None:
+        sees = any(_sees_any(state, m, targets, key) for m, _ in attackers)
+    else:
+        sees = any(_sees_any_kept(cache, state, m, tuid, targets, key) for m, _ in attackers)
+    if not sees:
         out.append((f"{R}/shoot/los", f"no model of {uid} with a {wname} has line of sight to a model of {tuid}"))
     return out
+
+
+def _nearest_gap(cache: dict[Any, Any], m: Model, tuid: str, targets: list[Model]) -> float | None:
+    """:func:`_in_range`'s distance from ``m`` to the nearest model of ``tuid`` (None: none on the table), kept
+    in a listing's ``cache`` (:func:`spots.listing_cache`)."""
+    k = ("nearest-gap", m.id, tuid)
+    d: float | None = cache.get(k, -1.0)
+    if d == -1.0:  # never a distance (those are at least 0)
+        d = cache[k] = min((gap(m, t) for t in targets), default=None)
+    return d
+
+
+def _sees_any_kept(
+    cache: dict[Any, Any], state: State, m: Model, tuid: str, targets: list[Model], key: tuple[Any, ...]
+) -> bool:
+    """:func:`_sees_any` of the models of ``tuid``, kept in a listing's ``cache``."""
+    k = ("sees-any", m.id, tuid)
+    hit: bool | None = cache.get(k)
+    if hit is None:
+        hit = cache[k] = _sees_any(state, m, targets, key)
+    return hit
 
 
 def visible_count(state: State, uid: str, tuid: str, reaction: bool, no_sight: bool = False) -> int:
@@ -218,16 +254,13 @@ def shoot_reasons(state: State, uid: str, a: Action, eng: list[str], every: bool
         return [(f"{R}/shoot/weapon", f"{uid} has no ranged weapon {a.option!r}")]
     if t not in state.ctx.units or state.ctx.units[t]["side"] == state.ctx.units[uid]["side"] or not members(state, t):
         return [(f"{R}/shoot/target", f"{t} is not an enemy unit on the table")]
-    semi = any(
-        "Semi-Automatic" in (weapon_of(m, str(a.option)) or {"keywords": []})["keywords"] for m in members(state, uid)
-    )
+    semi, heavy = _weapon_traits(state, uid, str(a.option))
     limit = int(p["semi_auto_shoots_per_activation"] if semi else p["shoots_per_activation"])
     if int(state.vars.get("shots", 0)) >= limit:
         out.append((f"{R}/shoot/once", "one Shoot per activation unless Semi-Automatic"))
     out.extend(shoot_eligibility(state, uid))
     if state.vars.get("charged"):
         out.append((f"{R}/shoot/after-charge", "no Shoot after a Charge this activation"))
-    heavy = any("Heavy" in (weapon_of(m, str(a.option)) or {"keywords": []})["keywords"] for m in members(state, uid))
     if heavy and any(k in ("move", "shift", "charge") for k in state.vars["acts"]):
         out.append((f"{R}/shoot/heavy", "Heavy: no Shoot after moving this activation (digest §3.5)"))
     if not out:
@@ -235,9 +268,35 @@ def shoot_reasons(state: State, uid: str, a: Action, eng: list[str], every: bool
     return out
 
 
+def _weapon_traits(state: State, uid: str, wname: str) -> tuple[bool, bool]:
+    """Whether a model of ``uid`` carries ``wname`` as a Semi-Automatic weapon, and as a Heavy one (digest §3.5);
+    once per listing (:func:`spots.listing_cache`: every Shoot of a menu asks)."""
+    cache = listing_cache(state)
+    k = ("weapon-traits", uid, wname)
+    if cache is not None and k in cache:
+        return cache[k]  # type: ignore[no-any-return]
+    ms = members(state, uid)
+    semi = any("Semi-Automatic" in (weapon_of(m, wname) or {"keywords": []})["keywords"] for m in ms)
+    heavy = any("Heavy" in (weapon_of(m, wname) or {"keywords": []})["keywords"] for m in ms)
+    if cache is not None:
+        cache[k] = (semi, heavy)
+    return semi, heavy
+
+
 def shoot_eligibility(state: State, uid: str) -> list[Reason]:
     """Shoot eligibility that holds for any Shoot, an active one or a reaction (seed 002, Shoot: "more than 1"
-    away from all enemy models/units"; "Is not routed")."""
+    away from all enemy models/units"; "Is not routed"). Once per listing (:func:`spots.listing_cache`)."""
+    cache = listing_cache(state)
+    k = ("shoot-eligibility", uid)
+    if cache is not None and k in cache:
+        return list(cache[k])
+    out = _shoot_eligibility(state, uid)
+    if cache is not None:
+        cache[k] = tuple(out)
+    return out
+
+
+def _shoot_eligibility(state: State, uid: str) -> list[Reason]:
     out: list[Reason] = []
     side = state.ctx.units[uid]["side"]
     limit = float(state.ctx.params["shoot_enemy_gap"]) + 1e-9

@@ -12,6 +12,7 @@ from warband.kernel.geometry.distance import Vec, circle_segment_hits
 from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.state import Model
 from warband.rulesets.trenches_and_turbines.context import Context, State
+from warband.rulesets.trenches_and_turbines.spots import listing_cache
 from warband.rulesets.trenches_and_turbines.units import size_rank
 
 
@@ -137,7 +138,15 @@ if _sight_lines is not None:
 
 
 def positions_key(state: State) -> tuple[Any, ...]:
-    return tuple((m.id, m.x, m.y, m.z) for m in state.models.values() if m.on_table)
+    """Where every model on the table stands: the memo's key for a line of sight. Built once per listing while
+    nothing moves (:func:`spots.listing_cache`)."""
+    cache = listing_cache(state)
+    if cache is None:
+        return tuple((m.id, m.x, m.y, m.z) for m in state.models.values() if m.on_table)
+    hit: tuple[Any, ...] | None = cache.get("positions-key")
+    if hit is None:
+        hit = cache["positions-key"] = tuple((m.id, m.x, m.y, m.z) for m in state.models.values() if m.on_table)
+    return hit
 
 
 def sight(
@@ -149,6 +158,20 @@ def sight(
     C when the extension ``_sight_lines`` is built; the Python loop is the reference and the fallback
     (``WARBAND_PURE=1``, :mod:`warband.kernel.native`); ``compiled`` (True or False) forces one path and skips
     the memo (the property test compares them)."""
+    if compiled is None:
+        cache = listing_cache(state)
+        if cache is not None and (key is None or key is cache.get("positions-key")):
+            # while the rules list a menu nothing moves: each pair's answer once per listing, without hashing the
+            # positions (the memo's key) again
+            lk = ("sight", a.id, t.id)
+            hit = cache.get(lk, -1)
+            if hit == -1:
+                hit = cache[lk] = _sight(state, a, t, key, compiled)
+            return hit  # type: ignore[no-any-return]
+    return _sight(state, a, t, key, compiled)
+
+
+def _sight(state: State, a: Model, t: Model, key: tuple[Any, ...] | None, compiled: bool | None) -> int | None:
     ctx = state.ctx
     k = ("sight", a.id, t.id, key if key is not None else positions_key(state))
     hit = ctx.memo.get(k, -1) if compiled is None else -1

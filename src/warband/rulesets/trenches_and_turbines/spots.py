@@ -145,12 +145,14 @@ class FrozenModels:
     """The models on the table of one state, sorted by x, so that :func:`spot_problems` looks only at those near
     a spot (speed only: the same answers, in the same order, as a walk over every model)."""
 
-    __slots__ = ("cache", "max_radius", "models", "spots", "state", "xs")
+    __slots__ = ("cache", "max_radius", "members", "models", "spots", "state", "xs")
 
     def __init__(self, state: State) -> None:
         self.state = state
         #: answers that depend only on where the models stand, kept while they stand still (:func:`units.unit_gap`)
         self.cache: dict[Any, Any] = {}
+        #: each unit's models on the table, by unit id (:func:`units.members`)
+        self.members: dict[str, list[Model]] = {}
         on = [(m.x, i, m) for i, m in enumerate(state.models.values()) if m.on_table]
         on.sort(key=lambda e: (e[0], e[1]))
         self.xs = [e[0] for e in on]
@@ -171,6 +173,14 @@ class FrozenModels:
 
 
 _first = operator.itemgetter(0)
+
+
+def listing_cache(state: State) -> dict[Any, Any] | None:
+    """The answers kept while the models of ``state`` stand still (:func:`frozen_models`: the rules list a menu or
+    candidates, only checks follow), or None outside such a listing (or for another state, a lookahead's clone)."""
+    frozen = state.ctx.frozen
+    return frozen.cache if frozen is not None and frozen.state is state else None
+
 
 _spot_checks = native.load("warband.rulesets.trenches_and_turbines._spot_checks")
 

@@ -20,7 +20,7 @@ from warband.kernel.errors import Reason
 from warband.kernel.events import Event, Moved
 from warband.kernel.geometry.distance import Vec
 from warband.kernel.state import Model
-from warband.rulesets.trenches_and_turbines.coherency import follower_slots, out_of_coherency
+from warband.rulesets.trenches_and_turbines.coherency import follower_slots, out_of_coherency, out_of_coherency_now
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import R, ustate
 from warband.rulesets.trenches_and_turbines.paths import fits, route, route_toward, settle, toward
@@ -75,7 +75,7 @@ def plan_unit_move(state: State, uid: str, dest: Vec, allow: float, shift: bool 
     if c is None:
         why = spot_problems(state, lead, dest, placed, moving, egap)
         return why or [(f"{R}/move/too-far", f'{lead.id} cannot reach {dest[0]:.1f},{dest[1]:.1f} with {allow:g}"')]
-    before = set(out_of_coherency(state, uid))
+    before = out_of_coherency_now(state, uid)
     _place_leader_and_followers(
         state,
         ms,
@@ -103,7 +103,7 @@ def _place_leader_and_followers(
     allow: float,
     placed: Placement,
     moving: list[str],
-    before: set[str],
+    before: frozenset[str],
     fallback: Callable[[Model], Vec],
 ) -> None:
     """Put ``lead`` at ``dest`` and every other model of ``ms`` at its place by the leader
@@ -144,11 +144,13 @@ def _follower_spot(
     if not straggler and fits(state, m, want, allow, placed, moving, egap, route=True) is not None:
         return want
     spacing = float(state.ctx.params["deploy_spacing"])
-    slots = sorted(
-        follower_slots(dest, lead.radius, m.radius, spacing),
-        key=lambda s: math.hypot(s[0] - want[0], s[1] - want[1]),
-    )
-    for i, s in enumerate(slots):
+    slots = follower_slots(dest, lead.radius, m.radius, spacing)
+    wx, wy = want
+    hypot = math.hypot
+    away = [hypot(sx - wx, sy - wy) for sx, sy in slots]
+    # nearest first; a stable sort, so equally near slots keep the ring order
+    for i, k in enumerate(sorted(range(len(slots)), key=away.__getitem__)):
+        s = slots[k]
         if fits(state, m, s, allow, placed, moving, egap, route=i < ROUTED_SLOTS) is not None:
             return s
     return None
@@ -237,7 +239,7 @@ def plan_flee(
     if lead is None or lead.id in leaving:
         lead = min(stay, key=lambda m: min(math.hypot(g[0] - m.x, g[1] - m.y) for g in goals_of(m)))
     dest = _flee_spot(state, lead, goals_of(lead), allow, placed, moving)
-    before = set(out_of_coherency(state, uid))
+    before = out_of_coherency_now(state, uid)
     _place_leader_and_followers(
         state,
         stay,

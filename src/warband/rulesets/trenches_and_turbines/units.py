@@ -14,8 +14,19 @@ from warband.rulesets.trenches_and_turbines.core import ustate
 
 
 def members(state: State, uid: str) -> list[Model]:
-    """The unit's models still on the table, in roster order (the original leader first)."""
-    return [state.models[mid] for mid in state.ctx.units[uid]["models"] if state.models[mid].on_table]
+    """The unit's models still on the table, in roster order (the original leader first). While the rules list
+    candidates (:func:`spots.frozen_models`: nothing moves or dies) each unit's list is built once and shared by
+    every check of the listing, so callers never change the list they get."""
+    frozen = state.ctx.frozen
+    if frozen is not None and frozen.state is state:
+        kept: dict[str, list[Model]] = frozen.members
+        hit = kept.get(uid)
+        if hit is None:
+            models = state.models
+            hit = kept[uid] = [m for mid in state.ctx.units[uid]["models"] if (m := models[mid]).on_table]
+        return hit
+    models = state.models
+    return [m for mid in state.ctx.units[uid]["models"] if (m := models[mid]).on_table]
 
 
 def leader_of(state: State, uid: str) -> Model | None:
@@ -36,7 +47,13 @@ def enemies_of(state: State, side: int) -> list[Model]:
 
 
 def units_of(state: State, side: int) -> list[str]:
-    return [u for u in state.ctx.unit_order if state.ctx.units[u]["side"] == side and members(state, u)]
+    units = state.ctx.units
+    models = state.models
+    return [
+        u
+        for u in state.ctx.unit_order
+        if units[u]["side"] == side and any(models[mid].on_table for mid in units[u]["models"])
+    ]
 
 
 #: The activation's bookkeeping (the kernel's): the active unit in ``vars["active"]``; no side to act (the cards
