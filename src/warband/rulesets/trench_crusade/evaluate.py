@@ -50,8 +50,11 @@ _ATTACK_MEMO_LIMIT = 5_000
 def _blocked(blockers: list[tuple[float, float, float, float]], ax: float, ay: float, bx: float, by: float) -> bool:
     """Whether the segment a-b crosses the bounding box of a tall sight-blocking piece (Liang-Barsky)."""
     dx, dy = bx - ax, by - ay
+    # the segment's box, once (comparisons only: the same answers as max/min per piece)
+    lox, hix = (ax, bx) if ax < bx else (bx, ax)
+    loy, hiy = (ay, by) if ay < by else (by, ay)
     for minx, miny, maxx, maxy in blockers:
-        if max(ax, bx) < minx or min(ax, bx) > maxx or max(ay, by) < miny or min(ay, by) > maxy:
+        if hix < minx or lox > maxx or hiy < miny or loy > maxy:
             continue
         t0, t1 = 0.0, 1.0
         ok = True
@@ -187,19 +190,27 @@ def _objectives_at(st: Static, state: State, parts: list[_ObjPart], m: Model, le
     total = 0.0
     current = 0 if state.phase == "deploy" or state.turn < st.from_turn else 1
     side = m.side
+    hypot = math.hypot
+    mx, my, mr = m.x, m.y, m.radius
     for ox, oy, orad, vp, base_counts, base_near, after in parts:
-        counts = list(base_counts)
-        near = list(base_near)
-        d = math.hypot(m.x - ox, m.y - oy) - m.radius - orad
+        # the two sides' counts and presence as scalars, m's side ("mine") added to in the same order as the lists
+        # of _objectives: the same float sums
+        mine_count = base_counts[side]
+        mine = base_near[side]
+        d = hypot(mx - ox, my - oy) - mr - orad
         if d <= 1e-9:
-            counts[side] += 1
-            near[side] += 1.0
+            mine_count += 1
+            mine += 1.0
         elif d < OBJECTIVE_REACH:
-            near[side] += 0.6 * (1.0 - d / OBJECTIVE_REACH)
+            mine += 0.6 * (1.0 - d / OBJECTIVE_REACH)
         for add in after:
-            near[side] += add
-        now = (counts[0] > counts[1]) - (counts[0] < counts[1])
-        soft = (near[0] - near[1]) / (near[0] + near[1] + 0.5)
+            mine += add
+        if side == 0:
+            c0, c1, n0, n1 = mine_count, base_counts[1], mine, base_near[1]
+        else:
+            c0, c1, n0, n1 = base_counts[0], mine_count, base_near[0], mine
+        now = (c0 > c1) - (c0 < c1)
+        soft = (n0 - n1) / (n0 + n1 + 0.5)
         total += vp * (current * 0.5 * now + OBJECTIVE_PROJECTION * (left - current * 0.5) * (0.4 * now + 0.6 * soft))
     return total * VP_WORTH
 
@@ -213,7 +224,11 @@ _Target = tuple[str, float, float, float, float, bool, tuple[tuple[float, float]
 
 def _target_row(st: Static, m: Model) -> _Target:
     """What the threat estimate reads of a model as a target: id, x, y, z, radius, Down, the cover it touches."""
-    return (m.id, m.x, m.y, m.z, m.radius, bool(m.flags.get("down")), _touching_cover(st, m))
+    x, y, z, r = m.x, m.y, m.z, m.radius
+    cover = st.cover_memo.get((x, y, z, r))  # _touching_cover's memo, read here first: it is asked per point
+    if cover is None:
+        cover = _touching_cover(st, m)
+    return (m.id, x, y, z, r, bool(m.flags.get("down")), cover)
 
 
 _Arm = tuple[dict[str, tuple[float, float]], dict[str, tuple[float, float, float, float]], float, float, float, float]
@@ -485,6 +500,27 @@ def evaluate_points(state: State, side: int, model_id: str, points: Sequence[tup
         still = _objectives(st, state, standing, left) if parts is None else 0.0
         enemy = 1 - m.side
         foes = [(a, arms[a.id]) for a in up if a.side == enemy and a.id in partial]
+        # the threat sum's addends in model order, read once: m itself (its attacks at each point), a friend of m
+        # (its share is the same at every point, so it is computed here by the same arithmetic), an enemy (its
+        # best against the others, combined per point with its attack on m); Down models add nothing
+        m_arm = arms.get(m.id)
+        plan: list[tuple[int, int, float, tuple[bool, float, float]]] = []
+        for a in up:
+            factor = ACTIVATED_FACTOR if a.flags.get("activated") else 1.0
+            if a is m:
+                if m_attacks:
+                    plan.append((0, a.side, factor, (False, 0.0, 0.0)))
+                continue
+            got = partial.get(a.id)
+            if got is None:
+                continue  # Down: no attacks
+            if a.side == enemy:
+                plan.append((2, a.side, factor, got))
+            else:
+                engaged, best_melee, best_shot = got
+                best = best_melee if engaged or best_melee > best_shot else best_shot
+                plan.append((1, a.side, best * factor, got))
+        enemy_rows = rows[enemy]
         out: list[float] = []
         for x, y in points:
             m.x, m.y = x, y
@@ -492,25 +528,22 @@ def evaluate_points(state: State, side: int, model_id: str, points: Sequence[tup
             score += still if parts is None else _objectives_at(st, state, parts, m, left)
             on_m = iter(_on_target(st, foes, _target_row(st, m)))
             threat = [0.0, 0.0]
-            for a in up:
-                if a is m:
-                    if not m_attacks:
-                        continue
-                    engaged, best_melee, best_shot = _attacker(st, a, rows[enemy], arms[a.id])
+            for what, a_side, factor, got in plan:
+                if what == 1:
+                    threat[a_side] += factor  # the friend's share, best * factor
+                    continue
+                if what == 0:
+                    engaged, best_melee, best_shot = _attacker(st, m, enemy_rows, m_arm)
                 else:
-                    got = partial.get(a.id)
-                    if got is None:
-                        continue  # Down: no attacks
                     engaged, best_melee, best_shot = got
-                    if a.side == enemy:
-                        e2, m2, s2 = next(on_m)
-                        engaged = engaged or e2
-                        if m2 > best_melee:
-                            best_melee = m2
-                        if s2 > best_shot:
-                            best_shot = s2
+                    e2, m2, s2 = next(on_m)
+                    engaged = engaged or e2
+                    if m2 > best_melee:
+                        best_melee = m2
+                    if s2 > best_shot:
+                        best_shot = s2
                 best = best_melee if engaged or best_melee > best_shot else best_shot
-                threat[a.side] += best * (ACTIVATED_FACTOR if a.flags.get("activated") else 1.0)
+                threat[a_side] += best * factor
             score += THREAT_WEIGHT * (threat[0] - threat[1])
             score += morale
             out.append(sign * score)
