@@ -17,14 +17,18 @@ sensible player weighs before acting:
 Everything that does not change during a game (profiles, the odds of hits and injuries, the cover and
 sight-blocking terrain) is computed once per game context and cached (:mod:`.evaluate_tables`, which also has
 the weights). The function is called thousands of times per game, so it keeps to simple arithmetic over the
-models (about 50 µs for 18 models).
+models (about 50 µs for 18 models). Its hot loop, every attacker against every target (:func:`_attacker`,
+:func:`_on_target`), also runs compiled (``_threat_pairs.pyx``, the same answers bit for bit; these functions stay
+the reference and the fallback: not built, or ``WARBAND_PURE=1``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
+from warband.kernel import native
 from warband.kernel.state import Model
 from warband.rulesets.trench_crusade.core import State
 from warband.rulesets.trench_crusade.evaluate_tables import (
@@ -44,6 +48,18 @@ from warband.rulesets.trench_crusade.evaluate_tables import (
 
 _MEMO_LIMIT = 200_000
 _ATTACK_MEMO_LIMIT = 5_000
+#: the compiled attacker-target pairs (None: not built, or WARBAND_PURE=1; :func:`_attacker` and
+#: :func:`_on_target` run)
+_threat_pairs = native.load("warband.rulesets.trench_crusade._threat_pairs")
+
+
+def _fast_blockers(st: Static) -> Any:
+    """The blockers of ``st`` as the compiled pairs' C array, built once per evaluation table."""
+    got = st.fast_blockers
+    if got is None:
+        assert _threat_pairs is not None
+        got = st.fast_blockers = _threat_pairs.Blockers(st.blockers)
+    return got
 
 
 # ------------------------------------------------------------------------------------------- geometry helpers
@@ -363,6 +379,8 @@ def _threats(st: Static, up: list[Model]) -> tuple[float, float]:
     if len(memo) > _ATTACK_MEMO_LIMIT:
         memo.clear()
     known = (memo.setdefault(tuple(rows[0]), {}), memo.setdefault(tuple(rows[1]), {}))
+    fast = _threat_pairs
+    blockers = None if fast is None else _fast_blockers(st)
     for a in up:
         if a.flags.get("down"):
             continue
@@ -370,7 +388,22 @@ def _threats(st: Static, up: list[Model]) -> tuple[float, float]:
         key = (a.id, a.x, a.y, a.z)
         got = seen.get(key)
         if got is None:
-            got = seen[key] = _attacker(st, a, rows[1 - a.side])
+            if fast is None:
+                got = _attacker(st, a, rows[1 - a.side])
+            else:
+                got = fast.attacker(
+                    blockers,
+                    st.engagement,
+                    _ELEVATED,
+                    DOWN_FACTOR,
+                    a.x,
+                    a.y,
+                    a.z,
+                    a.radius,
+                    _arm(st, a),
+                    rows[1 - a.side],
+                )
+            seen[key] = got
         engaged, best_melee, best_shot = got
         best = best_melee if engaged or best_melee > best_shot else best_shot
         out[a.side] += best * (ACTIVATED_FACTOR if a.flags.get("activated") else 1.0)
@@ -485,6 +518,9 @@ def evaluate_points(state: State, side: int, model_id: str, points: Sequence[tup
         if len(memo) > _ATTACK_MEMO_LIMIT:
             memo.clear()
         known = (memo.setdefault(tuple(rows[0]), {}), memo.setdefault(tuple(rows[1]), {}))
+        fast = _threat_pairs
+        blockers = None if fast is None else _fast_blockers(st)
+        engagement = st.engagement
         for a in up:
             if not a.flags.get("down"):
                 arms[a.id] = arm = _arm(st, a)
@@ -493,7 +529,22 @@ def evaluate_points(state: State, side: int, model_id: str, points: Sequence[tup
                     key = (a.id, a.x, a.y, a.z)
                     got = seen.get(key)
                     if got is None:
-                        got = seen[key] = _attacker(st, a, rows[1 - a.side], arm)
+                        if fast is None:
+                            got = _attacker(st, a, rows[1 - a.side], arm)
+                        else:
+                            got = fast.attacker(
+                                blockers,
+                                engagement,
+                                _ELEVATED,
+                                DOWN_FACTOR,
+                                a.x,
+                                a.y,
+                                a.z,
+                                a.radius,
+                                arm,
+                                rows[1 - a.side],
+                            )
+                        seen[key] = got
                     partial[a.id] = got
         m_attacks = not m.flags.get("down")
         parts = _objective_parts(st, standing, m) if m_attacks else None
@@ -526,14 +577,22 @@ def evaluate_points(state: State, side: int, model_id: str, points: Sequence[tup
             m.x, m.y = x, y
             score = fixed
             score += still if parts is None else _objectives_at(st, state, parts, m, left)
-            on_m = iter(_on_target(st, foes, _target_row(st, m)))
+            if fast is None:
+                on_m = iter(_on_target(st, foes, _target_row(st, m)))
+            else:
+                on_m = iter(fast.on_target(blockers, engagement, _ELEVATED, DOWN_FACTOR, foes, _target_row(st, m)))
             threat = [0.0, 0.0]
             for what, a_side, factor, got in plan:
                 if what == 1:
                     threat[a_side] += factor  # the friend's share, best * factor
                     continue
                 if what == 0:
-                    engaged, best_melee, best_shot = _attacker(st, m, enemy_rows, m_arm)
+                    if fast is None:
+                        engaged, best_melee, best_shot = _attacker(st, m, enemy_rows, m_arm)
+                    else:
+                        engaged, best_melee, best_shot = fast.attacker(
+                            blockers, engagement, _ELEVATED, DOWN_FACTOR, x, y, m.z, m.radius, m_arm, enemy_rows
+                        )
                 else:
                     engaged, best_melee, best_shot = got
                     e2, m2, s2 = next(on_m)

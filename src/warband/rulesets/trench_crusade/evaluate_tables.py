@@ -104,6 +104,8 @@ class Static:
     attack_memo: dict[tuple[Any, ...], dict[tuple[str, float, float, float], tuple[bool, float, float]]] = field(
         default_factory=dict
     )
+    #: the blockers as the compiled pairs' C array (``_threat_pairs.Blockers``), built on first use
+    fast_blockers: Any = None
 
 
 # ------------------------------------------------------------------------------------------- static data
