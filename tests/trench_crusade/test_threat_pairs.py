@@ -184,7 +184,12 @@ def test_positions_of_a_game_are_valued_the_same_compiled_and_pure(monkeypatch: 
     checked = 0
     for state in _positions(seed=5, every=6):
         m = next((x for x in state.models.values() if x.on_table), None)
-        points = [(m.x + dx, m.y + dy) for dx, dy in ((0.5, 0.0), (3.0, 2.0), (-6.0, 1.0))] if m is not None else []
+        points = []
+        if m is not None:
+            points = [(m.x + dx, m.y + dy) for dx, dy in ((0.5, 0.0), (3.0, 2.0), (-6.0, 1.0))]
+            for o in state.ctx.objectives:  # on an objective's edge, a hair outside it, and where its pull ends
+                edge = o.at[0] + o.radius + m.radius
+                points += [(edge, o.at[1]), (edge + 5e-7, o.at[1]), (edge + 12.0, o.at[1])]
         answers = []
         for fast in (FAST, None):
             monkeypatch.setattr(ev, "_threat_pairs", fast)

@@ -138,52 +138,71 @@ cdef inline double _shot(tuple row, int adj, bint down, double down_factor):
     return v * down_factor if down else v
 
 
+cdef inline void _pair(Blockers blockers, double engagement, double elevated, double down_factor,
+                       double ax, double ay, double az, double ar, tuple arm,
+                       object tid, double tx, double ty, double tz, double tr, bint down, object cover,
+                       bint* engaged, double* melee_dmg, double* shot_dmg):
+    """One attacker (at ax, ay, az, base radius ar, with ``arm``) against one target: whether it is engaged, the
+    expected melee damage of its charge or fight and that of its shot (0.0 where it has none), as the loops of
+    ``_attacker`` and ``_on_target`` compute them."""
+    cdef double reach = arm[2], near = arm[3], srange = arm[4], long_range = arm[5]
+    cdef double g = _gap(ax, ay, ar, tx, ty, tr, engagement, reach, near, srange, long_range)
+    cdef double dmg, cx, cy
+    cdef int adj
+    engaged[0] = g <= engagement
+    melee_dmg[0] = 0.0
+    shot_dmg[0] = 0.0
+    if g <= reach:
+        dmg = <double>(<tuple>(<dict>arm[0])[tid])[1 if down else 0]
+        if g > engagement:
+            dmg *= 0.75 if g <= near else 0.45
+        melee_dmg[0] = dmg
+    if engagement < g <= srange:
+        if blockers.n > 0 and _blocked(blockers.boxes, blockers.n, ax, ay, tx, ty):
+            return
+        adj = 2
+        if g > long_range:
+            adj -= 1
+        if cover:
+            for cx, cy in cover:
+                if (cx - tx) * (ax - tx) + (cy - ty) * (ay - ty) > 0.0:
+                    adj -= 1
+                    break
+        if az - tz >= elevated:
+            adj += 1
+        shot_dmg[0] = _shot(<tuple>(<dict>arm[1])[tid], adj, down, down_factor)
+
+
+cdef inline void _against(Blockers blockers, double engagement, double elevated, double down_factor,
+                          double ax, double ay, double az, double ar, tuple arm, list targets,
+                          bint* engaged, double* best_melee, double* best_shot):
+    """``_attacker``'s loop: the best of :func:`_pair` over the target rows (engaged if any pair is)."""
+    cdef bint e
+    cdef double dm, ds
+    cdef tuple row
+    engaged[0] = False
+    best_melee[0] = 0.0
+    best_shot[0] = 0.0
+    for row in targets:
+        _pair(blockers, engagement, elevated, down_factor, ax, ay, az, ar, arm,
+              row[0], row[1], row[2], row[3], row[4], row[5], row[6], &e, &dm, &ds)
+        if e:
+            engaged[0] = True
+        if dm > best_melee[0]:
+            best_melee[0] = dm
+        if ds > best_shot[0]:
+            best_shot[0] = ds
+
+
 def attacker(Blockers blockers, double engagement, double elevated, double down_factor,
              double ax, double ay, double az, double ar, tuple arm, list targets):
     """``evaluate._attacker`` of the attacker at (ax, ay, az) with base radius ``ar`` and ``arm`` (melee and shot
     tables, charge reach, near band, range, long range) against ``targets`` (the evaluation's target rows):
     (engaged with one of them, best expected melee damage, best expected shot)."""
-    cdef dict melee = arm[0]
-    cdef dict shots = arm[1]
-    cdef double reach = arm[2], near = arm[3], srange = arm[4], long_range = arm[5]
-    cdef double best_shot = 0.0, best_melee = 0.0, dmg, g, tx, ty, tz, tr, cx, cy
-    cdef bint engaged = False, down
-    cdef int adj
-    cdef tuple row
-    cdef bint has_blockers = blockers.n > 0
-    for row in targets:
-        tx = row[1]
-        ty = row[2]
-        tz = row[3]
-        tr = row[4]
-        g = _gap(ax, ay, ar, tx, ty, tr, engagement, reach, near, srange, long_range)
-        if g <= engagement:
-            engaged = True
-        if g <= reach:
-            down = row[5]
-            dmg = <double>(<tuple>melee[row[0]])[1 if down else 0]
-            if g > engagement:
-                dmg *= 0.75 if g <= near else 0.45
-            if dmg > best_melee:
-                best_melee = dmg
-        if engagement < g <= srange:
-            if has_blockers and _blocked(blockers.boxes, blockers.n, ax, ay, tx, ty):
-                continue
-            adj = 2
-            if g > long_range:
-                adj -= 1
-            cover = row[6]
-            if cover:
-                for cx, cy in cover:
-                    if (cx - tx) * (ax - tx) + (cy - ty) * (ay - ty) > 0.0:
-                        adj -= 1
-                        break
-            if az - tz >= elevated:
-                adj += 1
-            down = row[5]
-            dmg = _shot(<tuple>shots[row[0]], adj, down, down_factor)
-            if dmg > best_shot:
-                best_shot = dmg
+    cdef bint engaged
+    cdef double best_melee, best_shot
+    _against(blockers, engagement, elevated, down_factor, ax, ay, az, ar, arm, targets,
+             &engaged, &best_melee, &best_shot)
     return engaged, best_melee, best_shot
 
 
@@ -195,44 +214,130 @@ def on_target(Blockers blockers, double engagement, double elevated, double down
     cdef double tx = target[1], ty = target[2], tz = target[3], tr = target[4]
     cdef bint down = target[5]
     cover = target[6]
-    cdef bint has_cover = bool(cover)
-    cdef bint has_blockers = blockers.n > 0
-    cdef double ax, ay, g, dmg, best_melee, best_shot, reach, near, srange, long_range, cx, cy
-    cdef bint engaged
-    cdef int adj
-    cdef tuple arm
+    cdef bint e
+    cdef double dm, ds
     cdef list out = []
     for a, arm in attackers:
-        ax = a.x
-        ay = a.y
-        reach = arm[2]
-        near = arm[3]
-        srange = arm[4]
-        long_range = arm[5]
-        best_melee = 0.0
-        best_shot = 0.0
-        g = _gap(ax, ay, a.radius, tx, ty, tr, engagement, reach, near, srange, long_range)
-        engaged = g <= engagement
-        if g <= reach:
-            dmg = <double>(<tuple>(<dict>arm[0])[tid])[1 if down else 0]
-            if g > engagement:
-                dmg *= 0.75 if g <= near else 0.45
-            if dmg > best_melee:
-                best_melee = dmg
-        if engagement < g <= srange:
-            if not (has_blockers and _blocked(blockers.boxes, blockers.n, ax, ay, tx, ty)):
-                adj = 2
-                if g > long_range:
-                    adj -= 1
-                if has_cover:
-                    for cx, cy in cover:
-                        if (cx - tx) * (ax - tx) + (cy - ty) * (ay - ty) > 0.0:
-                            adj -= 1
-                            break
-                if <double>a.z - tz >= elevated:
-                    adj += 1
-                dmg = _shot(<tuple>(<dict>arm[1])[tid], adj, down, down_factor)
-                if dmg > best_shot:
-                    best_shot = dmg
-        out.append((engaged, best_melee, best_shot))
+        _pair(blockers, engagement, elevated, down_factor, a.x, a.y, a.z, a.radius, arm,
+              tid, tx, ty, tz, tr, down, cover, &e, &dm, &ds)
+        out.append((e, dm, ds))
+    return out
+
+
+def threats(Blockers blockers, double engagement, double elevated, double down_factor, double activated_factor,
+            list up, list rows0, list rows1, dict arms):
+    """``evaluate._threats``' sums, given the two sides' target rows: each standing model's best attack on the
+    other side (its melee if engaged or better than its shot), times ``activated_factor`` if it has activated,
+    added per side in model order. The reference keeps answers in ``attack_memo``; here they are recomputed."""
+    cdef double out0 = 0.0, out1 = 0.0, best, bm, bs
+    cdef bint engaged
+    cdef int side
+    for a in up:
+        flags = a.flags
+        if flags.get("down"):
+            continue
+        side = a.side
+        _against(blockers, engagement, elevated, down_factor, a.x, a.y, a.z, a.radius, arms[a.id],
+                 rows0 if side == 1 else rows1, &engaged, &bm, &bs)
+        best = bm if engaged or bm > bs else bs
+        if side == 0:
+            out0 += best * (activated_factor if flags.get("activated") else 1.0)
+        else:
+            out1 += best * (activated_factor if flags.get("activated") else 1.0)
+    return out0, out1
+
+
+def points(Blockers blockers, double engagement, double elevated, double down_factor, list pts, m, tuple m_arm,
+           bint m_down, list enemy_rows, list plan, list parts, double still, int current, int left,
+           double reach_weight, double projection, double vp_worth, double fixed, double threat_weight,
+           double morale, double sign, dict cover_memo, cover_of):
+    """``evaluate_points``' loop over the points (the reference is its Python loop, with ``_objectives_at`` and
+    ``_target_row``): ``m`` stood at each point in turn (its ``x``, ``y`` set, for ``cover_of(m)``, the cover it
+    touches when ``cover_memo`` has no answer), its objective presence (``parts``; None: ``still``), its attacks
+    on ``enemy_rows`` and each enemy's on it combined with that enemy's best on the others (``plan``: (0 for m,
+    1 for a friend with its share, 2 for an enemy with its best, side, factor or share, best, model, arm) in model
+    order); the same arithmetic in the same order. The objectives' distances are CPython's ``math.hypot``."""
+    cdef list out = []
+    cdef double x, y, mz = m.z, mr = m.radius, t0, t1, score, obj, total, d, mine, n0, n1, soft, best
+    cdef double bm, bs, dm, ds, ox, oy, orad, vp
+    cdef long mine_count, c0, c1, now
+    cdef bint engaged, e
+    cdef int what, a_side
+    cdef int side = m.side
+    mid = m.id
+    for pt in pts:
+        px, py = pt
+        x = px
+        y = py
+        m.x = px
+        m.y = py
+        # objectives (_objectives_at)
+        if parts is None:
+            obj = still
+        elif left <= 0:
+            obj = 0.0
+        else:
+            total = 0.0
+            for ox, oy, orad, vp, base_counts, base_near, after in parts:
+                mine_count = base_counts[side]
+                mine = base_near[side]
+                d = <double>_py_hypot(x - ox, y - oy) - mr - orad
+                if d <= 1e-9:
+                    mine_count += 1
+                    mine += 1.0
+                elif d < reach_weight:
+                    mine += 0.6 * (1.0 - d / reach_weight)
+                for add in after:
+                    mine += <double>add
+                if side == 0:
+                    c0 = mine_count
+                    c1 = base_counts[1]
+                    n0 = mine
+                    n1 = base_near[1]
+                else:
+                    c0 = base_counts[0]
+                    c1 = mine_count
+                    n0 = base_near[0]
+                    n1 = mine
+                now = (c0 > c1) - (c0 < c1)
+                soft = (n0 - n1) / (n0 + n1 + 0.5)
+                total += vp * (<double>current * 0.5 * <double>now
+                               + projection * (<double>left - <double>current * 0.5) * (0.4 * <double>now + 0.6 * soft))
+            obj = total * vp_worth
+        score = fixed
+        score += obj
+        # the target row of m (_target_row)
+        cover = cover_memo.get((px, py, m.z, m.radius))
+        if cover is None:
+            cover = cover_of(m)
+        t0 = 0.0
+        t1 = 0.0
+        for entry in plan:
+            what = entry[0]
+            a_side = entry[1]
+            if what == 1:
+                best = entry[2]
+            else:
+                if what == 0:
+                    _against(blockers, engagement, elevated, down_factor, x, y, mz, mr, m_arm, enemy_rows,
+                             &engaged, &bm, &bs)
+                else:
+                    engaged, bm, bs = entry[3]
+                    a = entry[4]
+                    _pair(blockers, engagement, elevated, down_factor, a.x, a.y, a.z, a.radius, entry[5],
+                          mid, x, y, mz, mr, m_down, cover, &e, &dm, &ds)
+                    engaged = engaged or e
+                    if dm > bm:
+                        bm = dm
+                    if ds > bs:
+                        bs = ds
+                best = bm if engaged or bm > bs else bs
+                best = best * <double>entry[2]
+            if a_side == 0:
+                t0 += best
+            else:
+                t1 += best
+        score += threat_weight * (t0 - t1)
+        score += morale
+        out.append(sign * score)
     return out

@@ -253,16 +253,25 @@ _Arm = tuple[dict[str, tuple[float, float]], dict[str, tuple[float, float, float
 def _arm(st: Static, a: Model) -> _Arm:
     """What an attacker brings, from its profile: its melee and shot tables by target, charge reach, the gap it
     closes by moving, its shooting range and where long range begins."""
-    aid = a.id
-    srange = st.profiles[aid].shoot_range
-    return (
-        st.melee[aid],
-        st.shots[aid],
-        st.reach[aid],
-        st.profiles[aid].movement + 1.0,
-        srange,
-        srange * st.long_fraction,
-    )
+    got: _Arm | None = st.arms.get(a.id)
+    return got if got is not None else _arms(st)[a.id]
+
+
+def _arms(st: Static) -> dict[str, _Arm]:
+    """:func:`_arm` of every model of the game, by id: built once per evaluation table (profiles never change)."""
+    arms: dict[str, _Arm] = st.arms
+    if not arms:
+        for aid, prof in st.profiles.items():
+            srange = prof.shoot_range
+            arms[aid] = (
+                st.melee[aid],
+                st.shots[aid],
+                st.reach[aid],
+                prof.movement + 1.0,
+                srange,
+                srange * st.long_fraction,
+            )
+    return arms
 
 
 def _attacker(st: Static, a: Model, targets: list[_Target], arm: _Arm | None = None) -> tuple[bool, float, float]:
@@ -373,14 +382,18 @@ def _threats(st: Static, up: list[Model]) -> tuple[float, float]:
     rows: tuple[list[_Target], list[_Target]] = ([], [])
     for m in up:
         rows[m.side].append(_target_row(st, m))
+    fast = _threat_pairs
+    if fast is not None:  # every pair in C: cheaper than the memo below
+        t0, t1 = fast.threats(
+            _fast_blockers(st), st.engagement, _ELEVATED, DOWN_FACTOR, ACTIVATED_FACTOR, up, rows[0], rows[1], _arms(st)
+        )
+        return float(t0), float(t1)
     # an attacker's answer depends only on where it stands and on the enemy side's rows: a lookahead evaluates
     # many positions where one side has not changed, so answers are kept per side as it stands
     memo = st.attack_memo
     if len(memo) > _ATTACK_MEMO_LIMIT:
         memo.clear()
     known = (memo.setdefault(tuple(rows[0]), {}), memo.setdefault(tuple(rows[1]), {}))
-    fast = _threat_pairs
-    blockers = None if fast is None else _fast_blockers(st)
     for a in up:
         if a.flags.get("down"):
             continue
@@ -388,22 +401,7 @@ def _threats(st: Static, up: list[Model]) -> tuple[float, float]:
         key = (a.id, a.x, a.y, a.z)
         got = seen.get(key)
         if got is None:
-            if fast is None:
-                got = _attacker(st, a, rows[1 - a.side])
-            else:
-                got = fast.attacker(
-                    blockers,
-                    st.engagement,
-                    _ELEVATED,
-                    DOWN_FACTOR,
-                    a.x,
-                    a.y,
-                    a.z,
-                    a.radius,
-                    _arm(st, a),
-                    rows[1 - a.side],
-                )
-            seen[key] = got
+            got = seen[key] = _attacker(st, a, rows[1 - a.side])
         engaged, best_melee, best_shot = got
         best = best_melee if engaged or best_melee > best_shot else best_shot
         out[a.side] += best * (ACTIVATED_FACTOR if a.flags.get("activated") else 1.0)
@@ -553,25 +551,55 @@ def evaluate_points(state: State, side: int, model_id: str, points: Sequence[tup
         foes = [(a, arms[a.id]) for a in up if a.side == enemy and a.id in partial]
         # the threat sum's addends in model order, read once: m itself (its attacks at each point), a friend of m
         # (its share is the same at every point, so it is computed here by the same arithmetic), an enemy (its
-        # best against the others, combined per point with its attack on m); Down models add nothing
+        # best against the others, combined per point with its attack on m); Down models add nothing. Each entry
+        # also carries the model and its arm (what the compiled loop reads of an enemy).
         m_arm = arms.get(m.id)
-        plan: list[tuple[int, int, float, tuple[bool, float, float]]] = []
+        plan: list[tuple[int, int, float, tuple[bool, float, float], Model, _Arm | None]] = []
         for a in up:
             factor = ACTIVATED_FACTOR if a.flags.get("activated") else 1.0
             if a is m:
                 if m_attacks:
-                    plan.append((0, a.side, factor, (False, 0.0, 0.0)))
+                    plan.append((0, a.side, factor, (False, 0.0, 0.0), a, m_arm))
                 continue
             got = partial.get(a.id)
             if got is None:
                 continue  # Down: no attacks
             if a.side == enemy:
-                plan.append((2, a.side, factor, got))
+                plan.append((2, a.side, factor, got, a, arms[a.id]))
             else:
                 engaged, best_melee, best_shot = got
                 best = best_melee if engaged or best_melee > best_shot else best_shot
-                plan.append((1, a.side, best * factor, got))
+                plan.append((1, a.side, best * factor, got, a, None))
         enemy_rows = rows[enemy]
+        if fast is not None:  # the loop below in C (_threat_pairs.points), with each entry's model and arm
+            current = 0 if state.phase == "deploy" or state.turn < st.from_turn else 1
+            return list(
+                fast.points(
+                    blockers,
+                    engagement,
+                    _ELEVATED,
+                    DOWN_FACTOR,
+                    list(points),
+                    m,
+                    m_arm,
+                    bool(m.flags.get("down")),
+                    enemy_rows,
+                    plan,
+                    parts,
+                    still,
+                    current,
+                    left,
+                    OBJECTIVE_REACH,
+                    OBJECTIVE_PROJECTION,
+                    VP_WORTH,
+                    fixed,
+                    THREAT_WEIGHT,
+                    morale,
+                    sign,
+                    st.cover_memo,
+                    lambda at: _touching_cover(st, at),
+                )
+            )
         out: list[float] = []
         for x, y in points:
             m.x, m.y = x, y
@@ -582,7 +610,7 @@ def evaluate_points(state: State, side: int, model_id: str, points: Sequence[tup
             else:
                 on_m = iter(fast.on_target(blockers, engagement, _ELEVATED, DOWN_FACTOR, foes, _target_row(st, m)))
             threat = [0.0, 0.0]
-            for what, a_side, factor, got in plan:
+            for what, a_side, factor, got, _, _ in plan:
                 if what == 1:
                     threat[a_side] += factor  # the friend's share, best * factor
                     continue
