@@ -69,3 +69,13 @@ def test_the_threat_terms_move_with_the_model() -> None:
     near = (foe.x + foe.radius + m.radius + 0.1, foe.y)
     values = evaluate_points(state, 0, m.id, [near, (1.0, 1.0)])
     assert values[0] != values[1]
+
+
+def test_the_ruleset_evaluates_with_its_evaluate_face() -> None:
+    """``TrenchCrusade.evaluate`` calls the evaluation module directly (no face lookup per call): the same function
+    the ``evaluate`` face names, so an agent sees the same values either way."""
+    assert RS.faces["evaluate"] == "warband.rulesets.trench_crusade.evaluate:evaluate"
+    face = RS.face("evaluate")
+    for state in _positions(seed=6, every=25):
+        for side in (0, 1):
+            assert RS.evaluate(state, side) == face(state, side) == evaluate(state, side)

@@ -17,14 +17,18 @@ sensible player weighs before acting:
 Everything that does not change during a game (profiles, the odds of hits and injuries, the cover and
 sight-blocking terrain) is computed once per game context and cached (:mod:`.evaluate_tables`, which also has
 the weights). The function is called thousands of times per game, so it keeps to simple arithmetic over the
-models (about 50 µs for 18 models).
+models (about 50 µs for 18 models). Its hot loop, every attacker against every target (:func:`_attacker`,
+:func:`_on_target`), also runs compiled (``_threat_pairs.pyx``, the same answers bit for bit; these functions stay
+the reference and the fallback: not built, or ``WARBAND_PURE=1``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
+from warband.kernel import native
 from warband.kernel.state import Model
 from warband.rulesets.trench_crusade.core import State
 from warband.rulesets.trench_crusade.evaluate_tables import (
@@ -44,14 +48,29 @@ from warband.rulesets.trench_crusade.evaluate_tables import (
 
 _MEMO_LIMIT = 200_000
 _ATTACK_MEMO_LIMIT = 5_000
+#: the compiled attacker-target pairs (None: not built, or WARBAND_PURE=1; :func:`_attacker` and
+#: :func:`_on_target` run)
+_threat_pairs = native.load("warband.rulesets.trench_crusade._threat_pairs")
+
+
+def _fast_blockers(st: Static) -> Any:
+    """The blockers of ``st`` as the compiled pairs' C array, built once per evaluation table."""
+    got = st.fast_blockers
+    if got is None:
+        assert _threat_pairs is not None
+        got = st.fast_blockers = _threat_pairs.Blockers(st.blockers)
+    return got
 
 
 # ------------------------------------------------------------------------------------------- geometry helpers
 def _blocked(blockers: list[tuple[float, float, float, float]], ax: float, ay: float, bx: float, by: float) -> bool:
     """Whether the segment a-b crosses the bounding box of a tall sight-blocking piece (Liang-Barsky)."""
     dx, dy = bx - ax, by - ay
+    # the segment's box, once (comparisons only: the same answers as max/min per piece)
+    lox, hix = (ax, bx) if ax < bx else (bx, ax)
+    loy, hiy = (ay, by) if ay < by else (by, ay)
     for minx, miny, maxx, maxy in blockers:
-        if max(ax, bx) < minx or min(ax, bx) > maxx or max(ay, by) < miny or min(ay, by) > maxy:
+        if hix < minx or lox > maxx or hiy < miny or loy > maxy:
             continue
         t0, t1 = 0.0, 1.0
         ok = True
@@ -187,19 +206,27 @@ def _objectives_at(st: Static, state: State, parts: list[_ObjPart], m: Model, le
     total = 0.0
     current = 0 if state.phase == "deploy" or state.turn < st.from_turn else 1
     side = m.side
+    hypot = math.hypot
+    mx, my, mr = m.x, m.y, m.radius
     for ox, oy, orad, vp, base_counts, base_near, after in parts:
-        counts = list(base_counts)
-        near = list(base_near)
-        d = math.hypot(m.x - ox, m.y - oy) - m.radius - orad
+        # the two sides' counts and presence as scalars, m's side ("mine") added to in the same order as the lists
+        # of _objectives: the same float sums
+        mine_count = base_counts[side]
+        mine = base_near[side]
+        d = hypot(mx - ox, my - oy) - mr - orad
         if d <= 1e-9:
-            counts[side] += 1
-            near[side] += 1.0
+            mine_count += 1
+            mine += 1.0
         elif d < OBJECTIVE_REACH:
-            near[side] += 0.6 * (1.0 - d / OBJECTIVE_REACH)
+            mine += 0.6 * (1.0 - d / OBJECTIVE_REACH)
         for add in after:
-            near[side] += add
-        now = (counts[0] > counts[1]) - (counts[0] < counts[1])
-        soft = (near[0] - near[1]) / (near[0] + near[1] + 0.5)
+            mine += add
+        if side == 0:
+            c0, c1, n0, n1 = mine_count, base_counts[1], mine, base_near[1]
+        else:
+            c0, c1, n0, n1 = base_counts[0], mine_count, base_near[0], mine
+        now = (c0 > c1) - (c0 < c1)
+        soft = (n0 - n1) / (n0 + n1 + 0.5)
         total += vp * (current * 0.5 * now + OBJECTIVE_PROJECTION * (left - current * 0.5) * (0.4 * now + 0.6 * soft))
     return total * VP_WORTH
 
@@ -213,7 +240,11 @@ _Target = tuple[str, float, float, float, float, bool, tuple[tuple[float, float]
 
 def _target_row(st: Static, m: Model) -> _Target:
     """What the threat estimate reads of a model as a target: id, x, y, z, radius, Down, the cover it touches."""
-    return (m.id, m.x, m.y, m.z, m.radius, bool(m.flags.get("down")), _touching_cover(st, m))
+    x, y, z, r = m.x, m.y, m.z, m.radius
+    cover = st.cover_memo.get((x, y, z, r))  # _touching_cover's memo, read here first: it is asked per point
+    if cover is None:
+        cover = _touching_cover(st, m)
+    return (m.id, x, y, z, r, bool(m.flags.get("down")), cover)
 
 
 _Arm = tuple[dict[str, tuple[float, float]], dict[str, tuple[float, float, float, float]], float, float, float, float]
@@ -222,16 +253,25 @@ _Arm = tuple[dict[str, tuple[float, float]], dict[str, tuple[float, float, float
 def _arm(st: Static, a: Model) -> _Arm:
     """What an attacker brings, from its profile: its melee and shot tables by target, charge reach, the gap it
     closes by moving, its shooting range and where long range begins."""
-    aid = a.id
-    srange = st.profiles[aid].shoot_range
-    return (
-        st.melee[aid],
-        st.shots[aid],
-        st.reach[aid],
-        st.profiles[aid].movement + 1.0,
-        srange,
-        srange * st.long_fraction,
-    )
+    got: _Arm | None = st.arms.get(a.id)
+    return got if got is not None else _arms(st)[a.id]
+
+
+def _arms(st: Static) -> dict[str, _Arm]:
+    """:func:`_arm` of every model of the game, by id: built once per evaluation table (profiles never change)."""
+    arms: dict[str, _Arm] = st.arms
+    if not arms:
+        for aid, prof in st.profiles.items():
+            srange = prof.shoot_range
+            arms[aid] = (
+                st.melee[aid],
+                st.shots[aid],
+                st.reach[aid],
+                prof.movement + 1.0,
+                srange,
+                srange * st.long_fraction,
+            )
+    return arms
 
 
 def _attacker(st: Static, a: Model, targets: list[_Target], arm: _Arm | None = None) -> tuple[bool, float, float]:
@@ -342,6 +382,12 @@ def _threats(st: Static, up: list[Model]) -> tuple[float, float]:
     rows: tuple[list[_Target], list[_Target]] = ([], [])
     for m in up:
         rows[m.side].append(_target_row(st, m))
+    fast = _threat_pairs
+    if fast is not None:  # every pair in C: cheaper than the memo below
+        t0, t1 = fast.threats(
+            _fast_blockers(st), st.engagement, _ELEVATED, DOWN_FACTOR, ACTIVATED_FACTOR, up, rows[0], rows[1], _arms(st)
+        )
+        return float(t0), float(t1)
     # an attacker's answer depends only on where it stands and on the enemy side's rows: a lookahead evaluates
     # many positions where one side has not changed, so answers are kept per side as it stands
     memo = st.attack_memo
@@ -470,6 +516,9 @@ def evaluate_points(state: State, side: int, model_id: str, points: Sequence[tup
         if len(memo) > _ATTACK_MEMO_LIMIT:
             memo.clear()
         known = (memo.setdefault(tuple(rows[0]), {}), memo.setdefault(tuple(rows[1]), {}))
+        fast = _threat_pairs
+        blockers = None if fast is None else _fast_blockers(st)
+        engagement = st.engagement
         for a in up:
             if not a.flags.get("down"):
                 arms[a.id] = arm = _arm(st, a)
@@ -478,39 +527,110 @@ def evaluate_points(state: State, side: int, model_id: str, points: Sequence[tup
                     key = (a.id, a.x, a.y, a.z)
                     got = seen.get(key)
                     if got is None:
-                        got = seen[key] = _attacker(st, a, rows[1 - a.side], arm)
+                        if fast is None:
+                            got = _attacker(st, a, rows[1 - a.side], arm)
+                        else:
+                            got = fast.attacker(
+                                blockers,
+                                engagement,
+                                _ELEVATED,
+                                DOWN_FACTOR,
+                                a.x,
+                                a.y,
+                                a.z,
+                                a.radius,
+                                arm,
+                                rows[1 - a.side],
+                            )
+                        seen[key] = got
                     partial[a.id] = got
         m_attacks = not m.flags.get("down")
         parts = _objective_parts(st, standing, m) if m_attacks else None
         still = _objectives(st, state, standing, left) if parts is None else 0.0
         enemy = 1 - m.side
         foes = [(a, arms[a.id]) for a in up if a.side == enemy and a.id in partial]
+        # the threat sum's addends in model order, read once: m itself (its attacks at each point), a friend of m
+        # (its share is the same at every point, so it is computed here by the same arithmetic), an enemy (its
+        # best against the others, combined per point with its attack on m); Down models add nothing. Each entry
+        # also carries the model and its arm (what the compiled loop reads of an enemy).
+        m_arm = arms.get(m.id)
+        plan: list[tuple[int, int, float, tuple[bool, float, float], Model, _Arm | None]] = []
+        for a in up:
+            factor = ACTIVATED_FACTOR if a.flags.get("activated") else 1.0
+            if a is m:
+                if m_attacks:
+                    plan.append((0, a.side, factor, (False, 0.0, 0.0), a, m_arm))
+                continue
+            got = partial.get(a.id)
+            if got is None:
+                continue  # Down: no attacks
+            if a.side == enemy:
+                plan.append((2, a.side, factor, got, a, arms[a.id]))
+            else:
+                engaged, best_melee, best_shot = got
+                best = best_melee if engaged or best_melee > best_shot else best_shot
+                plan.append((1, a.side, best * factor, got, a, None))
+        enemy_rows = rows[enemy]
+        if fast is not None:  # the loop below in C (_threat_pairs.points), with each entry's model and arm
+            current = 0 if state.phase == "deploy" or state.turn < st.from_turn else 1
+            return list(
+                fast.points(
+                    blockers,
+                    engagement,
+                    _ELEVATED,
+                    DOWN_FACTOR,
+                    list(points),
+                    m,
+                    m_arm,
+                    bool(m.flags.get("down")),
+                    enemy_rows,
+                    plan,
+                    parts,
+                    still,
+                    current,
+                    left,
+                    OBJECTIVE_REACH,
+                    OBJECTIVE_PROJECTION,
+                    VP_WORTH,
+                    fixed,
+                    THREAT_WEIGHT,
+                    morale,
+                    sign,
+                    st.cover_memo,
+                    lambda at: _touching_cover(st, at),
+                )
+            )
         out: list[float] = []
         for x, y in points:
             m.x, m.y = x, y
             score = fixed
             score += still if parts is None else _objectives_at(st, state, parts, m, left)
-            on_m = iter(_on_target(st, foes, _target_row(st, m)))
+            if fast is None:
+                on_m = iter(_on_target(st, foes, _target_row(st, m)))
+            else:
+                on_m = iter(fast.on_target(blockers, engagement, _ELEVATED, DOWN_FACTOR, foes, _target_row(st, m)))
             threat = [0.0, 0.0]
-            for a in up:
-                if a is m:
-                    if not m_attacks:
-                        continue
-                    engaged, best_melee, best_shot = _attacker(st, a, rows[enemy], arms[a.id])
+            for what, a_side, factor, got, _, _ in plan:
+                if what == 1:
+                    threat[a_side] += factor  # the friend's share, best * factor
+                    continue
+                if what == 0:
+                    if fast is None:
+                        engaged, best_melee, best_shot = _attacker(st, m, enemy_rows, m_arm)
+                    else:
+                        engaged, best_melee, best_shot = fast.attacker(
+                            blockers, engagement, _ELEVATED, DOWN_FACTOR, x, y, m.z, m.radius, m_arm, enemy_rows
+                        )
                 else:
-                    got = partial.get(a.id)
-                    if got is None:
-                        continue  # Down: no attacks
                     engaged, best_melee, best_shot = got
-                    if a.side == enemy:
-                        e2, m2, s2 = next(on_m)
-                        engaged = engaged or e2
-                        if m2 > best_melee:
-                            best_melee = m2
-                        if s2 > best_shot:
-                            best_shot = s2
+                    e2, m2, s2 = next(on_m)
+                    engaged = engaged or e2
+                    if m2 > best_melee:
+                        best_melee = m2
+                    if s2 > best_shot:
+                        best_shot = s2
                 best = best_melee if engaged or best_melee > best_shot else best_shot
-                threat[a.side] += best * (ACTIVATED_FACTOR if a.flags.get("activated") else 1.0)
+                threat[a_side] += best * factor
             score += THREAT_WEIGHT * (threat[0] - threat[1])
             score += morale
             out.append(sign * score)

@@ -104,6 +104,10 @@ class Static:
     attack_memo: dict[tuple[Any, ...], dict[tuple[str, float, float, float], tuple[bool, float, float]]] = field(
         default_factory=dict
     )
+    #: the blockers as the compiled pairs' C array (``_threat_pairs.Blockers``), built on first use
+    fast_blockers: Any = None
+    #: what each model brings as an attacker (``evaluate._arm``), per model id, filled on first use
+    arms: dict[str, Any] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------------------------------- static data

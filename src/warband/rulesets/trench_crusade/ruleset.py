@@ -3,8 +3,10 @@ point group ``warband.rulesets``."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any, ClassVar
 
 import pydantic
@@ -106,11 +108,25 @@ class TrenchCrusade(SteppedRuleset):
     def result(self, state: GameState[Any]) -> GameResult | None:
         return scenario.result(state)
 
+    def evaluate(self, state: GameState[Any], side: int) -> float:
+        """The ``evaluate`` face (``evaluate.py``'s ``evaluate``, as :meth:`Ruleset.evaluate` finds it), without
+        looking the face up and importing its module on every call: a heuristic game asks it thousands of times."""
+        return float(_evaluation().evaluate(state, side))
+
     def evaluate_points(
         self, state: GameState[Any], side: int, model_id: str, points: Sequence[tuple[float, float]]
     ) -> list[float]:
         """``evaluate`` with the model standing at each point in turn, computed incrementally (the heuristic
         agent's ranking of destinations); the same values as moving the model and calling ``evaluate``."""
-        from warband.rulesets.trench_crusade.evaluate import evaluate_points
+        values: list[float] = _evaluation().evaluate_points(state, side, model_id, points)
+        return values
 
-        return evaluate_points(state, side, model_id, points)
+
+_EVALUATION: list[ModuleType] = []
+
+
+def _evaluation() -> ModuleType:
+    """The evaluation module, imported on first use (a game without an agent that evaluates never loads it)."""
+    if not _EVALUATION:
+        _EVALUATION.append(importlib.import_module("warband.rulesets.trench_crusade.evaluate"))
+    return _EVALUATION[0]
