@@ -1,7 +1,7 @@
 """Heuristic against random over every ordered pairing of a ruleset's sample warbands (issue 21's first target).
 
 Usage: ``python scripts/heuristic_survey.py RULESET [--games N] [--seed S ...] [--agent SPEC] [--workers W]
-[--show]``.
+[--pair A:B ...] [--show]``.
 
 For every ordered pair (A, B) of different sample warbands (six samples: 30 pairs) the agent under test
 (``--agent``, default ``heuristic``) plays warband A and ``random`` plays warband B, ``N`` games per pair and
@@ -10,7 +10,8 @@ plays them (the same game seeds; odd games put B, and its agent, in the first se
 plays every warband against every other on both sides of the table and in both seats. Prints wins, draws and
 losses of the agent under test per pairing, then the total; draws are not wins. ``--games 2 --seed 1 --seed 101``
 is 120 games over six samples. ``--show`` names each game not won as it ends (pairing, seed, game index, score,
-rounds: :func:`not_won`), to be played again and replayed.
+rounds: :func:`not_won`), to be played again and replayed. ``--pair A:B`` (repeatable; the samples' file names
+without ``.yaml``) plays only those ordered pairings: a quick screen on the pairings that lose most.
 """
 
 from __future__ import annotations
@@ -28,13 +29,23 @@ from warband.lab.simulate import play_one_guarded
 from warband.workers import worker_pool
 
 
-def configs(ruleset: str, games: int, seeds: list[int], agent: str) -> list[SimulationConfig]:
-    """One run per ordered pair of different sample warbands and seed: ``agent`` on A, ``random`` on B."""
+def configs(
+    ruleset: str, games: int, seeds: list[int], agent: str, pairs: list[str] | None = None
+) -> list[SimulationConfig]:
+    """One run per ordered pair of different sample warbands and seed: ``agent`` on A, ``random`` on B; with
+    ``pairs`` (``"A:B"``, the samples' file names without ``.yaml``) only those ordered pairs."""
     rs = registry.get(ruleset)
     samples = sorted((rs.data_dir() / "warbands").glob("*.yaml"))
+    chosen = None if not pairs else {tuple(p.split(":", 1)) for p in pairs}
+    if chosen is not None:
+        names = {p.stem for p in samples}
+        unknown = sorted(":".join(p) for p in chosen if len(p) != 2 or not set(p) <= names)
+        if unknown:
+            raise SystemExit(f"unknown pairing(s) {', '.join(unknown)}; the samples: {', '.join(sorted(names))}")
     return [
         SimulationConfig(ruleset, a, b, games=games, seed=s, agent_a=agent, agent_b="random")
         for a, b in itertools.permutations(samples, 2)
+        if chosen is None or (a.stem, b.stem) in chosen
         for s in seeds
     ]
 
@@ -80,10 +91,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, action="append", help="run seed, repeatable (default: 1 and 101)")
     ap.add_argument("--agent", default="heuristic", help="agent spec under test (default heuristic)")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    ap.add_argument(
+        "--pair", action="append", metavar="A:B", help="only this ordered pairing (sample file stems), repeatable"
+    )
     ap.add_argument("--show", action="store_true", help="print each game the agent under test did not win")
     args = ap.parse_args(argv)
     seeds = args.seed or [1, 101]
-    runs = configs(args.ruleset, args.games, seeds, args.agent)
+    runs = configs(args.ruleset, args.games, seeds, args.agent, args.pair)
     tally: dict[tuple[Path, Path], dict[str, int]] = {}
     began = time.perf_counter()
     for k, record in play_all(runs, args.workers):

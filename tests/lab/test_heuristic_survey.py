@@ -60,3 +60,21 @@ def test_a_game_not_won_is_named_so_that_it_can_be_played_again() -> None:
     line = survey.not_won(config, record)
     a, b = config.roster_a.stem, config.roster_b.stem
     assert line == f"{a} v {b} seed 7 game 1: 1-3 after 4 rounds (more enemies out of action)"
+
+
+def test_a_screen_plays_only_the_pairings_named() -> None:
+    # --pair A:B keeps the ordered pairing A (agent under test) against B (random), in both seats and every seed
+    survey = script()
+    pairs = ["sisters_hammer_of_sigmar:mercenaries_reikland_shots", "sisters_words_of_healing:witch_hunters_pyre"]
+    runs = survey.configs("wyrdcry", 2, [3, 5], "heuristic", pairs)
+    assert sorted({(c.roster_a.stem, c.roster_b.stem) for c in runs}) == [
+        ("sisters_hammer_of_sigmar", "mercenaries_reikland_shots"),
+        ("sisters_words_of_healing", "witch_hunters_pyre"),
+    ]
+    assert len(runs) == 4 and {c.seed for c in runs} == {3, 5}
+
+
+def test_a_pairing_not_among_the_samples_is_refused() -> None:
+    survey = script()
+    with pytest.raises(SystemExit, match="unknown pairing"):
+        survey.configs("wyrdcry", 2, [1], "heuristic", ["sisters_hammer_of_sigmar:no_such_band"])
