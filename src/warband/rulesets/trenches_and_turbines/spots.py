@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import math
 import operator
+import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -145,10 +146,14 @@ class FrozenModels:
     """The models on the table of one state, sorted by x, so that :func:`spot_problems` looks only at those near
     a spot (speed only: the same answers, in the same order, as a walk over every model)."""
 
-    __slots__ = ("cache", "max_radius", "members", "models", "spots", "state", "xs")
+    __slots__ = ("before", "cache", "max_radius", "members", "models", "open", "spots", "state", "xs")
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, before: FrozenModels | None = None) -> None:
         self.state = state
+        #: the index this one replaced on the context (another listing of this thread, or of another thread)
+        self.before = before
+        #: True while its listing lasts (:func:`frozen_models`)
+        self.open = True
         #: answers that depend only on where the models stand, kept while they stand still (:func:`units.unit_gap`)
         self.cache: dict[Any, Any] = {}
         #: each unit's models on the table, by unit id (:func:`units.members`)
@@ -185,13 +190,31 @@ def listing_cache(state: State) -> dict[Any, Any] | None:
 _spot_checks = native.load("warband.rulesets.trenches_and_turbines._spot_checks")
 
 
+#: Guards the context's index between threads: a game and its clones share one context, and the web table lists a
+#: seat's menu on the game while an agent lists on a clone in another thread.
+_frozen_lock = threading.Lock()
+
+
 @contextmanager
 def frozen_models(state: State) -> Iterator[None]:
-    """Within the block, nothing moves the models of ``state``: :func:`spot_problems` may index them once."""
+    """Within the block, nothing moves the models of ``state``: :func:`spot_problems` may index them once.
+
+    The context holds only an index whose listing is still open: when a listing ends, the context goes back to
+    the nearest earlier one still open (another thread's may have ended meanwhile), never to one that ended, so
+    no state is ever judged later on where its models stood during an old listing. Readers need no lock: an
+    index is for its own state only (``frozen.state is state``), and another thread's reads fall back to the
+    plain checks."""
     ctx = state.ctx
-    before = ctx.frozen
-    ctx.frozen = FrozenModels(state)
+    with _frozen_lock:
+        mine = FrozenModels(state, ctx.frozen)
+        ctx.frozen = mine
     try:
         yield
     finally:
-        ctx.frozen = before
+        with _frozen_lock:
+            mine.open = False
+            if ctx.frozen is mine:
+                back = mine.before
+                while back is not None and not back.open:
+                    back = back.before
+                ctx.frozen = back
