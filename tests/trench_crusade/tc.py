@@ -9,7 +9,7 @@ from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.events import DiceRolled, Event
-from warband.kernel.state import Model
+from warband.kernel.state import GameState, Model
 from warband.rulesets.trench_crusade.roster import read_warband
 
 RS = registry.get("trench-crusade")
@@ -161,3 +161,28 @@ def charge(game: Game, text: str, end: str | None = None) -> None:
         choice = Action.parse(end) if end is not None else game.legal_actions()[0]
         game.apply(choice)
         game.settle()
+
+
+def random_game_states(seed: int, every: int) -> list[GameState]:  # type: ignore[type-arg]
+    """States along a seeded random game between the first two sample warbands (deployment to the end), every
+    ``every``-th step, each a clone."""
+    from pathlib import Path
+
+    from warband.agents.base import make_agent
+    from warband.agents.play import play
+    from warband.lab.records import SimulationConfig
+    from warband.lab.simulate import load_documents
+
+    w = RS.samples()["warbands"]
+    config = SimulationConfig("trench-crusade", Path(w[0]["path"]), Path(w[1]["path"]), seed=seed)
+    docs = load_documents(config)
+    game = Game.new(RS, [docs.roster_a, docs.roster_b], docs.scenario, seed, config.params, record=False)
+    agents = [make_agent("random", seed), make_agent("random", seed + 1)]
+    out: list[GameState] = []  # type: ignore[type-arg]
+    step = 0
+    while not game.over:
+        play(game, agents, steps=1)
+        step += 1
+        if step % every == 0:
+            out.append(game.state.clone())
+    return out

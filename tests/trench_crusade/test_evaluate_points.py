@@ -5,41 +5,19 @@ every seeded game identical, so any drift would change which destination the age
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
-from warband.agents.base import make_agent
-from warband.agents.play import play
+from tc import random_game_states
+
 from warband.kernel import ruleset as registry
-from warband.kernel.engine import Game
-from warband.kernel.state import GameState
-from warband.lab.records import SimulationConfig
-from warband.lab.simulate import load_documents
 from warband.rulesets.trench_crusade.evaluate import evaluate, evaluate_points
 
 RS = registry.get("trench-crusade")
 
 
-def _positions(seed: int, every: int) -> list[GameState]:  # type: ignore[type-arg]
-    """States along a seeded random game between the first two sample warbands (deployment to the end)."""
-    w = RS.samples()["warbands"]
-    config = SimulationConfig("trench-crusade", Path(w[0]["path"]), Path(w[1]["path"]), seed=seed)
-    docs = load_documents(config)
-    game = Game.new(RS, [docs.roster_a, docs.roster_b], docs.scenario, seed, config.params, record=False)
-    agents = [make_agent("random", seed), make_agent("random", seed + 1)]
-    out: list[GameState] = []  # type: ignore[type-arg]
-    step = 0
-    while not game.over:
-        play(game, agents, steps=1)
-        step += 1
-        if step % every == 0:
-            out.append(game.state.clone())
-    return out
-
-
 def test_evaluate_points_equals_moving_the_model_and_evaluating() -> None:
     rnd = random.Random(15)
     checked = 0
-    for state in _positions(seed=3, every=7):
+    for state in random_game_states(seed=3, every=7):
         for mid in list(state.models)[::2]:
             m = state.models[mid]
             points = [(rnd.uniform(0.5, 47.5), rnd.uniform(0.5, 47.5)) for _ in range(4)]
@@ -62,7 +40,7 @@ def test_evaluate_points_equals_moving_the_model_and_evaluating() -> None:
 def test_the_threat_terms_move_with_the_model() -> None:
     """Not a constant: standing a model next to the enemy or far from it changes the value (the per-point part
     really runs)."""
-    states = [s for s in _positions(seed=4, every=5) if s.phase == "activation"]
+    states = [s for s in random_game_states(seed=4, every=5) if s.phase == "activation"]
     state = states[len(states) // 2]
     m = next(x for x in state.models.values() if x.on_table and x.side == 0)
     foe = next(x for x in state.models.values() if x.on_table and x.side == 1)
@@ -76,6 +54,6 @@ def test_the_ruleset_evaluates_with_its_evaluate_face() -> None:
     the ``evaluate`` face names, so an agent sees the same values either way."""
     assert RS.faces["evaluate"] == "warband.rulesets.trench_crusade.evaluate:evaluate"
     face = RS.face("evaluate")
-    for state in _positions(seed=6, every=25):
+    for state in random_game_states(seed=6, every=25):
         for side in (0, 1):
             assert RS.evaluate(state, side) == face(state, side) == evaluate(state, side)

@@ -9,22 +9,17 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterator
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tc import random_game_states
 
 from compiled import compiled
-from warband.agents.base import make_agent
-from warband.agents.play import play
 from warband.kernel import ruleset as registry
-from warband.kernel.engine import Game
 from warband.kernel.state import Model
-from warband.lab.records import SimulationConfig
-from warband.lab.simulate import load_documents
 from warband.rulesets.trench_crusade import evaluate as ev
 from warband.rulesets.trench_crusade.evaluate_tables import DOWN_FACTOR
 
@@ -161,28 +156,12 @@ def test_a_tall_blocker_between_them_stops_the_shot_and_not_the_charge() -> None
 RS = registry.get("trench-crusade")
 
 
-def _positions(seed: int, every: int) -> list[Any]:
-    w = RS.samples()["warbands"]
-    config = SimulationConfig("trench-crusade", Path(w[0]["path"]), Path(w[1]["path"]), seed=seed)
-    docs = load_documents(config)
-    game = Game.new(RS, [docs.roster_a, docs.roster_b], docs.scenario, seed, config.params, record=False)
-    agents = [make_agent("random", seed), make_agent("random", seed + 1)]
-    out = []
-    step = 0
-    while not game.over:
-        play(game, agents, steps=1)
-        step += 1
-        if step % every == 0:
-            out.append(game.state.clone())
-    return out
-
-
 @needs_build
 def test_positions_of_a_game_are_valued_the_same_compiled_and_pure(monkeypatch: pytest.MonkeyPatch) -> None:
     """``evaluate`` and ``evaluate_points`` along a seeded game, with the compiled pairs and with the references
     (the memos emptied in between, so each path computes its own answers)."""
     checked = 0
-    for state in _positions(seed=5, every=6):
+    for state in random_game_states(seed=5, every=6):
         m = next((x for x in state.models.values() if x.on_table), None)
         points = []
         if m is not None:
