@@ -119,8 +119,8 @@ class Model:
             "z": self.z,
             "on_table": self.on_table,
             "unit": self.unit,
-            "tokens": self.tokens,
-            "flags": self.flags,
+            "tokens": dict(self.tokens),  # copies, as in copy(): the rules assign their keys in place
+            "flags": dict(self.flags),
         }
 
     @classmethod
@@ -159,7 +159,7 @@ class SideState:
         return SideState(self.name, dict(self.flags))
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "flags": self.flags}
+        return {"name": self.name, "flags": dict(self.flags)}
 
 
 class GameState(Generic[C]):
@@ -194,7 +194,10 @@ class GameState(Generic[C]):
         return [m for m in self.models.values() if m.side == side]
 
     def to_json(self) -> dict[str, Any]:
-        """The changing part of the state as JSON-native data (the context is saved by the game header)."""
+        """The changing part of the state as JSON-native data (the context is saved by the game header): a snapshot
+        that later steps do not change (``vars`` copied as :meth:`clone` copies it: the rules assign its keys in
+        place, its values they replace), so the web table's rollback and its store's writer thread save the
+        position as it was."""
         return {
             "turn": self.turn,
             "phase": self.phase,
@@ -203,7 +206,7 @@ class GameState(Generic[C]):
             "sides": [s.to_json() for s in self.sides],
             "models": [m.to_json() for m in self.models.values()],
             "stack": [step_to_json(s) for s in self.stack],
-            "vars": self.vars,
+            "vars": dict(self.vars),
         }
 
     def load_json(
