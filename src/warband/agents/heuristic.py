@@ -9,8 +9,10 @@ the best value wins, ties going to the earlier action in the legal order.
 
 Destinations (any choice whose actions carry a point) are ranked statically first: the model is put at each
 candidate point of one probe clone and the position evaluated, with no rules run; only the best few are then
-applied for real (so terrain hazards, falls and heights count). Choosing which model to activate looks one
-first a model that has something to attack (an action with a target).
+applied for real (so terrain hazards, falls and heights count). Where a destination names no model but a unit (a
+formation move), the ruleset's ``evaluate_destinations`` hook, if it has one, gives the static values (the unit
+stood where the move's plan puts it); without one every destination is played for real. Choosing which model to
+activate looks one first a model that has something to attack (an action with a target).
 
 Only the public kernel protocol is used (``Game``, ``Action``, ``Decision``, the state's models and random
 stream) plus ``Ruleset.evaluate``, so the agent plays any ruleset. Options (strings from the CLI spec):
@@ -25,6 +27,8 @@ stream) plus ``Ruleset.evaluate``, so the agent plays any ruleset. Options (stri
   prompt itself). ``shallow=move+dash`` is about twice as fast in Trench Crusade and plays a little worse; in a
   game of units (Trenches and Turbines) it makes the agent prefer short moves it can search, so the default
   searches every kind;
+* ``static`` (``on``): ``off`` ranks no destination statically: every one is played for real (slower; the
+  agent as it was before units' destinations had static values);
 * ``eval`` (``heuristic``): ``learned`` values positions by ``Ruleset.learned_evaluation`` (the weights fitted
   to self-play games, ``warband fit-eval``) instead of ``Ruleset.evaluate``.
 """
@@ -34,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from warband.agents.base import Agent, eval_option, evaluation, number_option
+from warband.agents.base import Agent, AgentError, eval_option, evaluation, number_option
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
 from warband.kernel.rng import Rng
@@ -56,6 +60,13 @@ def _int_option(options: dict[str, Any], key: str, default: int, low: int) -> in
 _HIGH = {"samples": 1000, "refine": 100, "depth": 20}
 
 
+def _switch(key: str, raw: object) -> bool:
+    value = str(raw).lower()
+    if value not in ("on", "off"):
+        raise AgentError(f"agent 'heuristic': option {key}={raw!r} is not 'on' or 'off'")
+    return value == "on"
+
+
 def _kinds(raw: object) -> frozenset[str]:
     return frozenset(k for k in str(raw).replace("+", " ").split() if k)
 
@@ -72,6 +83,7 @@ class HeuristicAgent(Agent):
         self.depth = _int_option(opts, "depth", 1, 0)
         self.single = _kinds(opts.pop("single", "charge"))
         self.shallow = _kinds(opts.pop("shallow", ""))
+        self.static = _switch("static", opts.pop("static", "on"))
         self.eval = eval_option("heuristic", opts)
         super().__init__(seed, **opts)
         self.rng = Rng(seed)
@@ -81,7 +93,8 @@ class HeuristicAgent(Agent):
 
     def describe(self) -> str:
         learned = ",eval=learned" if self.eval == "learned" else ""
-        return f"heuristic:samples={self.samples},refine={self.refine},depth={self.depth}{learned}"
+        static = "" if self.static else ",static=off"
+        return f"heuristic:samples={self.samples},refine={self.refine},depth={self.depth}{learned}{static}"
 
     # --- the choice --------------------------------------------------------------------------------
     def choose(self, game: Game) -> Action:
@@ -120,8 +133,8 @@ class HeuristicAgent(Agent):
         rest: list[Action]
         if any(a.point is not None for a in actions):
             pointed = [a for a in actions if a.point is not None]
-            ranked = self._static_rank(game, [a for a in pointed if a.model == pointed[0].model], me)
-            rest = [a for _, a in ranked] if ranked is not None else []
+            found = self._static_rank(game, [a for a in pointed if a.model == pointed[0].model], me)
+            rest = [a for _, a in found[0]] if found is not None else []
             seen = set(rest)
             rest += [a for a in actions if a not in seen]
         else:
@@ -214,27 +227,37 @@ class HeuristicAgent(Agent):
         first = pointed[0].model
         pointed = [a for a in pointed if a.model == first]
         others = [a for a in actions if a.point is None]
-        ranked = self._static_rank(game, pointed, me)
-        if ranked is None:
+        found = self._static_rank(game, pointed, me, others)
+        if found is None:
             return self._best_action(game, [*pointed, *others], me, 1, depth)
+        ranked, static_others = found
         if refine <= 0:
             best_static = ranked[0]
             if not others:
                 return best_static[1]
+            # the other actions (``stay``) valued as the destinations were if the ruleset could, else for real
+            values = static_others or [self._value(game, a, me, 1, 0) for a in others]
             stay = max(
-                ((self._value(game, a, me, 1, 0), i, a) for i, a in enumerate(others)), key=lambda t: (t[0], -t[1])
+                ((v, i, a) for i, (v, a) in enumerate(zip(values, others, strict=True))), key=lambda t: (t[0], -t[1])
             )
             return best_static[1] if best_static[0] >= stay[0] else stay[2]
         shortlist = [a for _, a in ranked[:refine]] + others
         return self._best_action(game, shortlist, me, min(2, self.samples), depth)
 
-    def _static_rank(self, game: Game, pointed: Sequence[Action], me: int) -> list[tuple[float, Action]] | None:
-        """Each point action valued by standing its model there in a probe clone (no rules run), best first;
-        None when the actions do not name a model of the state."""
+    def _static_rank(
+        self, game: Game, pointed: Sequence[Action], me: int, others: Sequence[Action] = ()
+    ) -> tuple[list[tuple[float, Action]], list[float] | None] | None:
+        """Each point action valued by standing its model there in a probe clone (no rules run), best first, and
+        the values of ``others`` (the same decision's actions without a point) where the ruleset gives them
+        statically too (else None). Actions that name no model of the state (a unit's destinations) are valued
+        by the ruleset's ``evaluate_destinations`` hook, ``others`` with them. None when neither applies (or the
+        ``static`` option is off): the caller plays every destination for real."""
+        if not self.static:
+            return None
         probe = game.clone()
         m = probe.state.models.get(pointed[0].model or "")
         if m is None:
-            return None
+            return self._hook_rank(probe, pointed, me, others)
         x, y, on_table = m.x, m.y, m.on_table
         m.on_table = True
         scored: list[tuple[float, int, Action]] = []
@@ -251,7 +274,25 @@ class HeuristicAgent(Agent):
                 scored.append((evaluation(probe, me, self.eval), i, a))
         m.x, m.y, m.on_table = x, y, on_table
         scored.sort(key=lambda t: (-t[0], t[1]))
-        return [(v, a) for v, _, a in scored]
+        return [(v, a) for v, _, a in scored], None
+
+    def _hook_rank(
+        self, probe: Game, pointed: Sequence[Action], me: int, others: Sequence[Action]
+    ) -> tuple[list[tuple[float, Action]], list[float] | None] | None:
+        """:meth:`_static_rank` by the ruleset's ``evaluate_destinations(state, side, actions)`` (a value per
+        action as ``evaluate`` would give right after it, or None where it does not know the decision)."""
+        hook = getattr(probe.ruleset, "evaluate_destinations", None) if self.eval == "heuristic" else None
+        if hook is None:
+            return None
+        values = hook(probe.state, me, [*pointed, *others])
+        if values is None:
+            return None
+        n = len(pointed)
+        scored = sorted(
+            ((float(v), i, a) for i, (v, a) in enumerate(zip(values[:n], pointed, strict=True))),
+            key=lambda t: (-t[0], t[1]),
+        )
+        return [(v, a) for v, _, a in scored], [float(v) for v in values[n:]]
 
     # --- activations -------------------------------------------------------------------------------
     def _best_activation(self, game: Game, actions: Sequence[Action], me: int) -> Action:

@@ -5,14 +5,18 @@ enemies can shoot."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
+from warband.kernel.actions import Action
 from warband.kernel.geometry.distance import Vec
 from warband.kernel.state import Model
+from warband.kernel.steps import top
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import succeeds, ustate
 from warband.rulesets.trenches_and_turbines.cover import cover_here, cover_table, unit_cover
 from warband.rulesets.trenches_and_turbines.missions import live_objectives, marks, target_ids
+from warband.rulesets.trenches_and_turbines.movement import Dest, dest_plan
 from warband.rulesets.trenches_and_turbines.shooting import shoot_eligibility, shoot_groups, shooters, unit_weapons
 from warband.rulesets.trenches_and_turbines.units import active, members, units_of
 
@@ -248,3 +252,49 @@ def search_evaluate(state: State, side: int) -> float:
     ruleset's ``search_evaluate`` face). Too slow for the heuristic's every lookahead (about 6 ms a position
     against 0.1), cheap enough for a few dozen rollout ends a decision."""
     return evaluate(state, side) + threat(state, side)
+
+
+def evaluate_destinations(state: State, side: int, actions: Sequence[Action]) -> list[float] | None:
+    """:func:`evaluate` for ``side`` after each of ``actions`` at the destination choice on top of ``state``
+    (:class:`movement.Dest`: a Move or a Shift of one unit, seed 002), with no rules run: for ``to UNIT @x,y`` every
+    model of the unit stood where the move's plan puts it (:func:`movement.dest_plan`, the plan the listing made
+    and the rules apply: the leader at the point, the others in formation or at the nearest free slots), for
+    ``stay UNIT`` the position as it is. The heuristic agent ranks a unit's destinations by these values and plays
+    only the best few for real. A destination moves nothing else and rolls no die, so each value is the
+    evaluation right after the rules apply that action (property test ``test_tt_destination_values.py``); what the
+    rules do next (the next activation card drawn, a round's end and its scoring, the Fight a free Shift ends) is
+    not in it. None when the decision is not a destination or an action is not one of its ``to`` / ``stay``
+    actions. The models are put back before returning."""
+    step = top(state)
+    if not isinstance(step, Dest):
+        return None
+    uid = step.unit
+    plans: list[dict[str, tuple[float, float, float]] | None] = []
+    for a in actions:  # every plan first: they are remembered by the positions, which the loop below changes
+        if a.model != uid:
+            return None
+        if a.kind == "stay":
+            plans.append(None)
+        elif a.kind == "to" and a.point is not None:
+            found = dest_plan(state, step, a)
+            if not isinstance(found, dict):
+                return None
+            plans.append(found)
+        else:
+            return None
+    models = state.models
+    here: float | None = None
+    out: list[float] = []
+    for plan in plans:
+        if plan is None:
+            if here is None:
+                here = evaluate(state, side)
+            out.append(here)
+            continue
+        was = [(models[mid], models[mid].x, models[mid].y, models[mid].z) for mid in plan]
+        for m, _, _, _ in was:
+            m.x, m.y, m.z = plan[m.id]
+        out.append(evaluate(state, side))
+        for m, x, y, z in was:
+            m.x, m.y, m.z = x, y, z
+    return out

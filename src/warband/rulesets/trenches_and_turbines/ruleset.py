@@ -5,7 +5,7 @@ and each model's fate (digest §3.3), and the faces' hooks (view, text, odds, ev
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -40,6 +40,21 @@ class TrenchesAndTurbines(SteppedRuleset):
         "explain": "warband.rulesets.trenches_and_turbines.render:explain_action",
         "search_evaluate": "warband.rulesets.trenches_and_turbines.evaluate:search_evaluate",
     }
+
+    def evaluate(self, state: GameState[Any], side: int) -> float:
+        """The ``evaluate`` face (``evaluate.py``'s ``evaluate``) called directly, without looking the face up and
+        importing its module on every call: a heuristic game asks it tens of thousands of times."""
+        from warband.rulesets.trenches_and_turbines.evaluate import evaluate
+
+        return float(evaluate(state, side))
+
+    def evaluate_destinations(self, state: GameState[Any], side: int, actions: Sequence[Action]) -> list[float] | None:
+        """``evaluate`` after each destination of the Move or Shift being chosen (a unit's ``to`` / ``stay``
+        actions), the unit stood where the rules' plan puts it and no rules run: the heuristic agent's static
+        ranking of unit destinations (``evaluate.evaluate_destinations``); None for any other decision."""
+        from warband.rulesets.trenches_and_turbines.evaluate import evaluate_destinations
+
+        return evaluate_destinations(state, side, actions)
 
     def load_roster(self, path: Path) -> dict[str, Any]:
         return load_roster(path).model_dump(mode="json", exclude_none=True)
