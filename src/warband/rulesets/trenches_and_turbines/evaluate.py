@@ -16,7 +16,7 @@ from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import succeeds, ustate
 from warband.rulesets.trenches_and_turbines.cover import cover_here, cover_table, unit_cover
 from warband.rulesets.trenches_and_turbines.missions import live_objectives, marks, target_ids
-from warband.rulesets.trenches_and_turbines.movement import Dest, dest_plan
+from warband.rulesets.trenches_and_turbines.movement import Dest, dest_plans
 from warband.rulesets.trenches_and_turbines.shooting import shoot_eligibility, shoot_groups, shooters, unit_weapons
 from warband.rulesets.trenches_and_turbines.units import active, members, units_of
 
@@ -234,7 +234,12 @@ def evaluate(state: State, side: int) -> float:
     vp = state.vars.get("vp", [0, 0])
     score += 2.0 * (int(vp[side]) - int(vp[1 - side]))
     score += mission_readiness(state, side)
-    on = standing(state)
+    return _objective_terms(state, side, score, standing(state), status)
+
+
+def _objective_terms(state: State, side: int, score: float, on: list[Standing], status: dict[str, Any]) -> float:
+    """``score`` plus :func:`evaluate`'s objective terms (control, a pull toward each objective), added in its
+    order; ``on``: :func:`standing`'s list."""
     mine = [(x, y) for x, y, _, s, _, _ in on if s == side]
     for o, at, owner in live_objectives(state):  # markers a mission action removed no longer count
         h = owner if owner is not None else holder(on, status, at, o.radius)
@@ -264,37 +269,103 @@ def evaluate_destinations(state: State, side: int, actions: Sequence[Action]) ->
     evaluation right after the rules apply that action (property test ``test_tt_destination_values.py``); what the
     rules do next (the next activation card drawn, a round's end and its scoring, the Fight a free Shift ends) is
     not in it. None when the decision is not a destination or an action is not one of its ``to`` / ``stay``
-    actions. The models are put back before returning."""
+    actions. The models are put back before returning.
+
+    Incremental: only the moving unit's cover, mission readiness and the objective terms depend on where it
+    stands; every unit's worth and the other units' cover are summed once, and the terms are added in
+    :func:`evaluate`'s order, so each value is exactly ``evaluate``'s (the same floating-point sums)."""
     step = top(state)
     if not isinstance(step, Dest):
         return None
     uid = step.unit
-    plans: list[dict[str, tuple[float, float, float]] | None] = []
-    for a in actions:  # every plan first: they are remembered by the positions, which the loop below changes
-        if a.model != uid:
-            return None
-        if a.kind == "stay":
-            plans.append(None)
-        elif a.kind == "to" and a.point is not None:
-            found = dest_plan(state, step, a)
-            if not isinstance(found, dict):
-                return None
-            plans.append(found)
-        else:
-            return None
+    if any(a.model != uid or not (a.kind == "stay" or (a.kind == "to" and a.point is not None)) for a in actions):
+        return None
+    tos = [a for a in actions if a.kind == "to"]
+    planned = dest_plans(state, step, tos)  # before anything moves: plans are remembered by the positions
+    if any(not isinstance(p, dict) for p in planned):
+        return None
+    plans = iter(planned)
+    units = state.ctx.units
     models = state.models
+    status = state.vars["u"]
+    covers = cover_table(state)
+    sums, at = _unit_sums(state, side, uid)
+    vp = state.vars.get("vp", [0, 0])
+    vp_term = 2.0 * (int(vp[side]) - int(vp[1 - side]))
+    on = standing(state)
+    ids = [m.id for m in models.values() if m.on_table]
+    moving = [m for m in (models[mid] for mid in units[uid]["models"]) if m.on_table]
+    slots = [(m, ids.index(m.id)) for m in moving]
     here: float | None = None
     out: list[float] = []
-    for plan in plans:
-        if plan is None:
+    for a in actions:
+        if a.kind == "stay":
             if here is None:
                 here = evaluate(state, side)
             out.append(here)
             continue
-        was = [(models[mid], models[mid].x, models[mid].y, models[mid].z) for mid in plan]
-        for m, _, _, _ in was:
+        plan = next(plans)
+        assert isinstance(plan, dict)
+        was = [(m, m.x, m.y, m.z) for m in moving]
+        for m in moving:
             m.x, m.y, m.z = plan[m.id]
-        out.append(evaluate(state, side))
+        covered = 0
+        for m in moving:
+            c = covers.get((m.x, m.y, m.radius))
+            covered += cover_here(state, m) if c is None else c
+        sign, total, n, _ = sums[at]
+        sums[at] = (sign, total, n, covered)
+        score = 0.0
+        for sign, total, n, cov in sums:  # evaluate's additions, in its order
+            if total <= 0:
+                score -= sign * 1.5
+            score += sign * total
+            if n:
+                score += sign * 0.15 * (cov / n)
+        score += vp_term
+        score += mission_readiness(state, side)
+        placed = list(on)
+        for m, k in slots:
+            placed[k] = (m.x, m.y, *on[k][2:])
+        out.append(_objective_terms(state, side, score, placed, status))
         for m, x, y, z in was:
             m.x, m.y, m.z = x, y, z
     return out
+
+
+def _unit_sums(state: State, side: int, moving: str) -> tuple[list[tuple[float, float, int, int]], int]:
+    """Each unit's sign, worth (rout and pins applied), models on the table and cover sum as :func:`evaluate`
+    makes them, in its order; the index of ``moving``'s."""
+    units = state.ctx.units
+    models = state.models
+    status = state.vars["u"]
+    profiles = _profiles(state)
+    covers = cover_table(state)
+    out: list[tuple[float, float, int, int]] = []
+    at = -1
+    for uid in state.ctx.unit_order:
+        sign = 1.0 if units[uid]["side"] == side else -1.0
+        total = 0.0
+        covered = 0
+        n = 0
+        for mid in units[uid]["models"]:
+            m = models[mid]
+            if not m.on_table:
+                continue
+            n += 1
+            profile = profiles.get(mid)
+            if profile is None:
+                profile = _profile(profiles, m)
+            weight, hp, per, big = profile
+            total += weight * (hp - m.tokens.get("damage", 0)) / per * big
+            if uid != moving:
+                c = covers.get((m.x, m.y, m.radius))
+                covered += cover_here(state, m) if c is None else c
+        u = status[uid]
+        if u["routed"]:
+            total *= 0.45
+        total *= 1.0 - 0.06 * min(int(u["pins"]), 5)
+        if uid == moving:
+            at = len(out)
+        out.append((sign, total, n, covered))
+    return out, at

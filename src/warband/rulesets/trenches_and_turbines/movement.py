@@ -129,6 +129,19 @@ def dest_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
     return dict(hit) if isinstance(hit, dict) else list(hit)
 
 
+def dest_plans(state: State, step: Dest, actions: list[Action]) -> list[Placement | list[Reason]]:
+    """:func:`_remembered_plan` of each of ``actions`` (the remembered answers themselves: callers must not change
+    them), the positions hashed once for all of them."""
+    plans = _plans_at(state)
+    leader = ustate(state, step.unit).get("leader")
+    out: list[Placement | list[Reason]] = []
+    for a in actions:
+        key = _plan_key(step, a.kind, a.model, a.point, a.option, leader)
+        hit = plans.get(key)
+        out.append(_new_plan(state, plans, key, step, a) if hit is None else hit)
+    return out
+
+
 def _remembered_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
     """:func:`dest_plan`'s answer as remembered (callers copy it before handing it on). The plans of one set of
     positions are one dict in the memo (:func:`_plans_at`), so the positions are hashed once per listing, not
