@@ -287,15 +287,12 @@ def evaluate_destinations(state: State, side: int, actions: Sequence[Action]) ->
     plans = iter(planned)
     units = state.ctx.units
     models = state.models
-    status = state.vars["u"]
     covers = cover_table(state)
     sums, at = _unit_sums(state, side, uid)
     vp = state.vars.get("vp", [0, 0])
     vp_term = 2.0 * (int(vp[side]) - int(vp[1 - side]))
-    on = standing(state)
-    ids = [m.id for m in models.values() if m.on_table]
     moving = [m for m in (models[mid] for mid in units[uid]["models"]) if m.on_table]
-    slots = [(m, ids.index(m.id)) for m in moving]
+    objectives = _ObjectiveTerms(state, side, moving)
     here: float | None = None
     out: list[float] = []
     for a in actions:
@@ -324,10 +321,7 @@ def evaluate_destinations(state: State, side: int, actions: Sequence[Action]) ->
                 score += sign * 0.15 * (cov / n)
         score += vp_term
         score += mission_readiness(state, side)
-        placed = list(on)
-        for m, k in slots:
-            placed[k] = (m.x, m.y, *on[k][2:])
-        out.append(_objective_terms(state, side, score, placed, status))
+        out.append(objectives.add(score))
         for m, x, y, z in was:
             m.x, m.y, m.z = x, y, z
     return out
@@ -369,3 +363,63 @@ def _unit_sums(state: State, side: int, moving: str) -> tuple[list[tuple[float, 
             at = len(out)
         out.append((sign, total, n, covered))
     return out, at
+
+
+class _ObjectiveTerms:
+    """:func:`_objective_terms` for the positions of ``moving`` (one unit's models on the table) at each
+    destination, the other models standing still: each objective's counts of the still models and the pull of
+    each still model of ``side`` are worked out once; per destination only the moving models' are, and the terms
+    are added to the score one by one in :func:`_objective_terms`' order (the same floats). The counts are whole
+    numbers, so adding the moving models' last gives the same holder (:func:`holder`)."""
+
+    def __init__(self, state: State, side: int, moving: list[Model]) -> None:
+        self.side = side
+        status = state.vars["u"]
+        moving_ids = {m.id for m in moving}
+        on = standing(state)
+        ids = [m.id for m in state.models.values() if m.on_table]
+        large = int(state.ctx.params["objective_large_weight"])
+        #: the moving models that count for an objective (radius, side, weight): none if their unit is Routed
+        self.counting = [] if not moving or status[str(moving[0].unit)]["routed"] else moving
+        self.weights = [large if m.data["size"] in ("L", "XL") else 1 for m in moving]
+        mine = [(mid, x, y) for mid, (x, y, _, s, _, _) in zip(ids, on, strict=True) if s == side]
+        #: the moving models of ``side`` and where each comes in the pull's order
+        self.holes = [(k, state.models[mid]) for k, (mid, _, _) in enumerate(mine) if mid in moving_ids]
+        self.objectives: list[tuple[Vec, float, int | None, list[int] | None, list[float]]] = []
+        hypot = math.hypot
+        for o, at, owner in live_objectives(state):
+            ax, ay = at
+            counts: list[int] | None = None
+            if owner is None:
+                counts = [0, 0]
+                lim = o.radius + 1e-9
+                for mid, (x, y, r, s, u, weight) in zip(ids, on, strict=True):
+                    if mid not in moving_ids and hypot(x - ax, y - ay) - r <= lim and not status[u]["routed"]:
+                        counts[s] += weight
+            pulls = [
+                0.0 if mid in moving_ids else 0.02 / (1.0 + ((mx - ax) ** 2 + (my - ay) ** 2) ** 0.5 / 6.0)
+                for mid, mx, my in mine
+            ]
+            self.objectives.append((at, o.radius + 1e-9, owner, counts, pulls))
+
+    def add(self, score: float) -> float:
+        """``score`` plus the objective terms with the moving models where they stand now."""
+        side = self.side
+        hypot = math.hypot
+        for (ax, ay), lim, owner, counts, pulls in self.objectives:
+            h = owner
+            if counts is not None:
+                count = list(counts)
+                for m, weight in zip(self.counting, self.weights, strict=False):
+                    if hypot(m.x - ax, m.y - ay) - m.radius <= lim:
+                        count[m.side] += weight
+                h = None if count[0] == count[1] else (0 if count[0] > count[1] else 1)
+            if h is not None:
+                score += 0.9 if h == side else -0.9
+            if self.holes:
+                pulls = list(pulls)
+                for k, m in self.holes:
+                    pulls[k] = 0.02 / (1.0 + ((m.x - ax) ** 2 + (m.y - ay) ** 2) ** 0.5 / 6.0)
+            for add in pulls:
+                score += add
+        return score
