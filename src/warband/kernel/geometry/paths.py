@@ -8,9 +8,14 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
+from warband.kernel import native
 from warband.kernel.geometry.distance import CLEAR_TOL, EPS, Vec, distance, segment_point_distance
 from warband.kernel.geometry.terrain import TerrainPiece
+
+#: the compiled leg test (None: not built, or WARBAND_PURE=1; the Python ``clear`` of shortest_path runs)
+_routes = native.load("warband.kernel.geometry._routes")
 
 _GROW = 1.05  # safety factor for path-finding nodes
 _COS_PI_8 = math.cos(math.pi / 8.0)
@@ -32,13 +37,15 @@ class _WalkGraph:
     are asked, whether a leg between two of them keeps clear of the solids. Circles (bases) are checked afresh
     each time: they move."""
 
-    __slots__ = ("clear", "nodes", "solids", "static")
+    __slots__ = ("clear", "compiled", "nodes", "solids", "static")
 
     def __init__(self, solids: tuple[TerrainPiece, ...], nodes: list[Vec]) -> None:
         self.solids = solids
         self.nodes = nodes
         self.static = frozenset(nodes)
         self.clear: dict[tuple[Vec, Vec], bool] = {}
+        # the solids as the compiled leg test's C arrays (_routes.pyx), or None where it is not in use
+        self.compiled: object | None = _routes.Solids(solids) if _routes is not None else None
 
 
 class Routes:
@@ -109,6 +116,9 @@ class Routes:
         walk = self._walk_graph(grow, solids)
         static = walk.static
         known = walk.clear
+        fast: Any = _routes  # the module (typed loosely: mypy does not read .pyx)
+        fast_solids = walk.compiled if fast is not None else None
+        fast_circles = fast.Circles(circs) if fast is not None else None
 
         def clear_of_solids(p: Vec, q: Vec, lox: float, hix: float, loy: float, hiy: float) -> bool:
             for piece in solids:
@@ -120,6 +130,15 @@ class Routes:
             return True
 
         def clear(p: Vec, q: Vec) -> bool:
+            if fast_solids is not None:  # the same tests in C (_routes.pyx)
+                if p in static and q in static:
+                    hit = known.get((p, q))
+                    if hit is None:
+                        if len(known) > WALK_MEMO_LIMIT:
+                            known.clear()
+                        hit = known[(p, q)] = fast.solids_clear(fast_solids, p[0], p[1], q[0], q[1], grow, margin)
+                    return hit and bool(fast.circles_clear(fast_circles, p[0], p[1], q[0], q[1]))
+                return bool(fast.leg_clear(fast_solids, fast_circles, p[0], p[1], q[0], q[1], grow, margin))
             px, py = p
             qx, qy = q
             lox = px if px < qx else qx
