@@ -160,7 +160,7 @@ def _route(
 @settings(max_examples=200, deadline=None)
 @given(pieces(), circles_st, st.tuples(coord, coord), st.tuples(coord, coord), st.sampled_from((0.49, 0.63, 0.98)))
 def test_compiled_routes_equal_the_reference(
-    terrain: list[TerrainPiece], circles: list[tuple[Vec, float]], a: Vec, b: Vec, r: float
+    margin: float, terrain: list[TerrainPiece], circles: list[tuple[Vec, float]], a: Vec, b: Vec, r: float
 ) -> None:
     assert _route(True, terrain, a, b, r, circles) == _route(False, terrain, a, b, r, circles)
 
@@ -173,3 +173,42 @@ def test_a_route_round_a_wall_is_found_both_ways() -> None:
     ref = _route(False, [wall], (5.0, 10.0), (16.0, 10.0), 0.5, base)
     assert fast == ref
     assert fast is not None and len(fast[0]) > 2  # it goes round, not through
+
+
+@needs_build
+@settings(max_examples=300, deadline=None)
+@given(pieces(), circles_st, st.tuples(coord, coord), grow_st, st.data())
+def test_compiled_route_nodes_equal_the_reference(
+    margin: float,
+    terrain: list[TerrainPiece],
+    circles: list[tuple[Vec, float]],
+    a: Vec,
+    grow: float,
+    data: st.DataObject,
+) -> None:
+    """The route's candidate nodes (corners off the bases, the bases' octagons on the table and clear of the
+    solids), the same points in the same order; some bases placed with a corner of the walk graph at exactly
+    their clearance limit."""
+    table = Table(24.0, 24.0, terrain)
+    solids = tuple(terrain)
+    walk = table._walk_graph(grow, solids)
+    circs = [((float(cx), float(cy)), float(rad)) for (cx, cy), rad in circles]
+    if walk.nodes and circs:
+        nx, ny = walk.nodes[data.draw(st.integers(0, len(walk.nodes) - 1))]
+        rad = circs[0][1]
+        circs.append(((nx - (rad - CLEAR_TOL), ny), rad))
+    ref = table._route_nodes(walk, a, (1.0, 1.0), grow, solids, circs)
+    fast = FAST.route_nodes(
+        FAST.Solids(solids),
+        FAST.Circles(tuple(circs)),
+        walk.nodes,
+        a,
+        (1.0, 1.0),
+        grow,
+        24.0,
+        24.0,
+        paths._GROW,
+        paths._COS_PI_8,
+        paths._OCTAGON,
+    )
+    assert fast == ref

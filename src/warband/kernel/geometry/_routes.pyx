@@ -15,7 +15,7 @@ import math
 from libc.math cimport fabs, hypot
 from libc.stdlib cimport free, malloc
 
-from warband.kernel.geometry._convex cimport convex_clip, count_planes, fill_convex, segment_offset
+from warband.kernel.geometry._convex cimport convex_clip, convex_contains, count_planes, fill_convex, segment_offset
 
 cdef extern from *:
     """
@@ -191,3 +191,62 @@ def leg_clear(Solids solids, Circles circles, double px, double py, double qx, d
               double margin):
     """Whether the leg keeps clear of the solids, then of the circles (``clear`` for a leg not memoised)."""
     return solids.clear(px, py, qx, qy, grow, margin) == 1 and circles.clear(px, py, qx, qy) == 1
+
+
+cdef int _off_bases(Circles circles, double x, double y) except -1:
+    """``off_bases`` of ``shortest_path``: the point is at least each radius (less ``CLEAR_TOL``) from each centre."""
+    cdef int i
+    cdef double lim
+    for i in range(circles.n):
+        lim = circles.c[3 * i + 2] - CLEAR_TOL
+        if _length(x - circles.c[3 * i], y - circles.c[3 * i + 1], lim) < lim:
+            return 0
+    return 1
+
+
+cdef int _overlaps(Solids solids, int i, double x, double y, double r) except -1:
+    """``TerrainPiece.circle_overlaps((x, y), r)`` for piece ``i``."""
+    cdef const double* b = solids.bbox + 4 * i
+    if x < b[0] - r or x > b[2] + r or y < b[1] - r or y > b[3] + r:
+        return 0
+    if convex_contains(solids.bbox, solids.poff, solids.planes, i, x, y):
+        return 1
+    return solids.near_boundary(i, x, y, r)
+
+
+def route_nodes(Solids solids, Circles circles, list walk_nodes, tuple a, tuple b, double grow, double width,
+                double depth, double grow_factor, double cos_pi_8, tuple octagon):
+    """The candidate nodes of ``shortest_path`` with circles: ``a``, ``b``, the walk graph's corners off every
+    base, then each base's octagon corners that are on the table, clear of the solids and off every base."""
+    cdef list nodes = [a, b]
+    cdef double x, y, ox, oy, orad, rr, ux, uy, lim_r = grow - CLEAR_TOL
+    cdef int i, j, k
+    cdef bint ok
+    for node in walk_nodes:
+        x, y = node
+        if _off_bases(circles, x, y):
+            nodes.append(node)
+    for i in range(circles.n):
+        ox = circles.c[3 * i]
+        oy = circles.c[3 * i + 1]
+        orad = circles.c[3 * i + 2]
+        rr = grow_factor * orad / cos_pi_8 if orad > 0.0 else 1e-4
+        for k in range(len(octagon)):
+            ux, uy = octagon[k]
+            x = ox + rr * ux
+            y = oy + rr * uy
+            # Table.on_table(node, grow)
+            if not (x - grow >= -1e-9 and x + grow <= width + 1e-9 and y - grow >= -1e-9 and y + grow <= depth + 1e-9):
+                continue
+            ok = True
+            for j in range(solids.n):
+                if lim_r > 0.0:
+                    if _overlaps(solids, j, x, y, lim_r):
+                        ok = False
+                        break
+                elif convex_contains(solids.bbox, solids.poff, solids.planes, j, x, y):
+                    ok = False
+                    break
+            if ok and _off_bases(circles, x, y):
+                nodes.append((x, y))
+    return nodes

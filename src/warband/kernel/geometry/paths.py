@@ -48,12 +48,17 @@ class _WalkGraph:
         self.compiled: object | None = _routes.Solids(solids) if _routes is not None else None
 
 
+CircleSeq = Sequence[tuple[Vec, float]]
+
+
 class Routes:
     """The path finding of a :class:`~warband.kernel.geometry.table.Table` (its base class): ``_walks`` holds its
     walk graphs; ``on_table`` is the table's test that a whole base stands on it."""
 
     __slots__ = ()
     _walks: dict[tuple[float, tuple[int, ...]], _WalkGraph]
+    width: float
+    depth: float
     on_table: Callable[[Vec, float], bool]
 
     def _walk_graph(self, grow: float, solids: tuple[TerrainPiece, ...]) -> _WalkGraph:
@@ -78,6 +83,38 @@ class Routes:
             self._walks.clear()
         walk = self._walks[key] = _WalkGraph(solids, nodes)
         return walk
+
+    def _route_nodes(
+        self, walk: _WalkGraph, a: Vec, b: Vec, grow: float, solids: Sequence[TerrainPiece], circs: CircleSeq
+    ) -> list[Vec]:
+        """The candidate nodes of :meth:`shortest_path` among bases (``circs``): ``a``, ``b``, the walk graph's
+        corners off every base, then each base's octagon corners on the table, clear of the solids and off every
+        base (the reference of ``_routes.route_nodes``)."""
+
+        def off_bases(node: Vec) -> bool:
+            nx, ny = node
+            for (cx, cy), rad in circs:  # noqa: SIM110 - an explicit loop is faster on the hot path
+                if _hypot(nx - cx, ny - cy) < rad - CLEAR_TOL:
+                    return False
+            return True
+
+        nodes = [a, b]
+        nodes.extend(node for node in walk.nodes if off_bases(node))
+        lim_r = grow - CLEAR_TOL
+        for (ox, oy), orad in circs:
+            rr = _GROW * orad / _COS_PI_8 if orad > 0.0 else 1e-4
+            for ux, uy in _OCTAGON:
+                node = (ox + rr * ux, oy + rr * uy)
+                if not self.on_table(node, grow):
+                    continue
+                ok = True
+                for piece in solids:
+                    if piece.circle_overlaps(node, lim_r) if lim_r > 0.0 else piece.contains(node):
+                        ok = False
+                        break
+                if ok and off_bases(node):
+                    nodes.append(node)
+        return nodes
 
     def shortest_path(
         self,
@@ -170,33 +207,15 @@ class Routes:
 
         # ---- candidate nodes: the solids' grown corners (fixed: filtered once per radius, see _walk_graph),
         # then the bases' octagons; every one clear of the table edge, the solids and the bases
-        nodes: list[Vec] = [a, b]
+        nodes: list[Vec]
         if not circs:
-            nodes.extend(walk.nodes)
+            nodes = [a, b, *walk.nodes]
+        elif fast_solids is not None:  # the same nodes in the same order, in C (_routes.pyx)
+            nodes = fast.route_nodes(
+                fast_solids, fast_circles, walk.nodes, a, b, grow, self.width, self.depth, _GROW, _COS_PI_8, _OCTAGON
+            )
         else:
-
-            def off_bases(node: Vec) -> bool:
-                nx, ny = node
-                for (cx, cy), rad in circs:  # noqa: SIM110 - an explicit loop is faster on the hot path
-                    if _hypot(nx - cx, ny - cy) < rad - CLEAR_TOL:
-                        return False
-                return True
-
-            nodes.extend(node for node in walk.nodes if off_bases(node))
-            lim_r = grow - CLEAR_TOL
-            for (ox, oy), orad in circs:
-                rr = _GROW * orad / _COS_PI_8 if orad > 0.0 else 1e-4
-                for ux, uy in _OCTAGON:
-                    node = (ox + rr * ux, oy + rr * uy)
-                    if not self.on_table(node, grow):
-                        continue
-                    ok = True
-                    for piece in solids:
-                        if piece.circle_overlaps(node, lim_r) if lim_r > 0.0 else piece.contains(node):
-                            ok = False
-                            break
-                    if ok and off_bases(node):
-                        nodes.append(node)
+            nodes = self._route_nodes(walk, a, b, grow, solids, circs)
 
         # ---- lazy A* (Dijkstra with a zero heuristic when the cost is custom)
         n = len(nodes)
