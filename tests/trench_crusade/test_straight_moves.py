@@ -171,3 +171,72 @@ def test_the_loader_refuses_a_stale_build_and_obeys_warband_pure(monkeypatch: py
     monkeypatch.setattr(FAST, "SOURCE_SHA", "0" * 64)
     assert native.load(name) is None
     assert any("stale" in line for line in native.report())
+
+
+def _charges(state: Any, allowances: tuple[float, ...]) -> Iterator[tuple[Any, Any, float]]:
+    for m in state.models.values():
+        for t in state.models.values():
+            if m.on_table and t.on_table and t.side != m.side:
+                for allowance in allowances:
+                    yield m, t, allowance
+
+
+def _same_charge(state: Any, m: Any, t: Any, allowance: float) -> Any:
+    for first_only in (False, True):
+        fast = space._charge_spots(state, m, t, allowance, first_only, compiled=True)
+        ref = space._charge_spots(state, m, t, allowance, first_only, compiled=False)
+        assert _bits(list(fast.spots)) == _bits(list(ref.spots)), (m.id, t.id, allowance, first_only)
+        assert (fast.reached, fast.closest) == (ref.reached, ref.closest)
+    return ref
+
+
+@needs_build
+@settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow])
+@given(tables())
+def test_compiled_charge_spots_equal_the_reference(t: dict[str, Any]) -> None:
+    """A Charge's end spots (seed 000 Charge; digest §7): the ring's destination checks and the straight plans
+    to it in C give the same spots, in the same order, as the Python (each charger at each enemy)."""
+    game = _game(t)
+    if game is None:
+        return
+    for m, target, allowance in _charges(game.state, (t["allowance"], 7.0, 12.0)):
+        _same_charge(game.state, m, target, allowance)
+
+
+@needs_build
+@settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow])
+@given(tables())
+def test_what_the_charge_loop_hands_back_to_python_is_answered_the_same(t: dict[str, Any]) -> None:
+    """With the margins widened every near decision of the ring's checks goes to the Python reference."""
+    game = _game(t)
+    if game is None:
+        return
+    FAST.set_margins(1e9, 1e9)
+    try:
+        for m, target, allowance in _charges(game.state, (t["allowance"], 9.0)):
+            _same_charge(game.state, m, target, allowance)
+    finally:
+        FAST.set_margins(1e-9, 1e-9)
+
+
+@needs_build
+def test_charges_on_a_busy_table_reach_and_fall_short_alike() -> None:
+    """A fixed position with difficult ground, a wall, a platform and bases in the way: charges that reach (by a
+    straight line and round a base) and charges that fall short, compiled and Python alike."""
+    terrain = [
+        box("wood", "difficult", 8, 8, 12, 12, cover=True),
+        box("wall", "obstacle", 14, 6, 14.5, 14, height=2.0),
+        box("tower", "platform", 4, 14, 8, 18, height=3.0),
+        box("rock", "impassable", 16, 16, 19, 19, height=3.0),
+    ]
+    game = position(
+        [trooper(), trooper()],
+        [trooper(), trooper(base=40)],
+        {"a1": (6.0, 6.0), "a2": (10.0, 4.0), "b1": (12.0, 14.0), "b2": (16.0, 10.0)},
+        terrain=terrain,
+        params={"difficult_cost": 2},
+    )
+    reached = set()
+    for m, target, allowance in _charges(game.state, (3.0, 8.0, 14.0)):
+        reached.add(_same_charge(game.state, m, target, allowance).reached)
+    assert reached == {True, False}

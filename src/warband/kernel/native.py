@@ -22,7 +22,10 @@ PURE_ENV = "WARBAND_PURE"
 #: Every compiled fast path: module -> what it accelerates.
 EXTENSIONS = {
     "warband.kernel.geometry._can_see": "line of sight between models (kernel.geometry.sight.Sight.can_see)",
-    "warband.rulesets.trench_crusade._straight_moves": "Trench Crusade move candidates (space._move_candidates)",
+    "warband.kernel.geometry._routes": "route legs clear of solids and bases (kernel.geometry.paths.shortest_path)",
+    "warband.rulesets.trench_crusade._straight_moves": (
+        "Trench Crusade move candidates and a Charge's ring (space._move_candidates, space._charge_spots)"
+    ),
     "warband.rulesets.trench_crusade._threat_pairs": "Trench Crusade evaluation's attacker-target pairs (evaluate)",
     "warband.rulesets.trenches_and_turbines._sight_lines": "Trenches and Turbines lines of sight (sight.sight)",
     "warband.rulesets.trenches_and_turbines._spot_checks": "Trenches and Turbines free spots (spots.spot_problem)",

@@ -8,9 +8,14 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
+from warband.kernel import native
 from warband.kernel.geometry.distance import CLEAR_TOL, EPS, Vec, distance, segment_point_distance
 from warband.kernel.geometry.terrain import TerrainPiece
+
+#: the compiled leg test (None: not built, or WARBAND_PURE=1; the Python ``clear`` of shortest_path runs)
+_routes = native.load("warband.kernel.geometry._routes")
 
 _GROW = 1.05  # safety factor for path-finding nodes
 _COS_PI_8 = math.cos(math.pi / 8.0)
@@ -32,13 +37,18 @@ class _WalkGraph:
     are asked, whether a leg between two of them keeps clear of the solids. Circles (bases) are checked afresh
     each time: they move."""
 
-    __slots__ = ("clear", "nodes", "solids", "static")
+    __slots__ = ("clear", "compiled", "nodes", "solids", "static")
 
     def __init__(self, solids: tuple[TerrainPiece, ...], nodes: list[Vec]) -> None:
         self.solids = solids
         self.nodes = nodes
         self.static = frozenset(nodes)
         self.clear: dict[tuple[Vec, Vec], bool] = {}
+        # the solids as the compiled leg test's C arrays (_routes.pyx), or None where it is not in use
+        self.compiled: object | None = _routes.Solids(solids) if _routes is not None else None
+
+
+CircleSeq = Sequence[tuple[Vec, float]]
 
 
 class Routes:
@@ -47,6 +57,8 @@ class Routes:
 
     __slots__ = ()
     _walks: dict[tuple[float, tuple[int, ...]], _WalkGraph]
+    width: float
+    depth: float
     on_table: Callable[[Vec, float], bool]
 
     def _walk_graph(self, grow: float, solids: tuple[TerrainPiece, ...]) -> _WalkGraph:
@@ -71,6 +83,38 @@ class Routes:
             self._walks.clear()
         walk = self._walks[key] = _WalkGraph(solids, nodes)
         return walk
+
+    def _route_nodes(
+        self, walk: _WalkGraph, a: Vec, b: Vec, grow: float, solids: Sequence[TerrainPiece], circs: CircleSeq
+    ) -> list[Vec]:
+        """The candidate nodes of :meth:`shortest_path` among bases (``circs``): ``a``, ``b``, the walk graph's
+        corners off every base, then each base's octagon corners on the table, clear of the solids and off every
+        base (the reference of ``_routes.route_nodes``)."""
+
+        def off_bases(node: Vec) -> bool:
+            nx, ny = node
+            for (cx, cy), rad in circs:  # noqa: SIM110 - an explicit loop is faster on the hot path
+                if _hypot(nx - cx, ny - cy) < rad - CLEAR_TOL:
+                    return False
+            return True
+
+        nodes = [a, b]
+        nodes.extend(node for node in walk.nodes if off_bases(node))
+        lim_r = grow - CLEAR_TOL
+        for (ox, oy), orad in circs:
+            rr = _GROW * orad / _COS_PI_8 if orad > 0.0 else 1e-4
+            for ux, uy in _OCTAGON:
+                node = (ox + rr * ux, oy + rr * uy)
+                if not self.on_table(node, grow):
+                    continue
+                ok = True
+                for piece in solids:
+                    if piece.circle_overlaps(node, lim_r) if lim_r > 0.0 else piece.contains(node):
+                        ok = False
+                        break
+                if ok and off_bases(node):
+                    nodes.append(node)
+        return nodes
 
     def shortest_path(
         self,
@@ -109,6 +153,9 @@ class Routes:
         walk = self._walk_graph(grow, solids)
         static = walk.static
         known = walk.clear
+        fast: Any = _routes  # the module (typed loosely: mypy does not read .pyx)
+        fast_solids = walk.compiled if fast is not None else None
+        fast_circles = fast.Circles(circs) if fast is not None else None
 
         def clear_of_solids(p: Vec, q: Vec, lox: float, hix: float, loy: float, hiy: float) -> bool:
             for piece in solids:
@@ -120,6 +167,15 @@ class Routes:
             return True
 
         def clear(p: Vec, q: Vec) -> bool:
+            if fast_solids is not None:  # the same tests in C (_routes.pyx)
+                if p in static and q in static:
+                    hit = known.get((p, q))
+                    if hit is None:
+                        if len(known) > WALK_MEMO_LIMIT:
+                            known.clear()
+                        hit = known[(p, q)] = fast.solids_clear(fast_solids, p[0], p[1], q[0], q[1], grow, margin)
+                    return hit and bool(fast.circles_clear(fast_circles, p[0], p[1], q[0], q[1]))
+                return bool(fast.leg_clear(fast_solids, fast_circles, p[0], p[1], q[0], q[1], grow, margin))
             px, py = p
             qx, qy = q
             lox = px if px < qx else qx
@@ -151,33 +207,15 @@ class Routes:
 
         # ---- candidate nodes: the solids' grown corners (fixed: filtered once per radius, see _walk_graph),
         # then the bases' octagons; every one clear of the table edge, the solids and the bases
-        nodes: list[Vec] = [a, b]
+        nodes: list[Vec]
         if not circs:
-            nodes.extend(walk.nodes)
+            nodes = [a, b, *walk.nodes]
+        elif fast_solids is not None:  # the same nodes in the same order, in C (_routes.pyx)
+            nodes = fast.route_nodes(
+                fast_solids, fast_circles, walk.nodes, a, b, grow, self.width, self.depth, _GROW, _COS_PI_8, _OCTAGON
+            )
         else:
-
-            def off_bases(node: Vec) -> bool:
-                nx, ny = node
-                for (cx, cy), rad in circs:  # noqa: SIM110 - an explicit loop is faster on the hot path
-                    if _hypot(nx - cx, ny - cy) < rad - CLEAR_TOL:
-                        return False
-                return True
-
-            nodes.extend(node for node in walk.nodes if off_bases(node))
-            lim_r = grow - CLEAR_TOL
-            for (ox, oy), orad in circs:
-                rr = _GROW * orad / _COS_PI_8 if orad > 0.0 else 1e-4
-                for ux, uy in _OCTAGON:
-                    node = (ox + rr * ux, oy + rr * uy)
-                    if not self.on_table(node, grow):
-                        continue
-                    ok = True
-                    for piece in solids:
-                        if piece.circle_overlaps(node, lim_r) if lim_r > 0.0 else piece.contains(node):
-                            ok = False
-                            break
-                    if ok and off_bases(node):
-                        nodes.append(node)
+            nodes = self._route_nodes(walk, a, b, grow, solids, circs)
 
         # ---- lazy A* (Dijkstra with a zero heuristic when the cost is custom)
         n = len(nodes)

@@ -11,6 +11,11 @@ algorithm, here libm's ``hypot``) and everything derived from it (a trace's leng
 a footprint, the reach). Where such a value is within ``_MARGIN`` of the threshold it is compared with, and where
 a rule path is rare and long (quick_ok refused, a jump between platforms), the candidate is handed to the Python
 reference (``ask``), so the answer is always the reference's.
+
+The same loop object answers a Charge's ring in ``space._charge_spots`` (seed 000 Charge; digest §7): built with no
+engagement circles (a Charge may end within 1" of enemies), ``charge_ring`` is ``check_destination`` of each ring
+point and ``charge_straight`` the straight ``_plan_move`` to one, with its cost and end height; that cost is kept
+(it orders the spots), so its line length is CPython's ``math.hypot``, and the whole sum is the reference's.
 """
 
 from libc.math cimport copysign, fabs, floor, hypot, isfinite
@@ -40,6 +45,9 @@ SOURCE_SHA = WARBAND_SRC_SHA.decode("ascii")
 import builtins
 
 _py_round = builtins.round
+import math
+
+_py_hypot = math.hypot
 
 cdef double EPS = 1e-9
 cdef double _MARGIN = 1e-9  # libm hypot vs CPython's: at most a few ulps (~1e-14 here) apart
@@ -291,14 +299,18 @@ cdef class Candidates:
 
     cdef int plan_ok(self, double x, double y) except -1:
         """``isinstance(plan_move(state, m, (x, y), allowance, straight=True, env=env), MovePlan)``."""
+        cdef double total = 0.0, end_z = 0.0
+        cdef int q = self.destination_ok(x, y)
+        if q != YES:
+            return q
+        return self.straight_plan(x, y, False, &total, &end_z)
+
+    cdef int destination_ok(self, double x, double y) except -1:
+        """``not check_destination(state, m, (x, y), mode, env)``: YES, NO, or ASK (the reference must say)."""
         cdef Terrain t = self.terrain
-        cdef int i, n = t.n, q, end_platform = -1, ncross = 0, j, k
-        cdef double r = self.r, d, t0, t1, end_z = 0.0, length, cost, dz, climb, total, limit
-        cdef double lox, hix, loy, hiy, ax = self.mx, ay = self.my, dx, dy, length2, cx, cy, cr, tt, ex, ey, lim
-        cdef double lo, hi, tot, s0, s1, key
+        cdef int i, n = t.n
+        cdef double r = self.r, d
         cdef double* b
-        cdef double* cr_ = self.crossings.data
-        cdef bint open_, blocked
         # check_destination: the table edge, solid terrain under the base, the bases and the engagement rule
         if not (x - r >= -EPS and x + r <= t.width + EPS and y - r >= -EPS and y + r <= t.depth + EPS):
             return NO
@@ -315,9 +327,20 @@ cdef class Candidates:
                 return ASK
             if d < r:
                 return NO
-        q = self.quick_ok(x, y)
-        if q != YES:
-            return q
+        return self.quick_ok(x, y)
+
+    cdef int straight_plan(self, double x, double y, bint exact, double* total_out, double* end_z_out) except -1:
+        """``_plan_move(state, m, (x, y), allowance, mode, None, straight=True, env, ..., checked=True)``: YES
+        (its cost and end height in ``total_out``, ``end_z_out``), NO (a reason), ASK (the reference must say).
+        ``exact``: the line's length is CPython's ``math.hypot`` (a cost the caller keeps), not libm's."""
+        cdef Terrain t = self.terrain
+        cdef int i, n = t.n, end_platform = -1, ncross = 0, j, k
+        cdef double t0, t1, end_z = 0.0, length, cost, dz, climb, total, limit
+        cdef double lox, hix, loy, hiy, ax = self.mx, ay = self.my, dx, dy, length2, cx, cy, cr, tt, ex, ey, lim
+        cdef double lo, hi, tot, s0, s1
+        cdef double* b
+        cdef double* cr_ = self.crossings.data
+        cdef bint open_
         # _plan_move: the platform under the end (the tallest containing it, the first of equals)
         for i in range(n):
             if t.kind[i] == K_PLATFORM and t.contains(i, x, y) and (end_platform < 0 or t.height[i] > t.height[end_platform]):
@@ -357,7 +380,7 @@ cdef class Candidates:
         if self.mz > self.free and end_z > self.free and fabs(dz) <= self.free + 1e-9 and self.start_platform != end_platform:
             return ASK
         # Table.trace: the crossings sorted by entry (ties in terrain order), the union of the difficult ones
-        length = hypot(dx, dy)
+        length = <double>_py_hypot(dx, dy) if exact else hypot(dx, dy)
         for i in range(n):
             b = t.bbox + 4 * i
             if b[2] < lox - EPS or b[0] > hix + EPS or b[3] < loy - EPS or b[1] > hiy + EPS:
@@ -401,9 +424,32 @@ cdef class Candidates:
         climb = (dz if dz > self.free + 1e-9 else 0.0) + 0.0
         total = cost + climb
         limit = self.allowance + 1e-6
-        if fabs(total - limit) <= _MARGIN:
-            return ASK
+        if fabs(total - limit) <= _MARGIN and not exact:
+            return ASK  # libm's length: the reference decides
+        total_out[0] = total
+        end_z_out[0] = end_z
         return NO if total > limit else YES
+
+    def charge_ring(self, list ring):
+        """``not check_destination(state, m, p, "charge", env)`` of each ring point (this loop built with no
+        engagement circles: a Charge has no engagement rule for its end): True, False, or None (the reference
+        must say)."""
+        cdef list out = []
+        cdef int v
+        for p in ring:
+            v = self.destination_ok(p[0], p[1])
+            out.append(True if v == YES else False if v == NO else None)
+        return out
+
+    def charge_straight(self, double x, double y):
+        """The straight plan of a charge to ``(x, y)``, a ring point that passed ``check_destination``
+        (``_plan_move(..., "charge", None, True, env, False, checked=True)``): ``(cost, end_z)`` of the plan,
+        False (no plan: a reason), or None (the reference must say)."""
+        cdef double total = 0.0, end_z = 0.0
+        cdef int v = self.straight_plan(x, y, True, &total, &end_z)
+        if v == YES:
+            return (total, end_z)
+        return False if v == NO else None
 
     def run(self, list raw, double spacing2):
         """The candidate loop over ``raw`` points (see the module docstring): the kept candidates, in order."""

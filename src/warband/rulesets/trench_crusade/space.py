@@ -450,8 +450,6 @@ def _move_candidates(state: State, m: Model, allowance: float, compiled: bool | 
 def _compiled_loop(state: State, m: Model, allowance: float, pts: list[Vec], env: MoveEnv) -> list[Vec]:
     """The candidate loop of :func:`_move_candidates` in C (``_straight_moves.Candidates.run``): the same kept
     points in the same order; a point it cannot settle outside rounding is asked of :func:`plan_move` here."""
-    assert _straight_moves is not None
-    ctx = state.ctx
     reach = allowance + 1e-6
     mx, my = m.x, m.y
 
@@ -460,12 +458,21 @@ def _compiled_loop(state: State, m: Model, allowance: float, pts: list[Vec], env
             return False
         return isinstance(plan_move(state, m, cand, allowance, straight=True, env=env), MovePlan)
 
+    got: list[Vec] = _loop(state, m, allowance, env, env._near, ask).run(pts, _CANDIDATE_SPACING**2)
+    return got
+
+
+def _loop(state: State, m: Model, allowance: float, env: MoveEnv, near: list[Any], ask: Any) -> Any:
+    """The compiled loop's view of a move of ``m`` (``_straight_moves.Candidates``): the table, the model, the
+    allowance and ``env``'s bases and circles, with ``near`` as its engagement circles (none for a Charge)."""
+    assert _straight_moves is not None
+    ctx = state.ctx
     sp = env.start_platform
     start_platform = -1 if sp is None else next(i for i, t in enumerate(ctx.table.terrain) if t is sp)
-    loop = _straight_moves.Candidates(
+    return _straight_moves.Candidates(
         _terrain(ctx),
-        mx,
-        my,
+        m.x,
+        m.y,
         m.z,
         m.radius,
         allowance,
@@ -473,12 +480,10 @@ def _compiled_loop(state: State, m: Model, allowance: float, pts: list[Vec], env
         float(ctx.params["obstacle_free_height"]),
         start_platform,
         env._bases,
-        env._near,
+        near,
         env.circles,
         ask,
     )
-    got: list[Vec] = loop.run(pts, _CANDIDATE_SPACING**2)
-    return got
 
 
 _TERRAIN: dict[tuple[int, float], tuple[Table, Any]] = {}
@@ -656,10 +661,25 @@ def charge_spots(state: State, m: Model, target: Model, allowance: float, first_
     return got
 
 
-def _charge_spots(state: State, m: Model, target: Model, allowance: float, first_only: bool) -> ChargeSpots:
+def _charge_spots(
+    state: State, m: Model, target: Model, allowance: float, first_only: bool, compiled: bool | None = None
+) -> ChargeSpots:
+    """:func:`charge_spots` itself. The ring's destination checks and the straight plans to it run in C when the
+    extension is built (``_straight_moves``: the same answers; a point it cannot settle outside rounding is
+    asked of the Python here); ``compiled`` forces one path (tests)."""
     rng = float(state.ctx.params["engagement_range"])
     env = MoveEnv(state, m, "charge")
-    ring = [p for p in _ring(m, target, rng) if not check_destination(state, m, p, "charge", env)]
+    use_c = _straight_moves is not None and compiled is not False
+    loop = _loop(state, m, allowance, env, [], None) if use_c else None
+    raw = _ring(m, target, rng)
+    if loop is None:
+        ring = [p for p in raw if not check_destination(state, m, p, "charge", env)]
+    else:
+        ring = [
+            p
+            for p, ok in zip(raw, loop.charge_ring(raw), strict=True)
+            if (ok if ok is not None else not check_destination(state, m, p, "charge", env))
+        ]
     found: list[tuple[float, float, int, Vec]] = []
     # a route is never shorter than the straight line and never costs less than its length (difficult_cost is at
     # least 1): a spot farther than the allowance cannot be reached, so it is not planned (the margin covers
@@ -670,9 +690,16 @@ def _charge_spots(state: State, m: Model, target: Model, allowance: float, first
         for i, p in enumerate(order):
             if math.hypot(p[0] - m.x, p[1] - m.y) > far:
                 continue
-            plan = _plan_move(state, m, p, allowance, "charge", None, straight, env, False, checked=True)
-            if isinstance(plan, MovePlan) and ends_in_reach(state, m, target, p, plan.end_z):
-                found.append((round(gap_at(p, m.radius, target), 2), plan.cost, i, _r2(p)))
+            # (cost, end height) of the plan, None when there is none
+            fast = loop.charge_straight(p[0], p[1]) if (straight and loop is not None) else None
+            got: tuple[float, float] | None
+            if fast is None:
+                plan = _plan_move(state, m, p, allowance, "charge", None, straight, env, False, checked=True)
+                got = (plan.cost, plan.end_z) if isinstance(plan, MovePlan) else None
+            else:
+                got = fast or None
+            if got is not None and ends_in_reach(state, m, target, p, got[1]):
+                found.append((round(gap_at(p, m.radius, target), 2), got[0], i, _r2(p)))
                 if first_only or (not straight and len(found) >= 4):
                     break
         if found:
