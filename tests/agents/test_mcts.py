@@ -10,7 +10,7 @@ import pytest
 from warband.agents.base import AgentError, make_agent
 from warband.agents.heuristic import STOP_PROMPTS, HeuristicAgent
 from warband.agents.mcts import DEFAULT_ITERATIONS, DEFAULT_ROLLOUTS, RULESET_DEFAULTS, MCTSAgent
-from warband.agents.rollout import RolloutSearch, play_activations
+from warband.agents.rollout import RolloutSearch, play_activations, play_rounds
 from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
@@ -429,6 +429,37 @@ def test_a_horizon_in_activations_ends_where_the_next_activation_begins() -> Non
     play_activations(two, 2, unit, lambda x: x.legal_actions()[0])
     if two.decision.kind != "over":
         assert int(g.state.vars["activation"]) == start + 1 and int(two.state.vars["activation"]) == start + 2
+
+
+def test_a_horizon_in_rounds_ends_after_the_end_phase() -> None:
+    # digest §3.2/§3.3: a round ends when the deck is empty; the End phase scores the objectives and the Start
+    # phase of the next deals a new deck, so a rollout of rounds=1 is judged after the scoring, at the next
+    # round's first choice (or the game's end)
+    game = tt_action_position()
+    start = game.state.turn
+    g = game.clone()
+    g.apply(game.legal_actions()[0])
+    turns: list[int] = []
+
+    def choose(x: Game) -> Action:
+        turns.append(x.state.turn)
+        return x.legal_actions()[0]
+
+    play_rounds(g, 1, choose)
+    assert turns and all(t == start for t in turns)  # every choice it played was in the root's round
+    if g.decision.kind != "over":
+        assert g.decision.kind == "choice" and g.state.turn == start + 1
+        assert len(g.state.vars["deck"]) > 0  # the new round's deck, built after the scoring
+    two = game.clone()
+    two.apply(game.legal_actions()[0])
+    play_rounds(two, 2, lambda x: x.legal_actions()[0])
+    assert two.decision.kind == "over" or two.state.turn == start + 2
+    agent = MCTSAgent(seed=1, rounds=1, iterations=4)
+    assert agent.choose(game.clone()) in game.legal_actions()
+    assert agent._rollouts is not None and agent._rollouts.rounds == 1 and agent.last_iterations == 4
+    assert make_agent("mcts:rounds=1").describe().endswith("rounds=1")
+    with pytest.raises(AgentError):
+        make_agent("mcts:rounds=-1")
 
 
 def test_rollout_ends_judged_by_the_search_evaluation_when_asked() -> None:

@@ -7,7 +7,7 @@ agent with ``policy_samples`` dice streams and refined destinations, 1 by defaul
 both sides) play on up to a **horizon**: the
 ``horizon``-th top-level decision (an activation, an action, a deployment) after the candidate, or the end of
 the game; or, with ``activations`` N > 0, until N activations have ended (the root's and those after it, see
-:func:`play_activations`). Pending dice are rolled and the position judged by the evaluation
+:func:`play_activations`); or, with ``rounds`` N > 0, until N rounds have ended (:func:`play_rounds`). Pending dice are rolled and the position judged by the evaluation
 (``Ruleset.evaluate``, or the learned one), or by the ruleset's ``search_evaluate`` face where it has one and
 ``leaf`` is ``search`` (a slower evaluation meant for the few ends of rollouts: Trenches and Turbines adds each
 unit's threat). The candidate with the best mean wins (ties going to the earlier one, so to the heuristic's own
@@ -64,6 +64,7 @@ class RolloutSearch:
         policy_samples: int = 1,
         leaf: str = "plain",
         activations: int = 0,
+        rounds: int = 0,
     ) -> None:
         self.width = width
         self.margin = margin
@@ -73,6 +74,7 @@ class RolloutSearch:
         self.eval = eval_kind
         self.leaf = leaf
         self.activations = activations
+        self.rounds = rounds
         self.ranker = HeuristicAgent(seed=derive_seed(seed, 11), eval=eval_kind)
         self.played = 0
         self.last_values: dict[Action, float] = {}
@@ -145,7 +147,9 @@ class RolloutSearch:
             depth=self.policy_depth,
             eval=self.eval,
         )
-        if self.activations > 0:
+        if self.rounds > 0:
+            play_rounds(g, self.rounds, policy.choose)
+        elif self.activations > 0:
             play_activations(g, self.activations, piece, policy.choose)
         else:
             play_to_horizon(g, self.horizon, policy.choose)
@@ -212,5 +216,18 @@ def play_activations(g: Game, activations: int, piece: str | None, choose: Calla
                 return True
             piece = d.model
         return False
+
+    play_on(g, choose, stop)
+
+
+def play_rounds(g: Game, rounds: int, choose: Callable[[Game], Action]) -> None:
+    """Play ``g`` on (:func:`play_on`) until ``rounds`` round ends have passed (``state.turn`` has grown by
+    ``rounds``: the first choice decision of a later round) or the game ends. So the rollout's end has been
+    through the End phase's scoring (Trenches and Turbines: objectives score at the end of each round, digest
+    §3.3), and every candidate is judged at the same point of the game, whatever the activation deck drew."""
+    end = g.state.turn + rounds
+
+    def stop(d: Decision) -> bool:
+        return g.state.turn >= end
 
     play_on(g, choose, stop)
