@@ -7,7 +7,8 @@ agent with ``policy_samples`` dice streams and refined destinations, 1 by defaul
 both sides) play on up to a **horizon**: the
 ``horizon``-th top-level decision (an activation, an action, a deployment) after the candidate, or the end of
 the game; or, with ``activations`` N > 0, until N activations have ended (the root's and those after it, see
-:func:`play_activations`); or, with ``rounds`` N > 0, until N rounds have ended (:func:`play_rounds`). Pending dice are rolled and the position judged by the evaluation
+:func:`play_activations`); or, with ``rounds`` N > 0, until N rounds have ended (:func:`play_rounds`).
+Pending dice are rolled and the position judged by the evaluation
 (``Ruleset.evaluate``, or the learned one), or by the ruleset's ``search_evaluate`` face where it has one and
 ``leaf`` is ``search`` (a slower evaluation meant for the few ends of rollouts: Trenches and Turbines adds each
 unit's threat). The candidate with the best mean wins (ties going to the earlier one, so to the heuristic's own
