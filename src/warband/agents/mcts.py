@@ -13,8 +13,9 @@ Two searches, chosen by the ``search`` option:
   ``activations`` (0: the horizon counts decisions; N > 0: rollouts end when the N-th activation from the root's
   ends instead, :func:`~warband.agents.rollout.play_activations`), ``rounds`` (0; N > 0: rollouts end at the first
   choice after the N-th round end from the root's, End phase scoring included,
-  :func:`~warband.agents.rollout.play_rounds`; it wins over ``activations`` and ``horizon``) and ``leaf`` (``plain``, the default: rollout
-  ends are judged by the evaluation; ``search``: by the ruleset's ``search_evaluate`` face where it has one).
+  :func:`~warband.agents.rollout.play_rounds`; it wins over ``activations`` and ``horizon``) and ``leaf``
+  (``plain``, the default: rollout ends are judged by the evaluation; ``search``: by the ruleset's
+  ``search_evaluate`` face where it has one).
   Measured with ``warband ladder RULESET --agents mcts --against heuristic --sprt ...`` (docs/evaluation.md).
 * ``uct``: the open-loop Monte Carlo tree search described below (it did not beat the heuristic).
 
