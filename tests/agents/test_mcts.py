@@ -458,6 +458,16 @@ def test_a_horizon_in_rounds_ends_after_the_end_phase() -> None:
     assert agent.choose(game.clone()) in game.legal_actions()
     assert agent._rollouts is not None and agent._rollouts.rounds == 1 and agent.last_iterations == 4
     assert make_agent("mcts:rounds=1").describe().endswith("rounds=1")
+    # a budget in rollout decisions (steps): rounds of one rollout per candidate until the policy has answered
+    # that many choices, never fewer than one round, never more than the iterations
+    one = MCTSAgent(seed=1, rounds=1, iterations=16, steps=1, margin=0)
+    one.choose(game.clone())
+    assert one._rollouts is not None and one.last_iterations == one.width == 4
+    assert one._rollouts.steps_used > 0
+    ample = MCTSAgent(seed=1, rounds=1, iterations=8, steps=10**6)
+    ample.choose(game.clone())
+    assert ample.last_iterations == 8
+    assert make_agent("mcts:rounds=1,steps=300").describe().endswith("rounds=1,steps=300")
     with pytest.raises(AgentError):
         make_agent("mcts:rounds=-1")
 

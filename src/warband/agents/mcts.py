@@ -13,7 +13,8 @@ Two searches, chosen by the ``search`` option:
   ``activations`` (0: the horizon counts decisions; N > 0: rollouts end when the N-th activation from the root's
   ends instead, :func:`~warband.agents.rollout.play_activations`), ``rounds`` (0; N > 0: rollouts end at the first
   choice after the N-th round end from the root's, End phase scoring included,
-  :func:`~warband.agents.rollout.play_rounds`; it wins over ``activations`` and ``horizon``) and ``leaf``
+  :func:`~warband.agents.rollout.play_rounds`; it wins over ``activations`` and ``horizon``), ``steps`` (0; N > 0:
+  no new round of rollouts once they have answered N choices in all) and ``leaf``
   (``plain``, the default: rollout ends are judged by the evaluation; ``search``: by the ruleset's
   ``search_evaluate`` face where it has one).
   Measured with ``warband ladder RULESET --agents mcts --against heuristic --sprt ...`` (docs/evaluation.md).
@@ -140,6 +141,7 @@ _HIGH: dict[str, float] = {
     "horizon": 1000,
     "activations": 1000,
     "rounds": 1000,
+    "steps": 10_000_000,
     "policy_depth": 20,
     "policy_samples": 1000,
     "margin": 100.0,
@@ -192,6 +194,7 @@ class MCTSAgent(Agent):
         self.horizon: int = _number(opts, "horizon", DEFAULT_HORIZON, 1, int)
         self.activations: int = _number(opts, "activations", 0, 0, int)
         self.rounds: int = _number(opts, "rounds", 0, 0, int)
+        self.steps: int = _number(opts, "steps", 0, 0, int)
         self.policy_depth: int = _number(opts, "policy_depth", DEFAULT_POLICY_DEPTH, 0, int)
         self.margin: float = _number(opts, "margin", DEFAULT_MARGIN, 0.0, float)
         self.policy_samples: int = _number(opts, "policy_samples", 1, 1, int)
@@ -246,6 +249,7 @@ class MCTSAgent(Agent):
                 + (f",leaf={self.leaf}" if self.leaf != DEFAULT_LEAF else "")
                 + (f",activations={self.activations}" if self.activations else "")
                 + (f",rounds={self.rounds}" if self.rounds else "")
+                + (f",steps={self.steps}" if self.steps else "")
                 + (f",eval={self.eval}" if self.eval != "heuristic" else "")
             )
         return (
@@ -290,7 +294,7 @@ class MCTSAgent(Agent):
         self._tuned_for = ruleset
         table: dict[str, float] = {"iterations": DEFAULT_ROLLOUTS, "width": DEFAULT_WIDTH, "horizon": DEFAULT_HORIZON}
         table |= {"policy_depth": DEFAULT_POLICY_DEPTH, "policy_samples": 1, "margin": DEFAULT_MARGIN, "activations": 0}
-        table |= {"rounds": 0}
+        table |= {"rounds": 0, "steps": 0}
         table |= RULESET_DEFAULTS.get(ruleset, {})
         for key, value in table.items():
             if key not in self._given:
@@ -309,6 +313,7 @@ class MCTSAgent(Agent):
             self.leaf,
             self.activations,
             self.rounds,
+            self.steps,
         )
 
     def _best(self, root: Node, me: int, actions: list[Action]) -> Action:

@@ -23,7 +23,9 @@ guaranteed to be better, and the ladder measures it.
 
 The rollouts are played in rounds (round ``j`` plays the ``j``-th rollout of every candidate) until the budget,
 ``iterations`` rollouts in all (or ``seconds``), is spent, so every candidate gets the same number give or take
-one. **Common random numbers**: the ``j``-th rollout of every candidate starts from the same dice stream and
+one. With ``steps`` N > 0 the rounds also stop (after the first) once the rollouts have answered N choices in
+all: long rollouts (early in a Trenches and Turbines round, with ``rounds``) get fewer, short ones more, and the
+time a decision takes stays bounded without the clock. **Common random numbers**: the ``j``-th rollout of every candidate starts from the same dice stream and
 uses the same policy seed, so candidates are compared on the same luck.
 
 Deployment decisions (prompts ``deploy`` and ``zone``) are left to the heuristic: a horizon of a few
@@ -66,6 +68,7 @@ class RolloutSearch:
         leaf: str = "plain",
         activations: int = 0,
         rounds: int = 0,
+        steps: int = 0,
     ) -> None:
         self.width = width
         self.margin = margin
@@ -76,6 +79,8 @@ class RolloutSearch:
         self.leaf = leaf
         self.activations = activations
         self.rounds = rounds
+        self.steps = steps
+        self.steps_used = 0
         self.ranker = HeuristicAgent(seed=derive_seed(seed, 11), eval=eval_kind)
         self.played = 0
         self.last_values: dict[Action, float] = {}
@@ -85,6 +90,7 @@ class RolloutSearch:
         ``time.perf_counter`` value, with at least one round), their dice drawn from ``base``."""
         ranked = self.ranker.ranked(game)
         self.played = 0
+        self.steps_used = 0
         self.last_values = {}
         if len(ranked) <= 1 or game.decision.prompt in DEPLOY_PROMPTS:
             return ranked[0]
@@ -98,6 +104,8 @@ class RolloutSearch:
             if deadline is None and self.played >= budget:
                 break
             if deadline is not None and j > 0 and time.perf_counter() >= deadline:
+                break
+            if self.steps > 0 and j > 0 and self.steps_used >= self.steps:
                 break
             dice = derive_seed(base ^ _DICE, j)
             policy_seed = derive_seed(base, j)
@@ -148,12 +156,20 @@ class RolloutSearch:
             depth=self.policy_depth,
             eval=self.eval,
         )
+        answered = 0
+
+        def choose(x: Game) -> Action:
+            nonlocal answered
+            answered += 1
+            return policy.choose(x)
+
         if self.rounds > 0:
-            play_rounds(g, self.rounds, policy.choose)
+            play_rounds(g, self.rounds, choose)
         elif self.activations > 0:
-            play_activations(g, self.activations, piece, policy.choose)
+            play_activations(g, self.activations, piece, choose)
         else:
-            play_to_horizon(g, self.horizon, policy.choose)
+            play_to_horizon(g, self.horizon, choose)
+        self.steps_used += answered
         return self.judge(g, me)
 
     def judge(self, g: Game, me: int) -> float:
