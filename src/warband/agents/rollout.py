@@ -25,7 +25,9 @@ The rollouts are played in rounds (round ``j`` plays the ``j``-th rollout of eve
 ``iterations`` rollouts in all (or ``seconds``), is spent, so every candidate gets the same number give or take
 one. With ``steps`` N > 0 the rounds also stop (after the first) once the rollouts have answered N choices in
 all: long rollouts (early in a Trenches and Turbines round, with ``rounds``) get fewer, short ones more, and the
-time a decision takes stays bounded without the clock. **Common random numbers**: the ``j``-th rollout of every candidate starts from the same dice stream and
+time a decision takes stays bounded without the clock.
+
+**Common random numbers**: the ``j``-th rollout of every candidate starts from the same dice stream and
 uses the same policy seed, so candidates are compared on the same luck.
 
 Deployment decisions (prompts ``deploy`` and ``zone``) are left to the heuristic: a horizon of a few
