@@ -490,6 +490,8 @@ def test_rollout_ends_judged_by_the_search_evaluation_when_asked() -> None:
     assert default._rollouts is not None and default._rollouts.leaf == "plain" and default.activations == 0
     assert default._rollouts.judge(game, 0) == pytest.approx(TT.evaluate(game.state, 0))
     assert (default.horizon, default.margin) == (2, 1.0)
+    # rollouts to the round's end, 8 of them (measured: docs/evaluation.md, branch tt21c)
+    assert (default.iterations, default.rounds, default._rollouts.rounds) == (8, 1, 1)
     # a ruleset without the face: the evaluation itself
     tc = searched_position(TC, 3)
     assert search.judge(tc, 0) == pytest.approx(TC.evaluate(tc.state, 0))
