@@ -10,7 +10,7 @@ import pytest
 from warband.agents.base import AgentError, make_agent
 from warband.agents.heuristic import STOP_PROMPTS, HeuristicAgent
 from warband.agents.mcts import DEFAULT_ITERATIONS, DEFAULT_ROLLOUTS, RULESET_DEFAULTS, MCTSAgent
-from warband.agents.rollout import RolloutSearch, play_activations
+from warband.agents.rollout import RolloutSearch, play_activations, play_rounds
 from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
 from warband.kernel.engine import Game
@@ -431,6 +431,47 @@ def test_a_horizon_in_activations_ends_where_the_next_activation_begins() -> Non
         assert int(g.state.vars["activation"]) == start + 1 and int(two.state.vars["activation"]) == start + 2
 
 
+def test_a_horizon_in_rounds_ends_after_the_end_phase() -> None:
+    # digest §3.2/§3.3: a round ends when the deck is empty; the End phase scores the objectives and the Start
+    # phase of the next deals a new deck, so a rollout of rounds=1 is judged after the scoring, at the next
+    # round's first choice (or the game's end)
+    game = tt_action_position()
+    start = game.state.turn
+    g = game.clone()
+    g.apply(game.legal_actions()[0])
+    turns: list[int] = []
+
+    def choose(x: Game) -> Action:
+        turns.append(x.state.turn)
+        return x.legal_actions()[0]
+
+    play_rounds(g, 1, choose)
+    assert turns and all(t == start for t in turns)  # every choice it played was in the root's round
+    if g.decision.kind != "over":
+        assert g.decision.kind == "choice" and g.state.turn == start + 1
+        assert len(g.state.vars["deck"]) > 0  # the new round's deck, built after the scoring
+    two = game.clone()
+    two.apply(game.legal_actions()[0])
+    play_rounds(two, 2, lambda x: x.legal_actions()[0])
+    assert two.decision.kind == "over" or two.state.turn == start + 2
+    agent = MCTSAgent(seed=1, rounds=1, iterations=4)
+    assert agent.choose(game.clone()) in game.legal_actions()
+    assert agent._rollouts is not None and agent._rollouts.rounds == 1 and agent.last_iterations == 4
+    assert make_agent("mcts:rounds=1").describe().endswith("rounds=1")
+    # a budget in rollout decisions (steps): rounds of one rollout per candidate until the policy has answered
+    # that many choices, never fewer than one round, never more than the iterations
+    one = MCTSAgent(seed=1, rounds=1, iterations=16, steps=1, margin=0)
+    one.choose(game.clone())
+    assert one._rollouts is not None and one.last_iterations == one.width == 4
+    assert one._rollouts.steps_used > 0
+    ample = MCTSAgent(seed=1, rounds=1, iterations=8, steps=10**6)
+    ample.choose(game.clone())
+    assert ample.last_iterations == 8
+    assert make_agent("mcts:rounds=1,steps=300").describe().endswith("rounds=1,steps=300")
+    with pytest.raises(AgentError):
+        make_agent("mcts:rounds=-1")
+
+
 def test_rollout_ends_judged_by_the_search_evaluation_when_asked() -> None:
     # rule facts (seed 002, Actions: two actions an activation; digest §3.2 the deck) make an activation the
     # natural point to judge at; leaf=search judges rollout ends by the ruleset's search_evaluate face
@@ -449,6 +490,8 @@ def test_rollout_ends_judged_by_the_search_evaluation_when_asked() -> None:
     assert default._rollouts is not None and default._rollouts.leaf == "plain" and default.activations == 0
     assert default._rollouts.judge(game, 0) == pytest.approx(TT.evaluate(game.state, 0))
     assert (default.horizon, default.margin) == (2, 1.0)
+    # rollouts to the round's end, 8 of them (measured: docs/evaluation.md, branch tt21c)
+    assert (default.iterations, default.rounds, default._rollouts.rounds) == (8, 1, 1)
     # a ruleset without the face: the evaluation itself
     tc = searched_position(TC, 3)
     assert search.judge(tc, 0) == pytest.approx(TC.evaluate(tc.state, 0))

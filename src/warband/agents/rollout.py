@@ -7,7 +7,8 @@ agent with ``policy_samples`` dice streams and refined destinations, 1 by defaul
 both sides) play on up to a **horizon**: the
 ``horizon``-th top-level decision (an activation, an action, a deployment) after the candidate, or the end of
 the game; or, with ``activations`` N > 0, until N activations have ended (the root's and those after it, see
-:func:`play_activations`). Pending dice are rolled and the position judged by the evaluation
+:func:`play_activations`); or, with ``rounds`` N > 0, until N rounds have ended (:func:`play_rounds`).
+Pending dice are rolled and the position judged by the evaluation
 (``Ruleset.evaluate``, or the learned one), or by the ruleset's ``search_evaluate`` face where it has one and
 ``leaf`` is ``search`` (a slower evaluation meant for the few ends of rollouts: Trenches and Turbines adds each
 unit's threat). The candidate with the best mean wins (ties going to the earlier one, so to the heuristic's own
@@ -22,7 +23,11 @@ guaranteed to be better, and the ladder measures it.
 
 The rollouts are played in rounds (round ``j`` plays the ``j``-th rollout of every candidate) until the budget,
 ``iterations`` rollouts in all (or ``seconds``), is spent, so every candidate gets the same number give or take
-one. **Common random numbers**: the ``j``-th rollout of every candidate starts from the same dice stream and
+one. With ``steps`` N > 0 the rounds also stop (after the first) once the rollouts have answered N choices in
+all: long rollouts (early in a Trenches and Turbines round, with ``rounds``) get fewer, short ones more, and the
+time a decision takes stays bounded without the clock.
+
+**Common random numbers**: the ``j``-th rollout of every candidate starts from the same dice stream and
 uses the same policy seed, so candidates are compared on the same luck.
 
 Deployment decisions (prompts ``deploy`` and ``zone``) are left to the heuristic: a horizon of a few
@@ -64,6 +69,8 @@ class RolloutSearch:
         policy_samples: int = 1,
         leaf: str = "plain",
         activations: int = 0,
+        rounds: int = 0,
+        steps: int = 0,
     ) -> None:
         self.width = width
         self.margin = margin
@@ -73,6 +80,9 @@ class RolloutSearch:
         self.eval = eval_kind
         self.leaf = leaf
         self.activations = activations
+        self.rounds = rounds
+        self.steps = steps
+        self.steps_used = 0
         self.ranker = HeuristicAgent(seed=derive_seed(seed, 11), eval=eval_kind)
         self.played = 0
         self.last_values: dict[Action, float] = {}
@@ -82,6 +92,7 @@ class RolloutSearch:
         ``time.perf_counter`` value, with at least one round), their dice drawn from ``base``."""
         ranked = self.ranker.ranked(game)
         self.played = 0
+        self.steps_used = 0
         self.last_values = {}
         if len(ranked) <= 1 or game.decision.prompt in DEPLOY_PROMPTS:
             return ranked[0]
@@ -95,6 +106,8 @@ class RolloutSearch:
             if deadline is None and self.played >= budget:
                 break
             if deadline is not None and j > 0 and time.perf_counter() >= deadline:
+                break
+            if self.steps > 0 and j > 0 and self.steps_used >= self.steps:
                 break
             dice = derive_seed(base ^ _DICE, j)
             policy_seed = derive_seed(base, j)
@@ -145,10 +158,20 @@ class RolloutSearch:
             depth=self.policy_depth,
             eval=self.eval,
         )
-        if self.activations > 0:
-            play_activations(g, self.activations, piece, policy.choose)
+        answered = 0
+
+        def choose(x: Game) -> Action:
+            nonlocal answered
+            answered += 1
+            return policy.choose(x)
+
+        if self.rounds > 0:
+            play_rounds(g, self.rounds, choose)
+        elif self.activations > 0:
+            play_activations(g, self.activations, piece, choose)
         else:
-            play_to_horizon(g, self.horizon, policy.choose)
+            play_to_horizon(g, self.horizon, choose)
+        self.steps_used += answered
         return self.judge(g, me)
 
     def judge(self, g: Game, me: int) -> float:
@@ -212,5 +235,18 @@ def play_activations(g: Game, activations: int, piece: str | None, choose: Calla
                 return True
             piece = d.model
         return False
+
+    play_on(g, choose, stop)
+
+
+def play_rounds(g: Game, rounds: int, choose: Callable[[Game], Action]) -> None:
+    """Play ``g`` on (:func:`play_on`) until ``rounds`` round ends have passed (``state.turn`` has grown by
+    ``rounds``: the first choice decision of a later round) or the game ends. So the rollout's end has been
+    through the End phase's scoring (Trenches and Turbines: objectives score at the end of each round, digest
+    §3.3), and every candidate is judged at the same point of the game, whatever the activation deck drew."""
+    end = g.state.turn + rounds
+
+    def stop(d: Decision) -> bool:
+        return g.state.turn >= end
 
     play_on(g, choose, stop)
