@@ -266,9 +266,7 @@ def _tries(state: State, m: Model, eng: list[Model], only_legal: bool) -> Iterat
     for w in weapons(m, "ranged"):
         for e in enemies:
             yield Action("shoot", m.id, e.id, option=w["name"])
-    friends = [f for f in state.models.values() if f.side == m.side and f is not m and f.on_table]
-    reach = float(state.ctx.params["engagement_range"])
-    whipped = [f for f in friends if gap(m, f) <= reach + 1e-9] if abilities.has_effect(m, "attack_friends") else []
+    whipped = _whipped(state, m)
     for w in weapons(m, "melee"):
         for e in [*(eng if only_legal else enemies), *whipped]:
             yield Action("fight", m.id, e.id, option=w["name"])
@@ -277,6 +275,16 @@ def _tries(state: State, m: Model, eng: list[Model], only_legal: bool) -> Iterat
         for f in state.models.values():
             if f.side == m.side and f.on_table:
                 yield Action("tend", m.id, f.id)
+
+
+def _whipped(state: State, m: Model) -> list[Model]:
+    """Whip of God (effect ``attack_friends``): the friends within 1" that ``m`` may Fight too."""
+    if not abilities.has_effect(m, "attack_friends"):
+        return []
+    reach = float(state.ctx.params["engagement_range"])
+    return [
+        f for f in state.models.values() if f.side == m.side and f is not m and f.on_table and gap(m, f) <= reach + 1e-9
+    ]
 
 
 def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
@@ -333,9 +341,47 @@ def _barred(m: Model, kind: str) -> list[Reason]:
 
 
 def has_action(state: State, m: Model) -> bool:
-    """Whether the active model has any legal action besides ending its activation (stops at the first)."""
+    """Whether the active model has any legal action besides ending its activation (stops at the first).
+
+    The same answer as ``any(_legal(...) for a in _tries(...))`` (the menu's tries, without ``switch`` and
+    ``end``), asked after every step of an activation, so cheaper: a kind of action refused as a whole (taken
+    already, a second of Move, Charge or Retreat, forbidden by an ability: the first refusals of :func:`_legal`)
+    is skipped without listing its tries, Charge and Shoot are skipped within 1" of an enemy (``_check_charge``,
+    ``_check_shoot``), and the kinds are tried cheapest first (a Move or Dash needs no target). The order does
+    not change the answer: :func:`_legal` is a pure test."""
     eng = engaged_with(state, m)
-    return any(_legal(state, m, a, eng) for a in _tries(state, m, eng, True))
+    done = state.vars.get("acts", ())
+    barred = abilities.barred_actions(m)
+    moved = any(k in done for k in MOVES)
+
+    def shut(kind: str) -> bool:
+        return kind in barred or kind in done or (moved and kind in MOVES)
+
+    for kind in ("move", "dash", "retreat"):  # Move and Dash only when not engaged, Retreat only when engaged
+        if bool(eng) == (kind == "retreat") and not shut(kind) and _legal(state, m, Action(kind, m.id), eng):
+            return True
+    if not shut("fight"):
+        whipped = _whipped(state, m)
+        for w in weapons(m, "melee"):
+            for e in [*eng, *whipped]:
+                if _legal(state, m, Action("fight", m.id, e.id, option=w["name"]), eng):
+                    return True
+    if not eng and not (shut("charge") and shut("shoot")):
+        enemies = standing_enemies(state, m)
+        if not shut("charge") and any(_legal(state, m, Action("charge", m.id, e.id), eng) for e in enemies):
+            return True
+        if not shut("shoot"):
+            for w in weapons(m, "ranged"):
+                for e in enemies:
+                    if _legal(state, m, Action("shoot", m.id, e.id, option=w["name"]), eng):
+                        return True
+    if not shut("ability") and any(_legal(state, m, a, eng) for a in ability_actions.tries(state, m)):
+        return True
+    if has_kw(m, "MEDIC") and not shut("tend"):
+        for f in state.models.values():
+            if f.side == m.side and f.on_table and _legal(state, m, Action("tend", m.id, f.id), eng):
+                return True
+    return False
 
 
 def action_reasons(state: State, m: Model, a: Action, eng: list[Model] | None = None) -> list[Reason]:
