@@ -1,7 +1,9 @@
 """``activation.has_action`` (asked after every step of an activation: has the active model any legal action left
-besides ending it?) skips whole kinds of action and tries the cheap ones first; its answer must stay the menu's:
-any of the model's tries passing ``_legal``, and a menu holding more than ``switch`` and ``end``. Checked at every
-step of seeded random games between each pair of sample warbands (seed 000 §Actions)."""
+besides ending it?) tries the cheap actions first, and the menu (``_tries`` with ``only_legal``) leaves out the kinds
+of action refused as a whole. Neither may change an answer: the legal menu must be every action the model might try
+(``only_legal=False``) that ``_legal`` passes, in the same order, and ``has_action`` true exactly when that holds
+more than ``switch`` and ``end``. Checked at every step of seeded random games between each pair of sample warbands
+(seed 000 §Actions)."""
 
 from __future__ import annotations
 
@@ -34,11 +36,11 @@ def test_has_action_agrees_with_the_menu() -> None:
             if state.phase == "activation" and active is not None and state.models[active].on_table:
                 m = state.models[active]
                 eng = engaged_with(state, m)
-                want = any(activation._legal(state, m, x, eng) for x in activation._tries(state, m, eng, True))
-                got = activation.has_action(state, m)
-                assert got == want, (seed, state.turn, m.id, state.vars.get("acts"))
+                want = [x for x in activation._tries(state, m, eng, False) if activation._legal(state, m, x, eng)]
                 menu = activation.menu(state, m)
-                assert got == any(x.kind not in ("switch", "end") for x in menu), (seed, state.turn, m.id)
+                assert [x for x in menu if x.kind not in ("switch", "end")] == want, (seed, state.turn, m.id)
+                got = activation.has_action(state, m)
+                assert got == bool(want), (seed, state.turn, m.id, state.vars.get("acts"))
                 answers.append(got)
             play(game, agents, steps=1)
     assert len(answers) > 1000 and 0 < answers.count(False) < len(answers)

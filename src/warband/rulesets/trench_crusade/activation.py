@@ -257,24 +257,47 @@ class ActionMenu(steps.ModelMenu[State]):
 
 
 def _tries(state: State, m: Model, eng: list[Model], only_legal: bool) -> Iterator[Action]:
-    """Every action ``m`` might take, in the menu's order (``only_legal``: leave out those it plainly cannot)."""
-    enemies = standing_enemies(state, m)
+    """Every action ``m`` might take, in the menu's order (``only_legal``: leave out those it plainly cannot: the
+    kinds :func:`_shut_kinds` refuses as a whole, a Charge or Shoot within 1" of an enemy, a Fight at a model not
+    within 1", a Tend without MEDIC; what is left :func:`_legal` decides one by one)."""
+    shut = _shut_kinds(state, m) if only_legal else frozenset()
+    aimed = not (only_legal and eng)  # _check_charge, _check_shoot: not within 1" of an enemy
+    enemies = standing_enemies(state, m) if aimed else []
     for kind in ("move", "dash", "retreat"):
-        yield Action(kind, m.id)
-    for e in enemies:
-        yield Action("charge", m.id, e.id)
-    for w in weapons(m, "ranged"):
+        if kind not in shut:
+            yield Action(kind, m.id)
+    if aimed and "charge" not in shut:
         for e in enemies:
-            yield Action("shoot", m.id, e.id, option=w["name"])
-    whipped = _whipped(state, m)
-    for w in weapons(m, "melee"):
-        for e in [*(eng if only_legal else enemies), *whipped]:
-            yield Action("fight", m.id, e.id, option=w["name"])
-    yield from ability_actions.tries(state, m)
-    if has_kw(m, "MEDIC") or not only_legal:
+            yield Action("charge", m.id, e.id)
+    if aimed and "shoot" not in shut:
+        for w in weapons(m, "ranged"):
+            for e in enemies:
+                yield Action("shoot", m.id, e.id, option=w["name"])
+    if "fight" not in shut:
+        whipped = _whipped(state, m)
+        for w in weapons(m, "melee"):
+            for e in [*(eng if only_legal else enemies), *whipped]:
+                yield Action("fight", m.id, e.id, option=w["name"])
+    if "ability" not in shut:
+        yield from ability_actions.tries(state, m)
+    if (has_kw(m, "MEDIC") or not only_legal) and "tend" not in shut:
         for f in state.models.values():
             if f.side == m.side and f.on_table:
                 yield Action("tend", m.id, f.id)
+
+
+#: The kinds of action of the menu (:func:`_tries`), each of which may be refused as a whole.
+KINDS = ("move", "dash", "retreat", "charge", "shoot", "fight", "ability", "tend")
+
+
+def _shut_kinds(state: State, m: Model) -> frozenset[str]:
+    """The kinds of action ``m`` cannot take at all now, the first refusals of :func:`_legal` (in the order of
+    :func:`action_reasons`): one its ability forbids, one taken this activation (seed 000: each action at most
+    once), a second of Move, Charge or Retreat (seed 000: only one of them)."""
+    done = state.vars.get("acts", ())
+    barred = abilities.barred_actions(m)
+    moved = any(k in done for k in MOVES)
+    return frozenset(k for k in KINDS if k in barred or k in done or (moved and k in MOVES))
 
 
 def _whipped(state: State, m: Model) -> list[Model]:
@@ -343,45 +366,17 @@ def _barred(m: Model, kind: str) -> list[Reason]:
 def has_action(state: State, m: Model) -> bool:
     """Whether the active model has any legal action besides ending its activation (stops at the first).
 
-    The same answer as ``any(_legal(...) for a in _tries(...))`` (the menu's tries, without ``switch`` and
-    ``end``), asked after every step of an activation, so cheaper: a kind of action refused as a whole (taken
-    already, a second of Move, Charge or Retreat, forbidden by an ability: the first refusals of :func:`_legal`)
-    is skipped without listing its tries, Charge and Shoot are skipped within 1" of an enemy (``_check_charge``,
-    ``_check_shoot``), and the kinds are tried cheapest first (a Move or Dash needs no target). The order does
-    not change the answer: :func:`_legal` is a pure test."""
+    The menu's answer (any of :func:`_tries` passing :func:`_legal`; ``switch`` and ``end`` aside), asked after
+    every step of an activation, so tried cheapest first: a Move or Dash (no target) when not within 1" of an
+    enemy, a Retreat when within, then the rest in the menu's order. The order does not change the answer:
+    :func:`_legal` is a pure test, and the menu's order is kept where it matters, in :func:`menu`."""
     eng = engaged_with(state, m)
-    done = state.vars.get("acts", ())
-    barred = abilities.barred_actions(m)
-    moved = any(k in done for k in MOVES)
-
-    def shut(kind: str) -> bool:
-        return kind in barred or kind in done or (moved and kind in MOVES)
-
-    for kind in ("move", "dash", "retreat"):  # Move and Dash only when not engaged, Retreat only when engaged
-        if bool(eng) == (kind == "retreat") and not shut(kind) and _legal(state, m, Action(kind, m.id), eng):
+    shut = _shut_kinds(state, m)
+    first = ("retreat",) if eng else ("move", "dash")  # _check_move, _check_retreat
+    for kind in first:
+        if kind not in shut and _legal(state, m, Action(kind, m.id), eng):
             return True
-    if not shut("fight"):
-        whipped = _whipped(state, m)
-        for w in weapons(m, "melee"):
-            for e in [*eng, *whipped]:
-                if _legal(state, m, Action("fight", m.id, e.id, option=w["name"]), eng):
-                    return True
-    if not eng and not (shut("charge") and shut("shoot")):
-        enemies = standing_enemies(state, m)
-        if not shut("charge") and any(_legal(state, m, Action("charge", m.id, e.id), eng) for e in enemies):
-            return True
-        if not shut("shoot"):
-            for w in weapons(m, "ranged"):
-                for e in enemies:
-                    if _legal(state, m, Action("shoot", m.id, e.id, option=w["name"]), eng):
-                        return True
-    if not shut("ability") and any(_legal(state, m, a, eng) for a in ability_actions.tries(state, m)):
-        return True
-    if has_kw(m, "MEDIC") and not shut("tend"):
-        for f in state.models.values():
-            if f.side == m.side and f.on_table and _legal(state, m, Action("tend", m.id, f.id), eng):
-                return True
-    return False
+    return any(a.kind not in first and _legal(state, m, a, eng) for a in _tries(state, m, eng, True))
 
 
 def action_reasons(state: State, m: Model, a: Action, eng: list[Model] | None = None) -> list[Reason]:
