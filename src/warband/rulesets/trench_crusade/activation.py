@@ -286,18 +286,21 @@ def _tries(state: State, m: Model, eng: list[Model], only_legal: bool) -> Iterat
                 yield Action("tend", m.id, f.id)
 
 
-#: The kinds of action of the menu (:func:`_tries`), each of which may be refused as a whole.
-KINDS = ("move", "dash", "retreat", "charge", "shoot", "fight", "ability", "tend")
-
-
-def _shut_kinds(state: State, m: Model) -> frozenset[str]:
+def _shut_kinds(state: State, m: Model) -> frozenset[str | None]:
     """The kinds of action ``m`` cannot take at all now, the first refusals of :func:`_legal` (in the order of
-    :func:`action_reasons`): one its ability forbids, one taken this activation (seed 000: each action at most
-    once), a second of Move, Charge or Retreat (seed 000: only one of them)."""
+    :func:`action_reasons`): one taken this activation (seed 000: each action at most once), a second of Move,
+    Charge or Retreat (seed 000: only one of them), one its ability forbids (Dignified Conduct: no Dash)."""
     done = state.vars.get("acts", ())
     barred = abilities.barred_actions(m)
-    moved = any(k in done for k in MOVES)
-    return frozenset(k for k in KINDS if k in barred or k in done or (moved and k in MOVES))
+    if not done:
+        return barred
+    shut = frozenset(done)  # with the records of weapons and abilities used ("fought:Rifle"), never a kind
+    if any(k in shut for k in MOVES):
+        shut |= _MOVES
+    return shut | barred if barred else shut
+
+
+_MOVES = frozenset(MOVES)
 
 
 def _whipped(state: State, m: Model) -> list[Model]:
@@ -371,10 +374,9 @@ def has_action(state: State, m: Model) -> bool:
     enemy, a Retreat when within, then the rest in the menu's order. The order does not change the answer:
     :func:`_legal` is a pure test, and the menu's order is kept where it matters, in :func:`menu`."""
     eng = engaged_with(state, m)
-    shut = _shut_kinds(state, m)
     first = ("retreat",) if eng else ("move", "dash")  # _check_move, _check_retreat
     for kind in first:
-        if kind not in shut and _legal(state, m, Action(kind, m.id), eng):
+        if _legal(state, m, Action(kind, m.id), eng):
             return True
     return any(a.kind not in first and _legal(state, m, a, eng) for a in _tries(state, m, eng, True))
 
