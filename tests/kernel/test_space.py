@@ -12,6 +12,7 @@ from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.space import (
     clear_of_circles,
     corridor,
+    enemies,
     enemies_within,
     gap,
     gap_at,
@@ -58,6 +59,25 @@ def test_enemies_within_are_exactly_the_enemies_on_the_table_that_close(
         if o.side == 1 and o.on_table and Point(at).distance(Point(o.x, o.y)) - r - o.radius <= dist + 1e-9
     }
     assert got == want
+
+
+@FAST
+@given(
+    st.lists(st.tuples(point, radius, st.integers(0, 1), st.booleans()), max_size=8),
+    point,
+    radius,
+    st.floats(-1, 3) | st.sampled_from([0.0, 1.0]),
+)
+def test_enemies_within_is_the_gap_test_one_model_at_a_time(
+    others: list[tuple[tuple[float, float], float, int, bool]], at: tuple[float, float], r: float, dist: float
+) -> None:
+    """The one-pass list (gap unclamped) is exactly the reference: the enemies in order, each ``gap <= dist``."""
+    me = model("me", 0, at, r)
+    ms = [model(f"o{i}", side, p, rr, on) for i, (p, rr, side, on) in enumerate(others)]
+    # touching and overlapping bases: the unclamped gap is 0 or negative where gap() says 0
+    ms += [model("t", 1, (at[0] + r + 0.5, at[1]), 0.5), model("u", 1, (at[0] + 0.1, at[1]), 0.5)]
+    want = [o for o in enemies(ms, me) if gap(me, o) <= dist + 1e-9]
+    assert enemies_within(ms, me, dist) == want
 
 
 @FAST

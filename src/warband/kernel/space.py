@@ -41,8 +41,13 @@ def enemies(models: Iterable[Model], m: Model) -> list[Model]:
 
 
 def enemies_within(models: Iterable[Model], m: Model, dist: float) -> list[Model]:
-    """Enemies on the table within ``dist`` inches of ``m`` (edge to edge): "within 1" of an enemy"."""
-    return [e for e in enemies(models, m) if gap(m, e) <= dist + 1e-9]
+    """Enemies on the table within ``dist`` inches of ``m`` (edge to edge): "within 1" of an enemy". One pass, with
+    :func:`gap` unclamped: for ``dist >= 0`` a gap clamped to 0 and the negative one it replaces are both within."""
+    if dist < 0.0:
+        return [e for e in enemies(models, m) if gap(m, e) <= dist + 1e-9]
+    side, x, y, r, lim = m.side, m.x, m.y, m.radius, dist + 1e-9
+    hypot = math.hypot
+    return [e for e in models if e.on_table and e.side != side and hypot(x - e.x, y - e.y) - r - e.radius <= lim]
 
 
 def overlapping(models: Iterable[Model], p: Vec, r: float, skip: Callable[[Model], bool] | None = None) -> Model | None:

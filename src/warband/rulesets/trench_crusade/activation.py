@@ -257,26 +257,60 @@ class ActionMenu(steps.ModelMenu[State]):
 
 
 def _tries(state: State, m: Model, eng: list[Model], only_legal: bool) -> Iterator[Action]:
-    """Every action ``m`` might take, in the menu's order (``only_legal``: leave out those it plainly cannot)."""
-    enemies = standing_enemies(state, m)
+    """Every action ``m`` might take, in the menu's order (``only_legal``: leave out those it plainly cannot: the
+    kinds :func:`_shut_kinds` refuses as a whole, a Charge or Shoot within 1" of an enemy, a Fight at a model not
+    within 1", a Tend without MEDIC; what is left :func:`_legal` decides one by one)."""
+    shut = _shut_kinds(state, m) if only_legal else frozenset()
+    aimed = not (only_legal and eng)  # _check_charge, _check_shoot: not within 1" of an enemy
+    enemies = standing_enemies(state, m) if aimed else []
     for kind in ("move", "dash", "retreat"):
-        yield Action(kind, m.id)
-    for e in enemies:
-        yield Action("charge", m.id, e.id)
-    for w in weapons(m, "ranged"):
+        if kind not in shut:
+            yield Action(kind, m.id)
+    if aimed and "charge" not in shut:
         for e in enemies:
-            yield Action("shoot", m.id, e.id, option=w["name"])
-    friends = [f for f in state.models.values() if f.side == m.side and f is not m and f.on_table]
-    reach = float(state.ctx.params["engagement_range"])
-    whipped = [f for f in friends if gap(m, f) <= reach + 1e-9] if abilities.has_effect(m, "attack_friends") else []
-    for w in weapons(m, "melee"):
-        for e in [*(eng if only_legal else enemies), *whipped]:
-            yield Action("fight", m.id, e.id, option=w["name"])
-    yield from ability_actions.tries(state, m)
-    if has_kw(m, "MEDIC") or not only_legal:
+            yield Action("charge", m.id, e.id)
+    if aimed and "shoot" not in shut:
+        for w in weapons(m, "ranged"):
+            for e in enemies:
+                yield Action("shoot", m.id, e.id, option=w["name"])
+    if "fight" not in shut:
+        whipped = _whipped(state, m)
+        for w in weapons(m, "melee"):
+            for e in [*(eng if only_legal else enemies), *whipped]:
+                yield Action("fight", m.id, e.id, option=w["name"])
+    if "ability" not in shut:
+        yield from ability_actions.tries(state, m)
+    if (has_kw(m, "MEDIC") or not only_legal) and "tend" not in shut:
         for f in state.models.values():
             if f.side == m.side and f.on_table:
                 yield Action("tend", m.id, f.id)
+
+
+def _shut_kinds(state: State, m: Model) -> frozenset[str | None]:
+    """The kinds of action ``m`` cannot take at all now, the first refusals of :func:`_legal` (in the order of
+    :func:`action_reasons`): one taken this activation (seed 000: each action at most once), a second of Move,
+    Charge or Retreat (seed 000: only one of them), one its ability forbids (Dignified Conduct: no Dash)."""
+    done = state.vars.get("acts", ())
+    barred = abilities.barred_actions(m)
+    if not done:
+        return barred
+    shut = frozenset(done)  # with the records of weapons and abilities used ("fought:Rifle"), never a kind
+    if any(k in shut for k in MOVES):
+        shut |= _MOVES
+    return shut | barred if barred else shut
+
+
+_MOVES = frozenset(MOVES)
+
+
+def _whipped(state: State, m: Model) -> list[Model]:
+    """Whip of God (effect ``attack_friends``): the friends within 1" that ``m`` may Fight too."""
+    if not abilities.has_effect(m, "attack_friends"):
+        return []
+    reach = float(state.ctx.params["engagement_range"])
+    return [
+        f for f in state.models.values() if f.side == m.side and f is not m and f.on_table and gap(m, f) <= reach + 1e-9
+    ]
 
 
 def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
@@ -333,9 +367,18 @@ def _barred(m: Model, kind: str) -> list[Reason]:
 
 
 def has_action(state: State, m: Model) -> bool:
-    """Whether the active model has any legal action besides ending its activation (stops at the first)."""
+    """Whether the active model has any legal action besides ending its activation (stops at the first).
+
+    The menu's answer (any of :func:`_tries` passing :func:`_legal`; ``switch`` and ``end`` aside), asked after
+    every step of an activation, so tried cheapest first: a Move or Dash (no target) when not within 1" of an
+    enemy, a Retreat when within, then the rest in the menu's order. The order does not change the answer:
+    :func:`_legal` is a pure test, and the menu's order is kept where it matters, in :func:`menu`."""
     eng = engaged_with(state, m)
-    return any(_legal(state, m, a, eng) for a in _tries(state, m, eng, True))
+    first = ("retreat",) if eng else ("move", "dash")  # _check_move, _check_retreat
+    for kind in first:
+        if _legal(state, m, Action(kind, m.id), eng):
+            return True
+    return any(a.kind not in first and _legal(state, m, a, eng) for a in _tries(state, m, eng, True))
 
 
 def action_reasons(state: State, m: Model, a: Action, eng: list[Model] | None = None) -> list[Reason]:
