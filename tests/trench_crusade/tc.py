@@ -163,9 +163,9 @@ def charge(game: Game, text: str, end: str | None = None) -> None:
         game.settle()
 
 
-def random_game_states(seed: int, every: int) -> list[GameState]:  # type: ignore[type-arg]
-    """States along a seeded random game between the first two sample warbands (deployment to the end), every
-    ``every``-th step, each a clone."""
+def random_game_states(seed: int, every: int, a: int = 0, b: int = 1) -> list[GameState]:  # type: ignore[type-arg]
+    """States along a seeded random game between sample warbands ``a`` and ``b`` (the first two by default),
+    deployment to the end, every ``every``-th step, each a clone."""
     from pathlib import Path
 
     from warband.agents.base import make_agent
@@ -174,7 +174,7 @@ def random_game_states(seed: int, every: int) -> list[GameState]:  # type: ignor
     from warband.lab.simulate import load_documents
 
     w = RS.samples()["warbands"]
-    config = SimulationConfig("trench-crusade", Path(w[0]["path"]), Path(w[1]["path"]), seed=seed)
+    config = SimulationConfig("trench-crusade", Path(w[a]["path"]), Path(w[b]["path"]), seed=seed)
     docs = load_documents(config)
     game = Game.new(RS, [docs.roster_a, docs.roster_b], docs.scenario, seed, config.params, record=False)
     agents = [make_agent("random", seed), make_agent("random", seed + 1)]

@@ -196,36 +196,12 @@ def holder(on: list[Standing], status: dict[str, Any], at: Vec, radius: float) -
 
 def evaluate(state: State, side: int) -> float:
     """Material (:func:`unit_value`), cover, VP, mission readiness, objective control and a pull toward the
-    objectives, for ``side``. One pass over each unit's models gives its worth and its cover (the same sums in
-    the same order as :func:`unit_value` and ``cover.model_cover``), one list of the standing models serves every
-    objective (:func:`holder`)."""
+    objectives, for ``side``. One pass over each unit's models (:func:`_unit_sums`) gives its worth and its cover
+    (the same sums in the same order as :func:`unit_value` and ``cover.model_cover``), one list of the standing
+    models serves every objective (:func:`holder`)."""
     score = 0.0
-    units = state.ctx.units
-    models = state.models
-    status = state.vars["u"]
-    profiles = _profiles(state)
-    covers = cover_table(state)
-    for uid in state.ctx.unit_order:
-        sign = 1.0 if units[uid]["side"] == side else -1.0
-        total = 0.0
-        covered = 0
-        n = 0
-        for mid in units[uid]["models"]:
-            m = models[mid]
-            if not m.on_table:
-                continue
-            n += 1
-            profile = profiles.get(mid)
-            if profile is None:
-                profile = _profile(profiles, m)
-            weight, hp, per, big = profile
-            total += weight * (hp - m.tokens.get("damage", 0)) / per * big
-            c = covers.get((m.x, m.y, m.radius))
-            covered += cover_here(state, m) if c is None else c
-        u = status[uid]
-        if u["routed"]:
-            total *= 0.45
-        total *= 1.0 - 0.06 * min(int(u["pins"]), 5)
+    sums, _ = _unit_sums(state, side, "")
+    for sign, total, n, covered in sums:
         if total <= 0:
             score -= sign * 1.5  # a destroyed unit is a VP to the enemy
         score += sign * total
@@ -234,7 +210,7 @@ def evaluate(state: State, side: int) -> float:
     vp = state.vars.get("vp", [0, 0])
     score += 2.0 * (int(vp[side]) - int(vp[1 - side]))
     score += mission_readiness(state, side)
-    return _objective_terms(state, side, score, standing(state), status)
+    return _objective_terms(state, side, score, standing(state), state.vars["u"])
 
 
 def _objective_terms(state: State, side: int, score: float, on: list[Standing], status: dict[str, Any]) -> float:
