@@ -115,15 +115,20 @@ def test_what_the_compiled_loop_hands_back_to_python_is_answered_the_same(t: dic
         FAST.set_margins(1e-9, 1e-9)
 
 
-@needs_build
-def test_candidates_on_a_busy_table_are_found_and_equal() -> None:
-    """A fixed position where both paths keep several candidates (the test above may see few)."""
-    terrain = [
+def _busy_terrain() -> list[Any]:
+    """Difficult ground, a wall, a platform and an impassable rock: the busy tables' terrain."""
+    return [
         box("wood", "difficult", 8, 8, 12, 12, cover=True),
         box("wall", "obstacle", 14, 6, 14.5, 14, height=2.0),
         box("tower", "platform", 4, 14, 8, 18, height=3.0),
         box("rock", "impassable", 16, 16, 19, 19, height=3.0),
     ]
+
+
+@needs_build
+def test_candidates_on_a_busy_table_are_found_and_equal() -> None:
+    """A fixed position where both paths keep several candidates (the test above may see few)."""
+    terrain = _busy_terrain()
     game = position(
         [trooper(), trooper()],
         [trooper(), trooper(base=40)],
@@ -223,12 +228,7 @@ def test_what_the_charge_loop_hands_back_to_python_is_answered_the_same(t: dict[
 def test_charges_on_a_busy_table_reach_and_fall_short_alike() -> None:
     """A fixed position with difficult ground, a wall, a platform and bases in the way: charges that reach (by a
     straight line and round a base) and charges that fall short, compiled and Python alike."""
-    terrain = [
-        box("wood", "difficult", 8, 8, 12, 12, cover=True),
-        box("wall", "obstacle", 14, 6, 14.5, 14, height=2.0),
-        box("tower", "platform", 4, 14, 8, 18, height=3.0),
-        box("rock", "impassable", 16, 16, 19, 19, height=3.0),
-    ]
+    terrain = _busy_terrain()
     game = position(
         [trooper(), trooper()],
         [trooper(), trooper(base=40)],
