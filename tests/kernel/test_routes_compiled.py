@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from compiled import compiled
 from warband.kernel.geometry import paths
-from warband.kernel.geometry.distance import CLEAR_TOL, EPS, Vec, segment_point_distance
+from warband.kernel.geometry.distance import CLEAR_TOL, EPS, Vec
 from warband.kernel.geometry.table import Table
 from warband.kernel.geometry.terrain import TerrainPiece
 
@@ -43,23 +43,12 @@ circles_st = st.lists(st.tuples(st.tuples(coord, coord), st.sampled_from((0.5, 0
 
 
 def _ref_leg(solids: tuple[TerrainPiece, ...], circles: list[tuple[Vec, float]], p: Vec, q: Vec, grow: float) -> bool:
-    """The reference leg test as ``shortest_path`` runs it (its ``clear_of_solids`` and circle loop)."""
-    margin = grow + EPS
-    lox, hix = min(p[0], q[0]), max(p[0], q[0])
-    loy, hiy = min(p[1], q[1]), max(p[1], q[1])
-    for piece in solids:
-        minx, miny, maxx, maxy = piece.bbox
-        if maxx < lox - margin or minx > hix + margin or maxy < loy - margin or miny > hiy + margin:
-            continue
-        if not piece._segment_clear(p, q, grow):
-            return False
-    for (cx, cy), rad in circles:
-        lim = rad - CLEAR_TOL
-        if cx + lim < lox or cx - lim > hix or cy + lim < loy or cy - lim > hiy:
-            continue
-        if segment_point_distance(p, q, (cx, cy)) < lim:
-            return False
-    return True
+    """The reference leg test as ``shortest_path`` runs it without the extension (``paths.leg_clear_of_solids``,
+    then ``paths.leg_clear_of_circles``)."""
+    box = (min(p[0], q[0]), max(p[0], q[0]), min(p[1], q[1]), max(p[1], q[1]))
+    return paths.leg_clear_of_solids(solids, p, q, grow, grow + EPS, box) and paths.leg_clear_of_circles(
+        circles, p, q, box
+    )
 
 
 def _fast_leg(solids: tuple[TerrainPiece, ...], circles: list[tuple[Vec, float]], p: Vec, q: Vec, grow: float) -> bool:

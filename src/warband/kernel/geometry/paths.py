@@ -51,6 +51,36 @@ class _WalkGraph:
 CircleSeq = Sequence[tuple[Vec, float]]
 
 
+def leg_clear_of_solids(
+    solids: Sequence[TerrainPiece], p: Vec, q: Vec, grow: float, margin: float, box: tuple[float, float, float, float]
+) -> bool:
+    """Whether the leg ``p -> q`` of a base grown by ``grow`` clears every solid piece (the Python reference of
+    ``_routes.solids_clear``); ``box`` is the leg's (lox, hix, loy, hiy), a piece beyond it by ``margin`` skipped."""
+    lox, hix, loy, hiy = box
+    for piece in solids:
+        minx, miny, maxx, maxy = piece.bbox
+        if maxx < lox - margin or minx > hix + margin or maxy < loy - margin or miny > hiy + margin:
+            continue
+        if not piece._segment_clear(p, q, grow):
+            return False
+    return True
+
+
+def leg_clear_of_circles(
+    circles: Sequence[tuple[Vec, float]], p: Vec, q: Vec, box: tuple[float, float, float, float]
+) -> bool:
+    """Whether the leg ``p -> q`` passes no circle (other bases, already grown) closer than its radius less the
+    clearance tolerance (the Python reference of ``_routes.circles_clear``); ``box`` as above."""
+    lox, hix, loy, hiy = box
+    for (cx, cy), rad in circles:
+        lim = rad - CLEAR_TOL
+        if cx + lim < lox or cx - lim > hix or cy + lim < loy or cy - lim > hiy:
+            continue
+        if segment_point_distance(p, q, (cx, cy)) < lim:
+            return False
+    return True
+
+
 class Routes:
     """The path finding of a :class:`~warband.kernel.geometry.table.Table` (its base class): ``_walks`` holds its
     walk graphs; ``on_table`` is the table's test that a whole base stands on it."""
@@ -158,13 +188,7 @@ class Routes:
         fast_circles = fast.Circles(circs) if fast is not None else None
 
         def clear_of_solids(p: Vec, q: Vec, lox: float, hix: float, loy: float, hiy: float) -> bool:
-            for piece in solids:
-                minx, miny, maxx, maxy = piece.bbox
-                if maxx < lox - margin or minx > hix + margin or maxy < loy - margin or miny > hiy + margin:
-                    continue
-                if not piece._segment_clear(p, q, grow):
-                    return False
-            return True
+            return leg_clear_of_solids(solids, p, q, grow, margin, (lox, hix, loy, hiy))
 
         def clear(p: Vec, q: Vec) -> bool:
             if fast_solids is not None:  # the same tests in C (_routes.pyx)
@@ -192,13 +216,7 @@ class Routes:
                     return False
             elif not clear_of_solids(p, q, lox, hix, loy, hiy):
                 return False
-            for (cx, cy), rad in circs:
-                lim = rad - CLEAR_TOL
-                if cx + lim < lox or cx - lim > hix or cy + lim < loy or cy - lim > hiy:
-                    continue
-                if segment_point_distance(p, q, (cx, cy)) < lim:
-                    return False
-            return True
+            return leg_clear_of_circles(circs, p, q, (lox, hix, loy, hiy))
 
         weigh: Callable[[Vec, Vec], float] = cost if cost is not None else distance
         if clear(a, b):
