@@ -417,18 +417,17 @@ def test_a_horizon_in_activations_ends_where_the_next_activation_begins() -> Non
     g = game.clone()
     g.apply(game.legal_actions()[0])
     play_activations(g, 1, unit, choose)
-    if g.decision.kind != "over":
-        # it stops at another unit's first action (or a new activation), the unit's own later actions played
-        assert g.decision.kind == "choice" and g.decision.prompt in STOP_PROMPTS
-        assert g.decision.model != unit or g.decision.prompt == "activate"
-        assert all(model == unit for prompt, model in seen if prompt in STOP_PROMPTS)
+    # it stops at another unit's first action (or a new activation), the unit's own later actions played
+    assert g.decision.kind == "choice" and g.decision.prompt in STOP_PROMPTS
+    assert g.decision.model != unit or g.decision.prompt == "activate"
+    assert all(model == unit for prompt, model in seen if prompt in STOP_PROMPTS)
     # the activation counter of the rules (digest §3.2: one card, one activation) moved on by one, then by two
     start = int(game.state.vars["activation"])
     two = game.clone()
     two.apply(game.legal_actions()[0])
     play_activations(two, 2, unit, lambda x: x.legal_actions()[0])
-    if two.decision.kind != "over":
-        assert int(g.state.vars["activation"]) == start + 1 and int(two.state.vars["activation"]) == start + 2
+    assert two.decision.kind != "over"
+    assert int(g.state.vars["activation"]) == start + 1 and int(two.state.vars["activation"]) == start + 2
 
 
 def test_a_horizon_in_rounds_ends_after_the_end_phase() -> None:
@@ -447,9 +446,8 @@ def test_a_horizon_in_rounds_ends_after_the_end_phase() -> None:
 
     play_rounds(g, 1, choose)
     assert turns and all(t == start for t in turns)  # every choice it played was in the root's round
-    if g.decision.kind != "over":
-        assert g.decision.kind == "choice" and g.state.turn == start + 1
-        assert len(g.state.vars["deck"]) > 0  # the new round's deck, built after the scoring
+    assert g.decision.kind == "choice" and g.state.turn == start + 1  # the fixture is not in the last round
+    assert len(g.state.vars["deck"]) > 0  # the new round's deck, built after the scoring
     two = game.clone()
     two.apply(game.legal_actions()[0])
     play_rounds(two, 2, lambda x: x.legal_actions()[0])

@@ -227,7 +227,8 @@ class HeuristicAgent(Agent):
         first = pointed[0].model
         pointed = [a for a in pointed if a.model == first]
         others = [a for a in actions if a.point is None]
-        found = self._static_rank(game, pointed, me, others)
+        # the other actions' static values serve only a search without refinement (else they are played for real)
+        found = self._static_rank(game, pointed, me, others if refine <= 0 else ())
         if found is None:
             return self._best_action(game, [*pointed, *others], me, 1, depth)
         ranked, static_others = found

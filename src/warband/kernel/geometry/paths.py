@@ -184,7 +184,7 @@ class Routes:
         static = walk.static
         known = walk.clear
         fast: Any = _routes  # the module (typed loosely: mypy does not read .pyx)
-        fast_solids = walk.compiled if fast is not None else None
+        fast_solids = walk.compiled  # None where the extension is not loaded
         fast_circles = fast.Circles(circs) if fast is not None else None
 
         def clear_of_solids(p: Vec, q: Vec, lox: float, hix: float, loy: float, hiy: float) -> bool:

@@ -199,14 +199,7 @@ def evaluate(state: State, side: int) -> float:
     objectives, for ``side``. One pass over each unit's models (:func:`_unit_sums`) gives its worth and its cover
     (the same sums in the same order as :func:`unit_value` and ``cover.model_cover``), one list of the standing
     models serves every objective (:func:`holder`)."""
-    score = 0.0
-    sums, _ = _unit_sums(state, side, "")
-    for sign, total, n, covered in sums:
-        if total <= 0:
-            score -= sign * 1.5  # a destroyed unit is a VP to the enemy
-        score += sign * total
-        if n:
-            score += sign * 0.15 * (covered / n)
+    score = _material_terms(_unit_sums(state, side, "")[0])
     vp = state.vars.get("vp", [0, 0])
     score += 2.0 * (int(vp[side]) - int(vp[1 - side]))
     score += mission_readiness(state, side)
@@ -288,19 +281,26 @@ def evaluate_destinations(state: State, side: int, actions: Sequence[Action]) ->
             covered += cover_here(state, m) if c is None else c
         sign, total, n, _ = sums[at]
         sums[at] = (sign, total, n, covered)
-        score = 0.0
-        for sign, total, n, cov in sums:  # evaluate's additions, in its order
-            if total <= 0:
-                score -= sign * 1.5
-            score += sign * total
-            if n:
-                score += sign * 0.15 * (cov / n)
+        score = _material_terms(sums)
         score += vp_term
         score += mission_readiness(state, side)
         out.append(objectives.add(score))
         for m, x, y, z in was:
             m.x, m.y, m.z = x, y, z
     return out
+
+
+def _material_terms(sums: list[tuple[float, float, int, int]]) -> float:
+    """:func:`evaluate`'s material and cover terms from :func:`_unit_sums`' rows, added in its order: each unit's
+    worth, a destroyed unit's VP to the enemy, its models' mean cover."""
+    score = 0.0
+    for sign, total, n, covered in sums:
+        if total <= 0:
+            score -= sign * 1.5  # a destroyed unit is a VP to the enemy
+        score += sign * total
+        if n:
+            score += sign * 0.15 * (covered / n)
+    return score
 
 
 def _unit_sums(state: State, side: int, moving: str) -> tuple[list[tuple[float, float, int, int]], int]:
