@@ -12,28 +12,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compiled import compiled
+from tables import COORD_24, random_pieces
 from warband.kernel.geometry import sight as sight_module
 from warband.kernel.geometry.table import Table
 from warband.kernel.geometry.terrain import TerrainPiece
 
 FAST, needs_build = compiled("warband.kernel.geometry._can_see")
 
-coord = st.one_of(st.integers(0, 2400).map(lambda k: k / 100), st.floats(0.0, 24.0, allow_nan=False))
+coord = COORD_24
 
 
-@st.composite
-def pieces(draw: st.DrawFn) -> list[TerrainPiece]:
-    out = []
-    for i in range(draw(st.integers(0, 7))):
-        x0, y0 = draw(coord), draw(coord)
-        w, d = draw(st.floats(0.1, 8.0)), draw(st.floats(0.1, 8.0))
-        poly = ((x0, y0), (x0 + w, y0), (x0 + w, y0 + d), (x0, y0 + d))
-        if draw(st.booleans()):  # a triangle: slanted edges
-            poly = ((x0, y0), (x0 + w, y0 + d / 3), (x0 + w / 2, y0 + d))
-        kind = draw(st.sampled_from(("blocking", "obstacle", "platform", "impassable", "difficult")))
-        height = draw(st.sampled_from((0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 6.0)))
-        out.append(TerrainPiece(f"t{i}", kind, poly, height, draw(st.booleans())))
-    return out
+def pieces() -> st.SearchStrategy[list[TerrainPiece]]:
+    """Up to seven pieces of every kind that matters to sight, of many heights, blocking sight or not."""
+    return random_pieces(
+        7,
+        ("blocking", "obstacle", "platform", "impassable", "difficult"),
+        (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 6.0),
+        any_sight=True,
+    )
 
 
 model = st.tuples(

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compiled import compiled
+from tables import COORD_24, random_pieces
 from warband.kernel.geometry import paths
 from warband.kernel.geometry.distance import CLEAR_TOL, EPS, Vec
 from warband.kernel.geometry.table import Table
@@ -21,22 +22,13 @@ from warband.kernel.geometry.terrain import TerrainPiece
 
 FAST, needs_build = compiled("warband.kernel.geometry._routes")
 
-coord = st.one_of(st.integers(0, 2400).map(lambda k: k / 100), st.floats(0.0, 24.0, allow_nan=False))
+coord = COORD_24
 grow_st = st.sampled_from((0.0, 0.49, 0.63, 0.5 * 32 / 25.4, 1.0))
 
 
-@st.composite
-def pieces(draw: st.DrawFn) -> list[TerrainPiece]:
-    out = []
-    for i in range(draw(st.integers(0, 6))):
-        x0, y0 = draw(coord), draw(coord)
-        w, d = draw(st.floats(0.1, 8.0)), draw(st.floats(0.1, 8.0))
-        poly: tuple[Vec, ...] = ((x0, y0), (x0 + w, y0), (x0 + w, y0 + d), (x0, y0 + d))
-        if draw(st.booleans()):  # a triangle: slanted edges
-            poly = ((x0, y0), (x0 + w, y0 + d / 3), (x0 + w / 2, y0 + d))
-        kind = draw(st.sampled_from(("blocking", "obstacle", "platform", "impassable")))
-        out.append(TerrainPiece(f"t{i}", kind, poly, 2.0))
-    return out
+def pieces() -> st.SearchStrategy[list[TerrainPiece]]:
+    """Up to six solid pieces (what a route goes round), 2" high."""
+    return random_pieces(6, ("blocking", "obstacle", "platform", "impassable"))
 
 
 circles_st = st.lists(st.tuples(st.tuples(coord, coord), st.sampled_from((0.5, 0.98, 1.26, 2.0, 2.26))), max_size=8)

@@ -134,24 +134,23 @@ def dest_plans(state: State, step: Dest, actions: list[Action]) -> list[Placemen
     them), the positions hashed once for all of them."""
     plans = _plans_at(state)
     leader = ustate(state, step.unit).get("leader")
-    out: list[Placement | list[Reason]] = []
-    for a in actions:
-        key = _plan_key(step, a.kind, a.model, a.point, a.option, leader)
-        hit = plans.get(key)
-        out.append(_new_plan(state, plans, key, step, a) if hit is None else hit)
-    return out
+    return [_plan_in(state, plans, step, a, leader) for a in actions]
 
 
 def _remembered_plan(state: State, step: Dest, a: Action) -> Placement | list[Reason]:
     """:func:`dest_plan`'s answer as remembered (callers copy it before handing it on). The plans of one set of
     positions are one dict in the memo (:func:`_plans_at`), so the positions are hashed once per listing, not
     once per candidate."""
-    plans = _plans_at(state)
-    key = _plan_key(step, a.kind, a.model, a.point, a.option, ustate(state, step.unit).get("leader"))
-    hit: Placement | list[Reason] | None = plans.get(key)
-    if hit is None:
-        hit = _new_plan(state, plans, key, step, a)
-    return hit
+    return _plan_in(state, _plans_at(state), step, a, ustate(state, step.unit).get("leader"))
+
+
+def _plan_in(
+    state: State, plans: dict[Any, Placement | list[Reason]], step: Dest, a: Action, leader: str | None
+) -> Placement | list[Reason]:
+    """``a``'s plan from ``plans`` (one set of positions' plans, :func:`_plans_at`), made and kept there if new."""
+    key = _plan_key(step, a.kind, a.model, a.point, a.option, leader)
+    hit = plans.get(key)
+    return _new_plan(state, plans, key, step, a) if hit is None else hit
 
 
 def _plan_key(
