@@ -39,12 +39,24 @@ _MEMO_LIMIT = 20_000
 _MISS = object()
 
 
-def _memo(state: State, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
-    """``compute()``, memoised in the context on ``key`` and where every model stands (position, height, on the
-    table or not): the movement questions below depend on nothing else of the state (the profiles and the table
-    are the context's). A lookahead asks them again on every clone of the same position."""
+def _positions(state: State) -> tuple[tuple[float, float, float, bool], ...]:
+    """Where every model stands (position, height, on the table or not): the part of the state :func:`_memo`'s
+    answers depend on."""
+    return tuple([(m.x, m.y, m.z, m.on_table) for m in state.models.values()])
+
+
+def _memo(
+    state: State,
+    key: tuple[Any, ...],
+    compute: Callable[[], Any],
+    at: tuple[tuple[float, float, float, bool], ...] | None = None,
+) -> Any:
+    """``compute()``, memoised in the context on ``key`` and where every model stands (:func:`_positions`, or
+    ``at`` when the caller has them already): the movement questions below depend on nothing else of the state
+    (the profiles and the table are the context's). A lookahead asks them again on every clone of the same
+    position."""
     memo = state.ctx.move_memo
-    full = (key, tuple([(m.x, m.y, m.z, m.on_table) for m in state.models.values()]))
+    full = (key, _positions(state) if at is None else at)
     hit = memo.get(full, _MISS)
     if hit is _MISS:
         if len(memo) >= _MEMO_LIMIT:
@@ -203,6 +215,18 @@ class MoveEnv:
         return True
 
 
+def _env(
+    state: State, m: Model, mode: str, target: Model | None, at: tuple[tuple[float, float, float, bool], ...]
+) -> MoveEnv:
+    """``MoveEnv(state, m, mode, target)``, kept in the movement memo (:func:`_memo`, ``at`` where the models
+    stand): an env reads only the models' positions, sides, bases and ids and the context, so one built for the
+    options of a move (its candidates, a charge's spots) serves the plan of the move chosen, and every clone of
+    the same position. Nothing changes an env once built."""
+    aim = None if target is None else target.id
+    got: MoveEnv = _memo(state, ("env", m.id, mode, aim), lambda: MoveEnv(state, m, mode, target), at)
+    return got
+
+
 def check_destination(state: State, m: Model, dest: Vec, mode: str, env: MoveEnv | None = None) -> list[Reason]:
     """Rules about where a model may end a move, whatever the path (seed 000 Move/Retreat; digest §7)."""
     env = env or MoveEnv(state, m, mode)
@@ -260,10 +284,16 @@ def plan_move(
     terrain (seed 000 Move: 'your model can climb sheer surfaces'): each piece's height counts as climb
     (``climb_over`` False: never, for a charge)."""
     if env is None:
+        at = _positions(state)
         aim = None if target is None else (target.id, target.x, target.y, target.z)
         key = ("plan", m.id, m.x, m.y, m.z, dest, allowance, mode, aim, straight, climb_over)
         got: MovePlan | list[Reason] = _memo(
-            state, key, lambda: _plan_move(state, m, dest, allowance, mode, target, straight, None, climb_over)
+            state,
+            key,
+            lambda: _plan_move(
+                state, m, dest, allowance, mode, target, straight, _env(state, m, mode, target, at), climb_over
+            ),
+            at,
         )
         return got if isinstance(got, MovePlan) else list(got)
     return _plan_move(state, m, dest, allowance, mode, target, straight, env, climb_over)
@@ -376,17 +406,23 @@ def move_candidates(state: State, m: Model, allowance: float) -> list[Vec]:
     compass points at full distance (each brought 40% closer if the full one is not allowed). A point within
     ``_CANDIDATE_SPACING`` of one already kept adds nothing and is skipped. Every candidate passes
     :func:`plan_move`."""
+    at = _positions(state)
     got: list[Vec] = _memo(
-        state, ("moves", m.id, m.x, m.y, m.z, allowance), lambda: _move_candidates(state, m, allowance)
+        state,
+        ("moves", m.id, m.x, m.y, m.z, allowance),
+        lambda: _move_candidates(state, m, allowance, env=_env(state, m, "move", None, at)),
+        at,
     )
     return list(got)
 
 
-def _move_candidates(state: State, m: Model, allowance: float, compiled: bool | None = None) -> list[Vec]:
+def _move_candidates(
+    state: State, m: Model, allowance: float, compiled: bool | None = None, env: MoveEnv | None = None
+) -> list[Vec]:
     """:func:`move_candidates` itself. The loop over the raw points runs compiled when the extension
     ``_straight_moves`` is built (``compiled`` None; True or False forces one path: the property test compares
     them); the Python loop below is the reference, and the fallback (``WARBAND_PURE=1``,
-    :mod:`warband.kernel.native`)."""
+    :mod:`warband.kernel.native`). ``env``: the move's :class:`MoveEnv` (mode "move"), when the caller has it."""
     ctx = state.ctx
     start = (m.x, m.y)
     pts: list[Vec] = []
@@ -420,7 +456,7 @@ def _move_candidates(state: State, m: Model, allowance: float, compiled: bool | 
             pts.append((edge[0] + away[0] * (m.radius + 0.1 + reach), edge[1] + away[1] * (m.radius + 0.1 + reach)))
     for cos, sin in _COMPASS:
         pts.append((m.x + cos * allowance, m.y + sin * allowance))
-    env = MoveEnv(state, m, "move")
+    env = env or MoveEnv(state, m, "move")
     if compiled is None:
         compiled = _straight_moves is not None
     if compiled:
@@ -588,17 +624,18 @@ def retreat_reach(state: State, m: Model, allowance: float, direction: Vec, env:
 def retreat_candidates(state: State, m: Model, allowance: float, away: Vec) -> list[Vec]:
     """Destinations directly away (and off it by up to ``retreat_angle`` either way), each as far as the
     Movement or the table allows along its line."""
+    at = _positions(state)
     got: list[Vec] = _memo(
         state,
         ("retreats", m.id, m.x, m.y, m.z, allowance, away),
-        lambda: _retreat_candidates(state, m, allowance, away),
+        lambda: _retreat_candidates(state, m, allowance, away, _env(state, m, "retreat", None, at)),
+        at,
     )
     return list(got)
 
 
-def _retreat_candidates(state: State, m: Model, allowance: float, away: Vec) -> list[Vec]:
+def _retreat_candidates(state: State, m: Model, allowance: float, away: Vec, env: MoveEnv) -> list[Vec]:
     out: list[Vec] = []
-    env = MoveEnv(state, m, "retreat")
     tol = math.radians(state.ctx.params["retreat_angle"])
     base = math.atan2(away[1], away[0])
     for ang in (base, base + tol * 0.9, base - tol * 0.9):
@@ -653,22 +690,30 @@ def charge_spots(state: State, m: Model, target: Model, allowance: float, first_
     in base contact with the target on the charger's side never stops the charge) makes the charge reach; the
     cheapest is the engine's choice. When none is in reach the charger still moves towards the target, as far
     as the allowance and the table let it (``closest``: its gap to the target then)."""
+    at = _positions(state)
     got: ChargeSpots = _memo(
         state,
         ("charge", m.id, m.x, m.y, m.z, target.id, target.x, target.y, target.z, allowance, first_only),
-        lambda: _charge_spots(state, m, target, allowance, first_only),
+        lambda: _charge_spots(state, m, target, allowance, first_only, env=_env(state, m, "charge", None, at)),
+        at,
     )
     return got
 
 
 def _charge_spots(
-    state: State, m: Model, target: Model, allowance: float, first_only: bool, compiled: bool | None = None
+    state: State,
+    m: Model,
+    target: Model,
+    allowance: float,
+    first_only: bool,
+    compiled: bool | None = None,
+    env: MoveEnv | None = None,
 ) -> ChargeSpots:
     """:func:`charge_spots` itself. The ring's destination checks and the straight plans to it run in C when the
     extension is built (``_straight_moves``: the same answers; a point it cannot settle outside rounding is
-    asked of the Python here); ``compiled`` forces one path (tests)."""
+    asked of the Python here); ``compiled`` forces one path (tests); ``env``: the charge's :class:`MoveEnv`."""
     rng = float(state.ctx.params["engagement_range"])
-    env = MoveEnv(state, m, "charge")
+    env = env or MoveEnv(state, m, "charge")
     use_c = _straight_moves is not None and compiled is not False
     loop = _loop(state, m, allowance, env, [], None) if use_c else None
     raw = _ring(m, target, rng)
