@@ -273,6 +273,13 @@ def _tries(state: State, m: Model, eng: list[Model], only_legal: bool) -> Iterat
         for w in weapons(m, "ranged"):
             for e in enemies:
                 yield Action("shoot", m.id, e.id, option=w["name"])
+    yield from _tail_tries(state, m, eng, only_legal, shut, enemies)
+
+
+def _tail_tries(
+    state: State, m: Model, eng: list[Model], only_legal: bool, shut: frozenset[str | None], enemies: list[Model]
+) -> Iterator[Action]:
+    """The end of :func:`_tries`' list, after the moves, Charges and Shoots: Fights, ability actions, Tends."""
     if "fight" not in shut:
         whipped = _whipped(state, m)
         for w in weapons(m, "melee"):
@@ -317,11 +324,52 @@ def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
     """Every legal action for the active model, in a fixed order (``only_legal=False``: every action the
     model might try, legal or not, for explanations)."""
     eng = engaged_with(state, m)
-    out = [a for a in _tries(state, m, eng, only_legal) if not only_legal or _legal(state, m, a, eng)]
+    out = _legal_tries(state, m, eng) if only_legal else list(_tries(state, m, eng, False))
     other = may_switch(state, m)
     if other is not None:
         out.append(Action("switch", m.id, other.id))
     out.append(Action("end", m.id))
+    return out
+
+
+def _legal_tries(state: State, m: Model, eng: list[Model]) -> list[Action]:
+    """``[a for a in _tries(state, m, eng, True) if _legal_open(state, m, a, eng)]``, the legal menu, with the
+    range test of every Charge and Shoot (most of them: one per weapon and enemy) made from each enemy's gap,
+    measured once, before the action is built; the other tests are :func:`_legal_open`'s (:func:`_legal_rest`)."""
+    shut = _shut_kinds(state, m)
+    out = []
+    for kind in ("move", "dash", "retreat"):
+        if kind not in shut:
+            a = Action(kind, m.id)
+            if _legal_rest(state, m, a, eng):
+                out.append(a)
+    enemies = [] if eng else standing_enemies(state, m)  # _check_charge, _check_shoot: not within 1" of an enemy
+    charge = "charge" not in shut
+    shoot = "shoot" not in shut
+    if enemies and (charge or shoot):
+        gaps = [gap(m, e) for e in enemies]
+        if charge:
+            reach = float(state.ctx.params["charge_range"])
+            for e, g in zip(enemies, gaps, strict=True):
+                if g > reach + 1e-9:
+                    continue
+                a = Action("charge", m.id, e.id)
+                if _legal_rest(state, m, a, eng):
+                    out.append(a)
+        if shoot:
+            ranged = weapons(m, "ranged")
+            named: dict[str, dict[str, Any]] = {}
+            for w in ranged:
+                named.setdefault(w["name"], w)  # weapon_named: the first of the name
+            for w in ranged:
+                reach = float(named[w["name"]]["range"] or 0.0)
+                for e, g in zip(enemies, gaps, strict=True):
+                    if g > reach + 1e-9:
+                        continue
+                    a = Action("shoot", m.id, e.id, option=w["name"])
+                    if _legal_rest(state, m, a, eng):
+                        out.append(a)
+    out.extend(a for a in _tail_tries(state, m, eng, True, shut, enemies) if _legal_open(state, m, a, eng))
     return out
 
 
@@ -332,9 +380,24 @@ def _legal(state: State, m: Model, a: Action, eng: list[Model]) -> bool:
     kind = a.kind
     if _barred(m, kind):
         return False
+    if eng and a.target is not None and kind in ("charge", "shoot"):
+        return False  # _check_charge and _check_shoot: not within 1" of an enemy
+    # the activation-wide refusals of action_reasons, in its order
+    done = state.vars.get("acts", ())
+    if kind != "end" and kind in done:
+        return False
+    if kind in MOVES and any(k in done for k in MOVES):
+        return False
+    return _legal_open(state, m, a, eng)
+
+
+def _legal_open(state: State, m: Model, a: Action, eng: list[Model]) -> bool:
+    """:func:`_legal` of a try that ``_tries(only_legal=True)`` lists: its kind is not one :func:`_shut_kinds`
+    refuses (barred by an ability, taken this activation, a second of Move, Charge or Retreat) and it is no Charge
+    or Shoot within 1" of an enemy, so the refusals left are tested (in the cheapest order: the answer is the
+    same, every test being pure)."""
+    kind = a.kind
     if a.target is not None and kind in ("charge", "shoot"):
-        if eng:
-            return False  # _check_charge and _check_shoot: not within 1" of an enemy
         t = state.models[a.target]
         if kind == "charge":
             reach = float(state.ctx.params["charge_range"])
@@ -343,12 +406,12 @@ def _legal(state: State, m: Model, a: Action, eng: list[Model]) -> bool:
             reach = float(w["range"] or 0.0) if w is not None else -1.0
         if gap(m, t) > reach + 1e-9:
             return False
-    # the activation-wide refusals of action_reasons, in its order
-    done = state.vars.get("acts", ())
-    if kind != "end" and kind in done:
-        return False
-    if kind in MOVES and any(k in done for k in MOVES):
-        return False
+    return _legal_rest(state, m, a, eng)
+
+
+def _legal_rest(state: State, m: Model, a: Action, eng: list[Model]) -> bool:
+    """:func:`_legal_open` after the range test of a Charge or Shoot (passed, or none to make)."""
+    kind = a.kind
     if (kind in MOVES or kind == "dash") and _heavy_then_move(state, m):
         return False
     if kind == "ability":
@@ -378,7 +441,7 @@ def has_action(state: State, m: Model) -> bool:
     for kind in first:
         if _legal(state, m, Action(kind, m.id), eng):
             return True
-    return any(a.kind not in first and _legal(state, m, a, eng) for a in _tries(state, m, eng, True))
+    return any(a.kind not in first and _legal_open(state, m, a, eng) for a in _tries(state, m, eng, True))
 
 
 def action_reasons(state: State, m: Model, a: Action, eng: list[Model] | None = None) -> list[Reason]:
