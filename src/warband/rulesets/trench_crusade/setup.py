@@ -96,14 +96,27 @@ class Deploy(kernel_setup.Deploy[State]):
 
 def _zone_grid(state: State, m: Model) -> list[Vec]:
     """The 6 x 3 grid points of the model's zone where the zone and the terrain allow its base (the same all
-    game: kept in the context's memo)."""
+    game: kept in the context's memo, and across games on the same table and zone in :data:`_ZONE_GRIDS`)."""
     zi = state.vars["zone_of"][m.side]
     key = ("deploy-grid", zi, m.radius)
     grid: list[Vec] | None = state.ctx.memo.get(key)
     if grid is None:
-        grid = [p for p in kernel_setup.zone_grid(state.ctx.zones[zi], 6, 3) if not _zone_terrain_problems(state, m, p)]
+        table = state.ctx.table
+        zone = state.ctx.zones[zi]
+        shared = (table.width, table.depth, tuple(table.terrain), zone, m.radius)
+        grid = _ZONE_GRIDS.get(shared)
+        if grid is None:
+            grid = [p for p in kernel_setup.zone_grid(zone, 6, 3) if not _zone_terrain_problems(state, m, p)]
+            if len(_ZONE_GRIDS) >= 64:
+                _ZONE_GRIDS.clear()
+            _ZONE_GRIDS[shared] = grid
         state.ctx.memo[key] = grid
     return grid
+
+
+#: :func:`_zone_grid` per table (width, depth, terrain pieces), zone and base radius: what
+#: :func:`_zone_terrain_problems` depends on, shared by the games of one process; emptied past 64 entries.
+_ZONE_GRIDS: dict[tuple[Any, ...], list[Vec]] = {}
 
 
 def deploy_problems(state: State, m: Model, p: Vec) -> list[Reason]:
@@ -187,13 +200,18 @@ def _hidden_ground(state: State, m: Model) -> list[tuple[Vec, Vec]]:
         table = state.ctx.table
         near = float(state.ctx.params["infiltrate_distance"])
         got = []
+        bound = near - 1e-9
+        hypot = math.hypot
+        spots = [(e.x, e.y, e.radius) for e in enemies]
         for spot, (x, y), z in _infiltration_ground(state, m):
-            # the cheap distance test first for every enemy, then sight
-            if any(math.hypot(e.x - x, e.y - y) - e.radius - r < near - 1e-9 for e in enemies):
-                continue
-            if any(table.can_see(e.pos, e.radius, e.z, e.height, (x, y), r, z, m.height) for e in enemies):
-                continue
-            got.append((spot, (x, y)))
+            # the cheap distance test first for every enemy (a loop, not any(<generator>): it runs for every
+            # point of the table's grid), then sight
+            for ex, ey, er in spots:
+                if hypot(ex - x, ey - y) - er - r < bound:
+                    break
+            else:
+                if not any(table.can_see(e.pos, e.radius, e.z, e.height, (x, y), r, z, m.height) for e in enemies):
+                    got.append((spot, (x, y)))
         state.ctx.memo[key] = got
     return got
 
