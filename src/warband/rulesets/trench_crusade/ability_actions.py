@@ -93,19 +93,28 @@ def ability_name(ability_id: str) -> str:
 
 def action_abilities(m: Model) -> list[tuple[str, Effect]]:
     """(ability id, its action) for each ability of ``m`` that is an action."""
-    out = []
-    for a in m.data.get("abilities", ()):
-        for fx in abilities._effects_of(a):
-            if fx.kind == "ability_action":
-                out.append((a, fx))
-    return out
+    return [(a, fx) for a, fx, _ in _actions_of(m)]
+
+
+def _actions_of(m: Model) -> tuple[tuple[str, Effect, str], ...]:
+    """:func:`action_abilities` with each ability's name, kept per set of abilities (the catalogue's effects and
+    names never change while a process runs): the menu lists and checks them after every step."""
+    key = tuple(m.data.get("abilities", ()))
+    got = _ACTIONS.get(key)
+    if got is None:
+        got = _ACTIONS[key] = tuple(
+            (a, fx, ability_name(a)) for a in key for fx in abilities._effects_of(a) if fx.kind == "ability_action"
+        )
+    return got
+
+
+_ACTIONS: dict[tuple[str, ...], tuple[tuple[str, Effect, str], ...]] = {}
 
 
 def tries(state: State, m: Model) -> list[Action]:
     """Every ability action ``m`` might take (each target for one that has a target)."""
     out = []
-    for a, fx in action_abilities(m):
-        name = ability_name(a)
+    for _, fx, name in _actions_of(m):
         if fx.target == "self":
             out.append(Action("ability", m.id, option=name))
         else:
@@ -156,7 +165,7 @@ def _pay(state: State, m: Model, fx: Effect, events: list[Event]) -> None:
 
 
 def _named(m: Model, name: str | None) -> tuple[str, Effect] | None:
-    return next(((a, fx) for a, fx in action_abilities(m) if ability_name(a) == name), None)
+    return next(((a, fx) for a, fx, called in _actions_of(m) if called == name), None)
 
 
 def reasons(state: State, m: Model, a: Action) -> list[Reason]:

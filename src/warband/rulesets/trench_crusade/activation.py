@@ -134,8 +134,9 @@ def start_part(state: State, m: Model, events: list[Event]) -> None:
     events.append(Activated(m.id, m.side))
     m.flags.pop("miasma", None)  # Miasma of Pestilence lasts until its caster's next activation
     if any(  # Onwards, Christian Soldiers!: a friend (or itself) with the aura within its range
-        f.side == m.side and f.on_table and gap(f, m) <= fx.range + 1e-9
+        gap(f, m) <= fx.range + 1e-9
         for f in state.models.values()
+        if f.side == m.side and f.on_table
         for fx in abilities.effects(f, "fearless_aura")
     ):
         m.flags["fearless"] = True

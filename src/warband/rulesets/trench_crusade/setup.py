@@ -60,9 +60,13 @@ class Deploy(kernel_setup.Deploy[State]):
         zone = state.ctx.zones[state.vars["zone_of"][m.side]]
         grid = _zone_grid(state, m)
         clear = set(grid)  # the zone and the terrain already allow these: only the other bases are left to check
+        placed = [o for o in state.models.values() if o.on_table]  # overlapping() skips the others
+        r = m.radius
 
         def fits(p: Vec) -> bool:
-            return not (_overlap_problems(state, m, p) if p in clear else deploy_problems(state, m, p))
+            if p in clear:
+                return overlapping(placed, p, r) is None  # _overlap_problems, the models off the table left out
+            return not deploy_problems(state, m, p)
 
         return edge + kernel_setup.deploy_spots(grid, zone, fits, first)
 

@@ -166,33 +166,44 @@ class MoveEnv:
         ctx = state.ctx
         self.m = m
         self.mode = mode
-        self.start = (m.x, m.y)
-        self.rng = float(ctx.params["engagement_range"])
-        rng = self.rng
-        self.enemies: list[Model] = []
-        self.others: list[Model] = []
-        self.circles: list[tuple[Vec, float]] = []
-        self.engaged: set[str] = set()
+        mx, my, r, side = m.x, m.y, m.radius, m.side
+        self.start = (mx, my)
+        self.rng = rng = float(ctx.params["engagement_range"])
+        within = rng + 1e-9
+        move = mode == "move"
+        hypot = math.hypot
+        enemies: list[Model] = []
+        others: list[Model] = []
+        circles: list[tuple[Vec, float]] = []
+        engaged: set[str] = set()
+        # squared distances for the fast check of a destination (see ``quick_ok``)
+        bases: list[tuple[float, float, float]] = []
+        near: list[tuple[float, float, float, bool]] = []
+        self.enemies, self.others, self.circles, self.engaged = enemies, others, circles, engaged
+        self._bases, self._near = bases, near
+        # one pass over the models (each model's circle depends on its own engagement alone), every float as
+        # before: gap(m, o) clamped at 0, the circles' and the squares' sums in the same order
         for o in state.models.values():
             if o is m or not o.on_table:
                 continue
-            self.others.append(o)
-            if o.side != m.side:
-                self.enemies.append(o)
-                if gap(m, o) <= rng + 1e-9:
-                    self.engaged.add(o.id)
-        for o in self.others:
-            if o.side != m.side and mode == "move" and o.id not in self.engaged:
-                # only a Charge may enter within 1" of an enemy (digest §7), so the path keeps out
-                self.circles.append(((o.x, o.y), o.radius + m.radius + rng))
-            elif o is not target:
-                self.circles.append(((o.x, o.y), o.radius + m.radius))
+            others.append(o)
+            ox, oy, orad = o.x, o.y, o.radius
+            bases.append((ox, oy, (r + orad - 1e-6) ** 2))
+            if o.side != side:
+                enemies.append(o)
+                d = hypot(mx - ox, my - oy) - r - orad
+                close = (d if d > 0.0 else 0.0) <= within
+                if close:
+                    engaged.add(o.id)
+                near.append((ox, oy, (r + orad + rng + 1e-9) ** 2, close))
+                if move and not close:
+                    # only a Charge may enter within 1" of an enemy (digest §7), so the path keeps out
+                    circles.append(((ox, oy), orad + r + rng))
+                    continue
+            if o is not target:
+                circles.append(((ox, oy), orad + r))
         self.start_platform = _own_platform(ctx.table, self.start)
         self.solids = _walk_solids_memo(ctx, self.start_platform)
-        r = m.radius
-        # squared distances for the fast check of a destination (see ``quick_ok``)
-        self._bases = [(o.x, o.y, (r + o.radius - 1e-6) ** 2) for o in self.others]
-        self._near = [(e.x, e.y, (r + e.radius + rng + 1e-9) ** 2, e.id in self.engaged) for e in self.enemies]
 
     def quick_ok(self, dest: Vec) -> bool:
         """True when no base overlaps ``dest`` and the engagement rule of the mode holds there: the common case of
