@@ -174,7 +174,33 @@ def reasons(state: State, m: Model, a: Action) -> list[Reason]:
     if found is None:
         names = [ability_name(x) for x, _ in action_abilities(m)]
         return [(f"{R}/ability/unknown", f"{m.id} has no ability action {a.option!r} (has {names or 'none'})")]
-    ab, fx = found
+    return _refusals(state, m, a, *found)
+
+
+def legal_tries(state: State, m: Model) -> list[Action]:
+    """``[a for a in tries(state, m) if not reasons(state, m, a)]``, each ability looked up once, not once per
+    action (:func:`_named`: the first ability of the action's name)."""
+    out = []
+    first: dict[str, tuple[str, Effect]] = {}
+    for ab, fx, name in _actions_of(m):
+        first.setdefault(name, (ab, fx))
+    for _, fx, name in _actions_of(m):
+        named = first[name]
+        if fx.target == "self":
+            a = Action("ability", m.id, option=name)
+            if not _refusals(state, m, a, *named):
+                out.append(a)
+        else:
+            for t in state.models.values():
+                if t.on_table and _kind_ok(m, t, fx):
+                    a = Action("ability", m.id, t.id, option=name)
+                    if not _refusals(state, m, a, *named):
+                        out.append(a)
+    return out
+
+
+def _refusals(state: State, m: Model, a: Action, ab: str, fx: Effect) -> list[Reason]:
+    """:func:`reasons` once the ability ``a`` names is found: ``ab`` and its action ``fx``."""
     rule = f"{R}/ability/{ab}"
     if f"ability:{ab}" in acts(state):
         return [(rule, f"{a.option} was already taken this activation")]

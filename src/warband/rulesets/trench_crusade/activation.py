@@ -281,13 +281,25 @@ def _tail_tries(
     state: State, m: Model, eng: list[Model], only_legal: bool, shut: frozenset[str | None], enemies: list[Model]
 ) -> Iterator[Action]:
     """The end of :func:`_tries`' list, after the moves, Charges and Shoots: Fights, ability actions, Tends."""
+    yield from _fight_tries(state, m, eng, only_legal, shut, enemies)
+    if "ability" not in shut:
+        yield from ability_actions.tries(state, m)
+    yield from _tend_tries(state, m, only_legal, shut)
+
+
+def _fight_tries(
+    state: State, m: Model, eng: list[Model], only_legal: bool, shut: frozenset[str | None], enemies: list[Model]
+) -> Iterator[Action]:
+    """:func:`_tries`' Fights: each melee weapon at each enemy (``only_legal``: within 1") and Whip of God friend."""
     if "fight" not in shut:
         whipped = _whipped(state, m)
         for w in weapons(m, "melee"):
             for e in [*(eng if only_legal else enemies), *whipped]:
                 yield Action("fight", m.id, e.id, option=w["name"])
-    if "ability" not in shut:
-        yield from ability_actions.tries(state, m)
+
+
+def _tend_tries(state: State, m: Model, only_legal: bool, shut: frozenset[str | None]) -> Iterator[Action]:
+    """:func:`_tries`' Tends (``only_legal``: by a MEDIC only): each friend on the table."""
     if (has_kw(m, "MEDIC") or not only_legal) and "tend" not in shut:
         for f in state.models.values():
             if f.side == m.side and f.on_table:
@@ -370,7 +382,10 @@ def _legal_tries(state: State, m: Model, eng: list[Model]) -> list[Action]:
                     a = Action("shoot", m.id, e.id, option=w["name"])
                     if _legal_rest(state, m, a, eng):
                         out.append(a)
-    out.extend(a for a in _tail_tries(state, m, eng, True, shut, enemies) if _legal_open(state, m, a, eng))
+    out.extend(a for a in _fight_tries(state, m, eng, True, shut, enemies) if _legal_open(state, m, a, eng))
+    if "ability" not in shut:
+        out.extend(ability_actions.legal_tries(state, m))  # _legal_open of an ability: its reasons alone
+    out.extend(a for a in _tend_tries(state, m, True, shut) if _legal_open(state, m, a, eng))
     return out
 
 
