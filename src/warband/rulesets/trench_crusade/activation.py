@@ -346,16 +346,24 @@ def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
 
 
 def _legal_tries(state: State, m: Model, eng: list[Model]) -> list[Action]:
-    """``[a for a in _tries(state, m, eng, True) if _legal_open(state, m, a, eng)]``, the legal menu, with the
-    range test of every Charge and Shoot (most of them: one per weapon and enemy) made from each enemy's gap,
-    measured once, before the action is built; the other tests are :func:`_legal_open`'s (:func:`_legal_rest`)."""
+    """``[a for a in _tries(state, m, eng, True) if _legal_open(state, m, a, eng)]``, the legal menu: see
+    :func:`_legal_iter`."""
+    return list(_legal_iter(state, m, eng))
+
+
+def _legal_iter(state: State, m: Model, eng: list[Model], skip: tuple[str, ...] = ()) -> Iterator[Action]:
+    """The legal actions of :func:`_tries` (``only_legal``) in its order, with the range test of every Charge and
+    Shoot (most of them: one per weapon and enemy) made from each enemy's gap, measured once, before the action
+    is built; the other tests are :func:`_legal_open`'s (:func:`_legal_rest`). Kinds in ``skip`` are left out
+    (:func:`has_action` has tested them)."""
     shut = _shut_kinds(state, m)
-    out = []
+    if skip:
+        shut = shut.union(skip)
     for kind in ("move", "dash", "retreat"):
         if kind not in shut:
             a = Action(kind, m.id)
             if _legal_rest(state, m, a, eng):
-                out.append(a)
+                yield a
     enemies = [] if eng else standing_enemies(state, m)  # _check_charge, _check_shoot: not within 1" of an enemy
     charge = "charge" not in shut
     shoot = "shoot" not in shut
@@ -368,7 +376,7 @@ def _legal_tries(state: State, m: Model, eng: list[Model]) -> list[Action]:
                     continue
                 a = Action("charge", m.id, e.id)
                 if _legal_rest(state, m, a, eng):
-                    out.append(a)
+                    yield a
         if shoot:
             ranged = weapons(m, "ranged")
             named: dict[str, dict[str, Any]] = {}
@@ -381,12 +389,11 @@ def _legal_tries(state: State, m: Model, eng: list[Model]) -> list[Action]:
                         continue
                     a = Action("shoot", m.id, e.id, option=w["name"])
                     if _legal_rest(state, m, a, eng):
-                        out.append(a)
-    out.extend(a for a in _fight_tries(state, m, eng, True, shut, enemies) if _legal_open(state, m, a, eng))
+                        yield a
+    yield from (a for a in _fight_tries(state, m, eng, True, shut, enemies) if _legal_open(state, m, a, eng))
     if "ability" not in shut:
-        out.extend(ability_actions.legal_tries(state, m))  # _legal_open of an ability: its reasons alone
-    out.extend(a for a in _tend_tries(state, m, True, shut) if _legal_open(state, m, a, eng))
-    return out
+        yield from ability_actions.legal_tries(state, m)  # _legal_open of an ability: its reasons alone
+    yield from (a for a in _tend_tries(state, m, True, shut) if _legal_open(state, m, a, eng))
 
 
 def _legal(state: State, m: Model, a: Action, eng: list[Model]) -> bool:
@@ -450,14 +457,15 @@ def has_action(state: State, m: Model) -> bool:
 
     The menu's answer (any of :func:`_tries` passing :func:`_legal`; ``switch`` and ``end`` aside), asked after
     every step of an activation, so tried cheapest first: a Move or Dash (no target) when not within 1" of an
-    enemy, a Retreat when within, then the rest in the menu's order. The order does not change the answer:
-    :func:`_legal` is a pure test, and the menu's order is kept where it matters, in :func:`menu`."""
+    enemy, a Retreat when within, then the rest in the menu's order (the menu's own :func:`_legal_iter`, up to its
+    first action). The order does not change the answer: :func:`_legal` is a pure test, and the menu's order is
+    kept where it matters, in :func:`menu`."""
     eng = engaged_with(state, m)
     first = ("retreat",) if eng else ("move", "dash")  # _check_move, _check_retreat
     for kind in first:
         if _legal(state, m, Action(kind, m.id), eng):
             return True
-    return any(a.kind not in first and _legal_open(state, m, a, eng) for a in _tries(state, m, eng, True))
+    return next(_legal_iter(state, m, eng, first), None) is not None
 
 
 def action_reasons(state: State, m: Model, a: Action, eng: list[Model] | None = None) -> list[Reason]:
