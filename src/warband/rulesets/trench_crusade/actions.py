@@ -94,12 +94,17 @@ def _check_charge(state: State, m: Model, a: Action, eng: list[Model]) -> list[R
 def _check_shoot(state: State, m: Model, a: Action, eng: list[Model]) -> list[Reason]:
     """Seed 000 Shoot: a Ranged Attack with a ranged weapon, at an enemy in range and in sight, by a model more
     than 1" from the enemy; with a Charge (seed 000: or a Fight) in the activation only with ASSAULT; HEAVY."""
-    p = state.ctx.params
-    out: list[Reason] = []
     found = _armed_at_enemy(state, m, a, "ranged", "shoot")
     if isinstance(found, list):
         return found
-    w, t = found
+    return shoot_refusals(state, m, found[0], found[1], eng)
+
+
+def shoot_refusals(state: State, m: Model, w: dict[str, Any], t: Model, eng: list[Model]) -> list[Reason]:
+    """:func:`_check_shoot` once the weapon ``w`` (the first ranged weapon of ``m`` of the Shoot's name) and the
+    enemy ``t`` (on the table) are found: every refusal but a missing weapon or target."""
+    p = state.ctx.params
+    out: list[Reason] = []
     out += _used_up(m, w) + _hidden(t, "shot") + _one_mode(state, w, "fought")
     if eng:
         out.append((f"{R}/shoot/engaged", 'a model within 1" of an enemy cannot Shoot'))

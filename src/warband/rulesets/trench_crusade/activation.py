@@ -17,7 +17,7 @@ from warband.kernel.events import ActionTaken, Activated, Event, Note, StatusCha
 from warband.kernel.space import gap
 from warband.kernel.state import Model
 from warband.rulesets.trench_crusade import abilities, ability_actions
-from warband.rulesets.trench_crusade.actions import CHECKS, MOVES, do_action
+from warband.rulesets.trench_crusade.actions import CHECKS, MOVES, do_action, shoot_refusals
 from warband.rulesets.trench_crusade.core import (
     R,
     State,
@@ -383,13 +383,14 @@ def _legal_iter(state: State, m: Model, eng: list[Model], skip: tuple[str, ...] 
             for w in ranged:
                 named.setdefault(w["name"], w)  # weapon_named: the first of the name
             for w in ranged:
-                reach = float(named[w["name"]]["range"] or 0.0)
+                first = named[w["name"]]
+                reach = float(first["range"] or 0.0)
                 for e, g in zip(enemies, gaps, strict=True):
                     if g > reach + 1e-9:
                         continue
-                    a = Action("shoot", m.id, e.id, option=w["name"])
-                    if _legal_rest(state, m, a, eng):
-                        yield a
+                    # _legal_rest of a Shoot: _check_shoot with its weapon and enemy (on the table) found
+                    if not shoot_refusals(state, m, first, e, eng):
+                        yield Action("shoot", m.id, e.id, option=w["name"])
     yield from (a for a in _fight_tries(state, m, eng, True, shut, enemies) if _legal_open(state, m, a, eng))
     if "ability" not in shut:
         yield from ability_actions.legal_tries(state, m)  # _legal_open of an ability: its reasons alone

@@ -124,6 +124,14 @@ def activatable(state: State, side: int) -> list[Model]:
     return [m for m in state.models.values() if m.side == side and can_activate(m)]
 
 
+def any_activatable(state: State, side: int) -> bool:
+    """``bool(activatable(state, side))``, stopping at the first (asked after every activation)."""
+    for m in state.models.values():  # noqa: SIM110 - a loop, not any(<generator>): the hot path
+        if m.side == side and m.on_table and not m.flags.get("activated", False):  # can_activate
+            return True
+    return False
+
+
 #: The alternating activation's bookkeeping (the kernel's): the active model in ``vars["active"]``, the side to
 #: activate next in ``vars["next_side"]``.
 ACTIVATION = turns.Activation(active="active", to_act="next_side")

@@ -25,6 +25,7 @@ from warband.rulesets.trench_crusade.activation import (
     ActionMenu,
     Activate,
     FollowerChoice,
+    commanded,
     end_part,
     has_action,
     switch_to,
@@ -40,8 +41,9 @@ from warband.rulesets.trench_crusade.core import (
     SpendHit,
     State,
     SuccessRoll,
-    activatable,
     active_model,
+    any_activatable,
+    can_activate,
     is_down,
     over,
     set_flag,
@@ -127,11 +129,11 @@ def end_activation(state: State, events: list[Event]) -> None:
     else:
         side = state.vars["next_side"]
     state.vars.update({"active": None, "acts": [], "shot_with": [], "end_now": False, "charged": None})
-    if not over(state) and (activatable(state, 1 - side) or activatable(state, side)):
+    if not over(state) and (any_activatable(state, 1 - side) or any_activatable(state, side)):
         # the opponent's turn (with nothing ready it passes back: the kernel), unless an ability named the model
         # that activates next (On My Command!, Voice of God)
         ordered = state.models.get(str(state.vars.get("commanded")))
-        nxt = ordered.side if ordered is not None and ordered in activatable(state, ordered.side) else 1 - side
+        nxt = ordered.side if ordered is not None and can_activate(ordered) else 1 - side  # in activatable(...)
         ACTIVATION.set_side(state, nxt)
 
 
@@ -167,6 +169,11 @@ class TCRules(turns.Alternating[State]):
 
     def end_activation(self, state: State, piece: str, events: list[Event]) -> None:
         end_activation(state, events)
+
+    def ready(self, state: State, side: int) -> bool:
+        """The kernel's ``bool(Activate(side).ready(state))`` without listing the models: a model the enemy
+        commanded to activate next (On My Command!), else any model of ``side`` still to activate."""
+        return commanded(state, side) is not None or any_activatable(state, side)
 
     def end_round(self, state: State, events: list[Event]) -> None:
         """Neither side has a model left to Activate: the Morale phase follows."""
