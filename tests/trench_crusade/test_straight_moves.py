@@ -240,3 +240,39 @@ def test_charges_on_a_busy_table_reach_and_fall_short_alike() -> None:
     for m, target, allowance in _charges(game.state, (3.0, 8.0, 14.0)):
         reached.add(_same_charge(game.state, m, target, allowance).reached)
     assert reached == {True, False}
+
+
+def _plan_bits(plan: Any) -> Any:
+    """A plan's every field with its floats as bits (a refusal's reasons as they are)."""
+    if not isinstance(plan, space.MovePlan):
+        return plan
+    fields = (plan.cost, plan.end_z, plan.climb, plan.drop)
+    return (_bits(list(plan.path)), [struct.pack("<d", v) for v in fields], plan.jump, plan.dangerous)
+
+
+@settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow])
+@given(tables())
+def test_the_plan_of_a_listed_candidate_is_the_plan_made_from_nothing(t: dict[str, Any]) -> None:
+    """``plan_move`` of a destination the Move's menu listed (``move_candidates`` in the memo, so ``_listed``: the
+    destination checks and the straight line's tests are skipped) is the plan ``_plan_move`` makes with a fresh env
+    and every check; and a point that is not listed (another model's spot, a compass point at full reach) is
+    planned, or refused, as from nothing. Both loops (compiled where built)."""
+    game = _game(t)
+    if game is None:
+        return
+    state = game.state
+    for m in state.models.values():
+        if not m.on_table:
+            continue
+        for allowance in (t["allowance"], float(m.data["movement"])):
+            state.ctx.move_memo.clear()
+            listed = space.move_candidates(state, m, allowance)
+            others = [(o.x, o.y) for o in state.models.values() if o is not m and o.on_table]
+            compass = [(m.x + c * allowance, m.y + s * allowance) for c, s in space._COMPASS]
+            for p in [*listed, *others, *compass]:
+                at = space._positions(state)
+                assert space._listed(state, m, p, allowance, "move", None, at) == (p in listed)
+                fresh = space._plan_move(
+                    state, m, p, allowance, "move", None, False, space.MoveEnv(state, m, "move"), True
+                )
+                assert _plan_bits(space.plan_move(state, m, p, allowance)) == _plan_bits(fresh), (m.id, p)

@@ -302,12 +302,40 @@ def plan_move(
             state,
             key,
             lambda: _plan_move(
-                state, m, dest, allowance, mode, target, straight, _env(state, m, mode, target, at), climb_over
+                state,
+                m,
+                dest,
+                allowance,
+                mode,
+                target,
+                straight,
+                _env(state, m, mode, target, at),
+                climb_over,
+                clear=_listed(state, m, dest, allowance, mode, target, at),
             ),
             at,
         )
         return got if isinstance(got, MovePlan) else list(got)
     return _plan_move(state, m, dest, allowance, mode, target, straight, env, climb_over)
+
+
+def _listed(
+    state: State,
+    m: Model,
+    dest: Vec,
+    allowance: float,
+    mode: str,
+    target: Model | None,
+    at: tuple[tuple[float, float, float, bool], ...],
+) -> bool:
+    """Whether ``dest`` is one of the :func:`move_candidates` of ``m`` with ``allowance`` listed (and still in the
+    memo) for the models standing where they stand (``at``): a candidate is kept only when the straight plan to
+    it is made (``plan_move(..., straight=True)``, with the same env), so it passes :func:`check_destination`
+    and its straight line is clear of solids and bases. The destination a Move's menu offered, chosen."""
+    if mode != "move" or target is not None:
+        return False
+    got = state.ctx.move_memo.get((("moves", m.id, m.x, m.y, m.z, allowance), at))
+    return got is not None and dest in got
 
 
 def _plan_move(
@@ -321,10 +349,12 @@ def _plan_move(
     env: MoveEnv | None,
     climb_over: bool,
     checked: bool = False,
+    clear: bool = False,
 ) -> MovePlan | list[Reason]:
-    """:func:`plan_move` itself (``checked``: the caller has found ``dest`` passes :func:`check_destination`)."""
+    """:func:`plan_move` itself (``checked``: the caller has found ``dest`` passes :func:`check_destination`;
+    ``clear``: that, and the straight line to it is clear of the solids and the bases, see :func:`_listed`)."""
     env = env or MoveEnv(state, m, mode, target)
-    if not checked:
+    if not (checked or clear):
         reasons = check_destination(state, m, dest, mode, env)
         if reasons:
             return reasons
@@ -338,7 +368,7 @@ def _plan_move(
     path: list[Vec]
     dangerous = False
     over = 0.0
-    if _straight_clear(start, dest, solids) and clear_of_circles(start, dest, env.circles):
+    if clear or (_straight_clear(start, dest, solids) and clear_of_circles(start, dest, env.circles)):
         path = [start, dest]
         tr = table.trace(start, dest)
         cost = tr.length
