@@ -4,6 +4,7 @@ engagement, line of sight, cover and elevation. Pure functions of a state or its
 
 from __future__ import annotations
 
+from warband.kernel.geometry.distance import Vec
 from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.space import enemies, enemies_within, memo_sight
 from warband.kernel.state import Model
@@ -31,6 +32,18 @@ def visible(ctx: Context, a: Model, b: Model) -> bool:
     )
 
 
+_BOX_SLACK = 1e-6  # inches: far above the rounding of a distance on a table, far below any cover contact
+
+
+def far_from_box(piece: TerrainPiece, p: Vec, reach: float) -> bool:
+    """Whether ``p`` is farther than ``reach`` (and some rounding) from ``piece``'s box along x or y: then it is
+    farther than ``reach`` from the footprint, which lies in the box (``piece.distance_to(p) > reach``), and the
+    distance need not be measured."""
+    minx, miny, maxx, maxy = piece.bbox
+    lim = reach + _BOX_SLACK
+    return minx - p[0] > lim or p[0] - maxx > lim or miny - p[1] > lim or p[1] - maxy > lim
+
+
 def cover_piece(ctx: Context, shooter: Model, target: Model) -> TerrainPiece | None:
     """The terrain giving ``target`` cover against ``shooter``, if any (digest §4 Cover).
 
@@ -49,7 +62,7 @@ def cover_piece(ctx: Context, shooter: Model, target: Model) -> TerrainPiece | N
         minx, miny, maxx, maxy = piece.bbox
         if max(maxx - minx, maxy - miny) < 2 * target.radius:
             continue
-        if piece.distance_to(tpos) > reach:
+        if far_from_box(piece, tpos, reach) or piece.distance_to(tpos) > reach:
             continue
         if piece.clip((shooter.x, shooter.y), tpos) is not None:
             return piece
