@@ -8,6 +8,7 @@ When both are on the table the first turn is due (:mod:`.turn`).
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 from warband.kernel import setup as kernel_setup
@@ -203,21 +204,39 @@ def _hidden_ground(state: State, m: Model) -> list[tuple[Vec, Vec]]:
     if got is None:
         table = state.ctx.table
         near = float(state.ctx.params["infiltrate_distance"])
+        ground = _infiltration_ground(state, m)
+        close = _near_enemies(ground, [(e.x, e.y, e.radius) for e in enemies], r, near - 1e-9)
         got = []
-        bound = near - 1e-9
-        hypot = math.hypot
-        spots = [(e.x, e.y, e.radius) for e in enemies]
-        for spot, (x, y), z in _infiltration_ground(state, m):
-            # the cheap distance test first for every enemy (a loop, not any(<generator>): it runs for every
-            # point of the table's grid), then sight
-            for ex, ey, er in spots:
-                if hypot(ex - x, ey - y) - er - r < bound:
-                    break
-            else:
-                if not any(table.can_see(e.pos, e.radius, e.z, e.height, (x, y), r, z, m.height) for e in enemies):
-                    got.append((spot, (x, y)))
+        for i, (spot, (x, y), z) in enumerate(ground):
+            # the cheap distance test first for every enemy, then sight
+            if i not in close and not any(
+                table.can_see(e.pos, e.radius, e.z, e.height, (x, y), r, z, m.height) for e in enemies
+            ):
+                got.append((spot, (x, y)))
         state.ctx.memo[key] = got
     return got
+
+
+def _near_enemies(
+    ground: list[tuple[Vec, Vec, float]], enemies: list[tuple[float, float, float]], r: float, bound: float
+) -> set[int]:
+    """The indices of the ``ground`` points nearer an enemy (x, y, radius) than ``bound`` from a base of radius
+    ``r`` (``math.hypot(ex - x, ey - y) - er - r < bound``). Only the points in each enemy's band of x (the
+    ground is in order of x: the grid's columns) and within its reach in y are measured: a point nearer than
+    ``bound`` is within ``bound + er + r`` along each axis, and the band's slack covers the rounding."""
+    xs = [p[0] for _, p, _ in ground]
+    hypot = math.hypot
+    out: set[int] = set()
+    for ex, ey, er in enemies:
+        lim = bound + er + r + _BAND_SLACK
+        for i in range(bisect_left(xs, ex - lim), bisect_right(xs, ex + lim)):
+            x, y = ground[i][1]
+            if abs(y - ey) <= lim and hypot(ex - x, ey - y) - er - r < bound:
+                out.add(i)
+    return out
+
+
+_BAND_SLACK = 1e-6  # inches: above the rounding of a distance on a table
 
 
 def _infiltration_ground(state: State, m: Model) -> list[tuple[Vec, Vec, float]]:
