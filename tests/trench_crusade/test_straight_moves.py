@@ -276,3 +276,23 @@ def test_the_plan_of_a_listed_candidate_is_the_plan_made_from_nothing(t: dict[st
                     state, m, p, allowance, "move", None, False, space.MoveEnv(state, m, "move"), True
                 )
                 assert _plan_bits(space.plan_move(state, m, p, allowance)) == _plan_bits(fresh), (m.id, p)
+
+
+@settings(max_examples=60)
+@given(coord, coord, coord, coord, st.sampled_from((25, 32, 40, 50)), st.sampled_from((0.5, 1.0, 1.5)))
+def test_the_charge_ring_is_three_gaps_in_each_of_24_directions(
+    mx: float, my: float, tx: float, ty: float, base: int, rng: float
+) -> None:
+    """``_ring``: round the target, first the direction facing the charger, then alternately either side of it
+    in 15 degree steps; in each direction the bases 0.01", half the range and the range less 0.05" apart (each
+    point's floats as ``target + (cos, sin) * (target.radius + charger.radius + gap)``)."""
+    game = position([trooper(base=base)], [trooper()], {"a1": (mx, my), "b1": (tx, ty)})
+    m, t = game.state.models["a1"], game.state.models["b1"]
+    facing = math.atan2(m.y - t.y, m.x - t.x)
+    want = []
+    for k in range(24):
+        turn = (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / 24
+        for g in (0.01, rng / 2, rng - 0.05):
+            d = t.radius + m.radius + g
+            want.append((t.x + math.cos(facing + turn) * d, t.y + math.sin(facing + turn) * d))
+    assert _bits(space._ring(m, t, rng)) == _bits(want)

@@ -710,11 +710,13 @@ def _ring(m: Model, target: Model, rng: float) -> list[Vec]:
     """Points round ``target`` where ``m``'s base ends within ``rng``: the side facing the charger first."""
     base = math.atan2(m.y - target.y, m.x - target.x)
     out: list[Vec] = []
+    tx, ty, rr = target.x, target.y, target.radius + m.radius
+    dists = [rr + g for g in (0.01, rng / 2, rng - 0.05)]  # the same sums as ``target.radius + m.radius + g``
     for k in range(_RING_ANGLES):
         turn = (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / _RING_ANGLES
-        for g in (0.01, rng / 2, rng - 0.05):
-            d = target.radius + m.radius + g
-            out.append((target.x + math.cos(base + turn) * d, target.y + math.sin(base + turn) * d))
+        c, s = math.cos(base + turn), math.sin(base + turn)  # once per direction, not per distance
+        for d in dists:
+            out.append((tx + c * d, ty + s * d))
     return out
 
 
