@@ -33,6 +33,7 @@ from warband.rulesets.trench_crusade.core import (
     weapons,
 )
 from warband.rulesets.trench_crusade.keywords import has_kw, heavy_applies
+from warband.rulesets.trench_crusade.modelled import Effect
 from warband.rulesets.trench_crusade.movement import AfterDangerous, in_dangerous
 from warband.rulesets.trench_crusade.sight import engaged_with, standing_enemies
 from warband.rulesets.trench_crusade.swallow import bleed_and_strike
@@ -78,6 +79,16 @@ def commanded(state: State, side: int) -> str | None:
     return m.id if m is not None and m.side == side and m.on_table and not m.flags.get("activated") else None
 
 
+def _auras(state: State, kind: str) -> list[tuple[Model, list[Effect]]]:
+    """The models with effects of ``kind`` and those effects, in the models' order: a model's abilities never
+    change in a game, so the holders' ids are kept in the context's memo (the models are this state's)."""
+    key = ("effect-holders", kind)
+    held: list[str] | None = state.ctx.memo.get(key)
+    if held is None:
+        held = state.ctx.memo[key] = [f.id for f in state.models.values() if abilities.effects(f, kind)]
+    return [(f, abilities.effects(f, kind)) for f in (state.models[x] for x in held)]
+
+
 def begin_activation(state: State, m: Model, events: list[Event]) -> None:
     """Activate ``m`` (and, in a FIRETEAM, its partner with it: :func:`team_of`)."""
     state.vars.update({"active": m.id, "acts": [], "shot_with": [], "end_now": False, "charged": None})
@@ -94,7 +105,10 @@ def begin_activation(state: State, m: Model, events: list[Event]) -> None:
 def followers(state: State, m: Model) -> list[Model]:
     """Faithful Followers (catalogue ability, effect ``activate_with_friend``): the friends within the effect's
     range, on the table and not yet activated this turn, that may activate together with ``m``."""
-    reach = max((fx.range for fx in abilities.effects(m, "activate_with_friend")), default=-1.0)
+    found = abilities.effects(m, "activate_with_friend")
+    if not found:
+        return []  # (no reach: a gap is never negative)
+    reach = max(fx.range for fx in found)
     return [
         f
         for f in state.models.values()
@@ -135,9 +149,9 @@ def start_part(state: State, m: Model, events: list[Event]) -> None:
     m.flags.pop("miasma", None)  # Miasma of Pestilence lasts until its caster's next activation
     if any(  # Onwards, Christian Soldiers!: a friend (or itself) with the aura within its range
         gap(f, m) <= fx.range + 1e-9
-        for f in state.models.values()
+        for f, auras in _auras(state, "fearless_aura")
         if f.side == m.side and f.on_table
-        for fx in abilities.effects(f, "fearless_aura")
+        for fx in auras
     ):
         m.flags["fearless"] = True
     if m.flags.get("sacrament"):  # The Ammunition Sacrement's gift holds for its (next) activation

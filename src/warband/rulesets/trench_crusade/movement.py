@@ -144,7 +144,8 @@ def finish_move(state: State, m: Model, plan: MovePlan, events: list[Event]) -> 
 
 
 def in_dangerous(state: State, p: Vec) -> bool:
-    return any(x.kind == "dangerous" for x in state.ctx.table.pieces_at(p))
+    """Whether ``p`` is in a dangerous piece (``table.pieces_at(p)``'s test, asked of the dangerous pieces only)."""
+    return any(x.kind == "dangerous" and x.contains(p) for x in state.ctx.table.terrain)
 
 
 # ------------------------------------------------------------------------------------------- movement steps
