@@ -117,3 +117,23 @@ def test_choose_side_gives_the_chooser_or_the_other_side(by: int, word: str, lea
     assert step.options(state) == [Action("lead", option="mine"), Action("lead", option="yours")]
     step.apply(state, Action("lead", option=word), [])
     assert state.vars["leader"] == leader
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 6).map(float), st.integers(0, 6).map(float)), min_size=1, max_size=30),
+    st.integers(1, 14),
+)
+def test_spread_takes_the_farthest_point_each_time_the_earliest_of_equals(
+    pts: list[tuple[float, float]], k: int
+) -> None:
+    """``spread``: the first point, then again and again the point farthest from those kept (its distance to the
+    nearest kept one), the earliest in the list among equally far ones (a grid has many ties)."""
+    want = list(pts) if len(pts) <= k else [pts[0]]
+    while len(want) < min(k, len(pts)):
+        best, far = 0, -1.0
+        for j, p in enumerate(pts):
+            d = min(math.dist(p, q) for q in want)
+            if d > far:
+                best, far = j, d
+        want.append(pts[best])
+    assert spread(pts, k) == want

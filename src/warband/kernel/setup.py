@@ -293,7 +293,7 @@ def spread(points: list[Vec], k: int) -> list[Vec]:
     kept = [points[0]]
     near = [math.dist(p, points[0]) for p in points]
     while len(kept) < k:
-        i = max(range(len(points)), key=lambda j: (near[j], -j))
+        i = near.index(max(near))  # the farthest, the earliest of equals
         kept.append(points[i])
         near = [min(d, math.dist(p, points[i])) for d, p in zip(near, points, strict=True)]
     return kept

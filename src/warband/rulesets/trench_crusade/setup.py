@@ -52,9 +52,9 @@ class Deploy(kernel_setup.Deploy[State]):
     def spots(self, state: State, piece: str, first: bool = False) -> list[Vec]:
         m = state.models[piece]
         if infiltrator(m):
-            hidden = infiltration_spots(state, m)
+            hidden = infiltration_spots(state, m, first)
             if hidden:
-                return hidden[:1] if first else hidden
+                return hidden
         edge = edge_spots(state, m) if edge_reach(m) is not None else []
         if edge and first:
             return edge[:1]
@@ -83,7 +83,7 @@ class Deploy(kernel_setup.Deploy[State]):
             out = infiltration_problems(state, m, at)
             if not out:
                 return []
-            if infiltration_spots(state, m):  # it can infiltrate: only a hidden spot will do
+            if infiltration_spots(state, m, first=True):  # it can infiltrate: only a hidden spot will do
                 return out
         return deploy_problems(state, m, at)
 
@@ -183,11 +183,15 @@ def infiltration_problems(state: State, m: Model, p: Vec) -> list[Reason]:
     return []
 
 
-def infiltration_spots(state: State, m: Model) -> list[Vec]:
+def infiltration_spots(state: State, m: Model, first: bool = False) -> list[Vec]:
     """The spots of a grid over the whole table where ``m`` may infiltrate, spread apart (at most
-    ``kernel_setup.FINE_SPOTS``)."""
+    ``kernel_setup.FINE_SPOTS``); with ``first`` only the first of them (``spread`` keeps the first point first),
+    the search stopping there."""
     r = m.radius
     models = state.models.values()
+    if first:
+        hit = next((spot for spot, p in _hidden_ground(state, m) if overlapping(models, p, r) is None), None)
+        return [] if hit is None else [hit]
     ok = [spot for spot, p in _hidden_ground(state, m) if overlapping(models, p, r) is None]
     return kernel_setup.spread(ok, kernel_setup.FINE_SPOTS)
 
