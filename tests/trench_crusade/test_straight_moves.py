@@ -296,3 +296,20 @@ def test_the_charge_ring_is_three_gaps_in_each_of_24_directions(
             d = t.radius + m.radius + g
             want.append((t.x + math.cos(facing + turn) * d, t.y + math.sin(facing + turn) * d))
     assert _bits(space._ring(m, t, rng)) == _bits(want)
+
+
+def test_a_kept_env_answers_for_where_the_models_stood_when_it_was_made() -> None:
+    """The movement memo keeps a move's env for every state with the models where they stand: the state that made
+    it may go on and move its models (the game after its menu, a lookahead's clone), and another state standing
+    where it stood then must get the same answers as from a fresh env (seed 000 Move: no base overlaps another)."""
+    game = position([trooper()], [trooper(), trooper()], {"a1": (4.0, 4.0), "b1": (7.0, 4.0), "b2": (20.0, 20.0)})
+    before = game.state.clone()
+    m = game.state.models["a1"]
+    space.move_candidates(game.state, m, 6.0)  # makes and keeps the env of a1's move
+    game.state.models["b1"].x, game.state.models["b1"].y = 12.0, 12.0  # the maker moves on
+    mb = before.models["a1"]
+    onto_b1 = (7.0, 4.0)
+    want = space.check_destination(before, mb, onto_b1, "move", space.MoveEnv(before, mb, "move"))
+    assert any(rule.endswith("bases-overlap") for rule, _ in want)
+    got = space.plan_move(before, mb, onto_b1, 6.0)
+    assert got == want

@@ -18,7 +18,6 @@ from warband.kernel.geometry.terrain import TerrainPiece
 from warband.kernel.space import (
     clear_of_circles,
     corridor,
-    gap,
     gap_at,
     overlapping,
     toward,
@@ -30,7 +29,7 @@ from warband.kernel.values import value
 from warband.rulesets.trench_crusade import abilities
 from warband.rulesets.trench_crusade.context import Context
 from warband.rulesets.trench_crusade.core import R, State
-from warband.rulesets.trench_crusade.sight import engaged_with, standing_enemies
+from warband.rulesets.trench_crusade.sight import engaged_with
 
 _SOLID = frozenset(("impassable", "blocking"))
 #: the compiled candidate loop (None: not built, or WARBAND_PURE=1; the Python loop of _move_candidates runs)
@@ -143,6 +142,10 @@ def _straight_clear(a: Vec, b: Vec, solids: list[TerrainPiece]) -> bool:
     return True
 
 
+#: Another model's base as a move sees it: (id, x, y, radius).
+Base = tuple[str, float, float, float]
+
+
 class MoveEnv:
     """What a move of one model is checked against, computed once per model and mode: the enemies (and which
     ones it starts within 1" of), the other bases, the zones its path may not cross and the solid terrain."""
@@ -153,7 +156,7 @@ class MoveEnv:
         "circles",
         "enemies",
         "engaged",
-        "m",
+        "gaps",
         "mode",
         "others",
         "rng",
@@ -164,7 +167,6 @@ class MoveEnv:
 
     def __init__(self, state: State, m: Model, mode: str, target: Model | None = None) -> None:
         ctx = state.ctx
-        self.m = m
         self.mode = mode
         mx, my, r, side = m.x, m.y, m.radius, m.side
         self.start = (mx, my)
@@ -172,27 +174,34 @@ class MoveEnv:
         within = rng + 1e-9
         move = mode == "move"
         hypot = math.hypot
-        enemies: list[Model] = []
-        others: list[Model] = []
+        # the other bases as (id, x, y, radius) taken now: an env is kept in the movement memo and serves every
+        # state with the models where they stand now, and the models of this one may move later
+        enemies: list[Base] = []
+        gaps: list[float] = []  # gap(m, e) of each enemy
+        others: list[Base] = []
         circles: list[tuple[Vec, float]] = []
         engaged: set[str] = set()
         # squared distances for the fast check of a destination (see ``quick_ok``)
         bases: list[tuple[float, float, float]] = []
         near: list[tuple[float, float, float, bool]] = []
         self.enemies, self.others, self.circles, self.engaged = enemies, others, circles, engaged
+        self.gaps = gaps
         self._bases, self._near = bases, near
         # one pass over the models (each model's circle depends on its own engagement alone), every float as
         # before: gap(m, o) clamped at 0, the circles' and the squares' sums in the same order
         for o in state.models.values():
             if o is m or not o.on_table:
                 continue
-            others.append(o)
             ox, oy, orad = o.x, o.y, o.radius
+            base = (o.id, ox, oy, orad)
+            others.append(base)
             bases.append((ox, oy, (r + orad - 1e-6) ** 2))
             if o.side != side:
-                enemies.append(o)
+                enemies.append(base)
                 d = hypot(mx - ox, my - oy) - r - orad
-                close = (d if d > 0.0 else 0.0) <= within
+                d = d if d > 0.0 else 0.0
+                gaps.append(d)
+                close = d <= within
                 if close:
                     engaged.add(o.id)
                 near.append((ox, oy, (r + orad + rng + 1e-9) ** 2, close))
@@ -253,25 +262,29 @@ def check_destination(state: State, m: Model, dest: Vec, mode: str, env: MoveEnv
             return out
     if env.quick_ok(dest):
         return out
-    for o in env.others:
-        if math.hypot(dest[0] - o.x, dest[1] - o.y) < r + o.radius - 1e-6:
-            out.append((f"{R}/move/bases-overlap", f"the base would overlap {o.id}"))
+    for oid, ox, oy, orad in env.others:
+        if math.hypot(dest[0] - ox, dest[1] - oy) < r + orad - 1e-6:
+            out.append((f"{R}/move/bases-overlap", f"the base would overlap {oid}"))
             return out
     rng = env.rng
     if mode == "move":
-        for e in env.enemies:
-            near = gap_at(dest, r, e) <= rng + 1e-9
-            if near and e.id not in env.engaged:
-                out.append((f"{R}/move/enter-engagement", f'only a Charge may move within 1" of an enemy ({e.id})'))
-            elif not near and e.id in env.engaged:
-                out.append(
-                    (f"{R}/move/leave-engagement", f'a model within 1" of {e.id} may only leave it by a Retreat')
-                )
+        for eid, ex, ey, erad in env.enemies:
+            near = _gap_at(dest, r, ex, ey, erad) <= rng + 1e-9
+            if near and eid not in env.engaged:
+                out.append((f"{R}/move/enter-engagement", f'only a Charge may move within 1" of an enemy ({eid})'))
+            elif not near and eid in env.engaged:
+                out.append((f"{R}/move/leave-engagement", f'a model within 1" of {eid} may only leave it by a Retreat'))
     elif mode == "retreat":
-        for e in env.enemies:
-            if gap_at(dest, r, e) <= rng + 1e-9:
-                out.append((f"{R}/retreat/end-clear", f'a Retreat must end more than 1" from every enemy ({e.id})'))
+        for eid, ex, ey, erad in env.enemies:
+            if _gap_at(dest, r, ex, ey, erad) <= rng + 1e-9:
+                out.append((f"{R}/retreat/end-clear", f'a Retreat must end more than 1" from every enemy ({eid})'))
     return out
+
+
+def _gap_at(p: Vec, r: float, x: float, y: float, radius: float) -> float:
+    """:func:`warband.kernel.space.gap_at` to a base of ``radius`` at (``x``, ``y``): the same floats."""
+    d = math.hypot(p[0] - x, p[1] - y) - r - radius
+    return d if d > 0.0 else 0.0
 
 
 def plan_move(
@@ -468,14 +481,17 @@ def _move_candidates(
     start = (m.x, m.y)
     pts: list[Vec] = []
     rng = ctx.params["engagement_range"]
-    enemies = sorted(standing_enemies(state, m), key=lambda e: gap(m, e))[:3]
-    for e in enemies:
-        d = math.hypot(e.x - m.x, e.y - m.y)
+    env = env or MoveEnv(state, m, "move")
+    # the nearest three enemies: env's are standing_enemies(state, m) in order, with gap(m, e) each (a stable sort)
+    gaps = env.gaps
+    enemies = [env.enemies[i] for i in sorted(range(len(gaps)), key=gaps.__getitem__)[:3]]
+    for _, ex, ey, er in enemies:
+        d = math.hypot(ex - m.x, ey - m.y)
         if d <= 1e-9:
             continue
-        stop = max(0.0, min(allowance, d - e.radius - m.radius - rng - 0.05))
+        stop = max(0.0, min(allowance, d - er - m.radius - rng - 0.05))
         if stop > 0.2:
-            pts.append(toward(start, (e.x, e.y), stop))
+            pts.append(toward(start, (ex, ey), stop))
     objectives = sorted(ctx.objectives, key=lambda o: math.hypot(o.at[0] - m.x, o.at[1] - m.y))[:3]
     for o in objectives:
         d = math.hypot(o.at[0] - m.x, o.at[1] - m.y)
@@ -491,13 +507,12 @@ def _move_candidates(
         if piece.kind == "platform":
             pts.append(c)
         elif threat is not None:
-            away = unit((c[0] - threat.x, c[1] - threat.y))
+            away = unit((c[0] - threat[1], c[1] - threat[2]))
             reach = piece.distance_to(c)  # 0 inside; step out past the far edge
             edge = _far_side(piece, c, away)
             pts.append((edge[0] + away[0] * (m.radius + 0.1 + reach), edge[1] + away[1] * (m.radius + 0.1 + reach)))
     for cos, sin in _COMPASS:
         pts.append((m.x + cos * allowance, m.y + sin * allowance))
-    env = env or MoveEnv(state, m, "move")
     if compiled is None:
         compiled = _straight_moves is not None
     if compiled:
