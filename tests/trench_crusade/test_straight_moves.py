@@ -270,8 +270,7 @@ def test_the_plan_of_a_listed_candidate_is_the_plan_made_from_nothing(t: dict[st
             others = [(o.x, o.y) for o in state.models.values() if o is not m and o.on_table]
             compass = [(m.x + c * allowance, m.y + s * allowance) for c, s in space._COMPASS]
             for p in [*listed, *others, *compass]:
-                at = space._positions(state)
-                assert space._listed(state, m, p, allowance, "move", None, at) == (p in listed)
+                assert space._listed(state, m, p, allowance, "move", None, space._here(state)) == (p in listed)
                 fresh = space._plan_move(
                     state, m, p, allowance, "move", None, False, space.MoveEnv(state, m, "move"), True
                 )

@@ -34,7 +34,7 @@ from warband.rulesets.trench_crusade.sight import engaged_with
 _SOLID = frozenset(("impassable", "blocking"))
 #: the compiled candidate loop (None: not built, or WARBAND_PURE=1; the Python loop of _move_candidates runs)
 _straight_moves = native.load("warband.rulesets.trench_crusade._straight_moves")
-_MEMO_LIMIT = 20_000
+_MEMO_LIMIT = 5_000  # placings of the models (each with its answers: envs, candidates, plans) kept at most
 _MISS = object()
 
 
@@ -44,23 +44,32 @@ def _positions(state: State) -> tuple[tuple[float, float, float, bool], ...]:
     return tuple([(m.x, m.y, m.z, m.on_table) for m in state.models.values()])
 
 
-def _memo(
-    state: State,
-    key: tuple[Any, ...],
-    compute: Callable[[], Any],
-    at: tuple[tuple[float, float, float, bool], ...] | None = None,
-) -> Any:
-    """``compute()``, memoised in the context on ``key`` and where every model stands (:func:`_positions`, or
-    ``at`` when the caller has them already): the movement questions below depend on nothing else of the state
-    (the profiles and the table are the context's). A lookahead asks them again on every clone of the same
-    position."""
+#: The movement memo's answers for one placing of the models, by question.
+Answers = dict[tuple[Any, ...], Any]
+
+
+def _here(state: State) -> Answers:
+    """The movement memo's answers for the models standing where they stand (:func:`_positions`), kept in the
+    context: the movement questions below depend on nothing else of the state (the profiles and the table are
+    the context's), and a lookahead asks them again on every clone of the same position. One lookup of the
+    positions serves every question of a caller (a move's candidates, its env, the plan of the one chosen)."""
     memo = state.ctx.move_memo
-    full = (key, _positions(state) if at is None else at)
-    hit = memo.get(full, _MISS)
-    if hit is _MISS:
+    at = _positions(state)
+    got: Answers | None = memo.get(at)
+    if got is None:
         if len(memo) >= _MEMO_LIMIT:
             memo.clear()
-        hit = memo[full] = compute()
+        got = memo[at] = {}
+    return got
+
+
+def _memo(state: State, key: tuple[Any, ...], compute: Callable[[], Any], here: Answers | None = None) -> Any:
+    """``compute()``, memoised on ``key`` among the answers for where every model stands (:func:`_here`, or
+    ``here`` when the caller has them already)."""
+    answers = _here(state) if here is None else here
+    hit = answers.get(key, _MISS)
+    if hit is _MISS:
+        hit = answers[key] = compute()
     return hit
 
 
@@ -235,15 +244,13 @@ class MoveEnv:
         return True
 
 
-def _env(
-    state: State, m: Model, mode: str, target: Model | None, at: tuple[tuple[float, float, float, bool], ...]
-) -> MoveEnv:
-    """``MoveEnv(state, m, mode, target)``, kept in the movement memo (:func:`_memo`, ``at`` where the models
-    stand): an env reads only the models' positions, sides, bases and ids and the context, so one built for the
-    options of a move (its candidates, a charge's spots) serves the plan of the move chosen, and every clone of
-    the same position. Nothing changes an env once built."""
+def _env(state: State, m: Model, mode: str, target: Model | None, here: Answers) -> MoveEnv:
+    """``MoveEnv(state, m, mode, target)``, kept in the movement memo (:func:`_memo`; ``here``: the answers where
+    the models stand): an env reads only the models' positions, sides, bases and ids and the context, so one
+    built for the options of a move (its candidates, a charge's spots) serves the plan of the move chosen, and
+    every clone of the same position. Nothing changes an env once built."""
     aim = None if target is None else target.id
-    got: MoveEnv = _memo(state, ("env", m.id, mode, aim), lambda: MoveEnv(state, m, mode, target), at)
+    got: MoveEnv = _memo(state, ("env", m.id, mode, aim), lambda: MoveEnv(state, m, mode, target), here)
     return got
 
 
@@ -308,7 +315,7 @@ def plan_move(
     terrain (seed 000 Move: 'your model can climb sheer surfaces'): each piece's height counts as climb
     (``climb_over`` False: never, for a charge)."""
     if env is None:
-        at = _positions(state)
+        here = _here(state)
         aim = None if target is None else (target.id, target.x, target.y, target.z)
         key = ("plan", m.id, m.x, m.y, m.z, dest, allowance, mode, aim, straight, climb_over)
         got: MovePlan | list[Reason] = _memo(
@@ -322,11 +329,11 @@ def plan_move(
                 mode,
                 target,
                 straight,
-                _env(state, m, mode, target, at),
+                _env(state, m, mode, target, here),
                 climb_over,
-                clear=_listed(state, m, dest, allowance, mode, target, at),
+                clear=_listed(state, m, dest, allowance, mode, target, here),
             ),
-            at,
+            here,
         )
         return got if isinstance(got, MovePlan) else list(got)
     return _plan_move(state, m, dest, allowance, mode, target, straight, env, climb_over)
@@ -339,15 +346,16 @@ def _listed(
     allowance: float,
     mode: str,
     target: Model | None,
-    at: tuple[tuple[float, float, float, bool], ...],
+    here: Answers,
 ) -> bool:
     """Whether ``dest`` is one of the :func:`move_candidates` of ``m`` with ``allowance`` listed (and still in the
-    memo) for the models standing where they stand (``at``): a candidate is kept only when the straight plan to
-    it is made (``plan_move(..., straight=True)``, with the same env), so it passes :func:`check_destination`
-    and its straight line is clear of solids and bases. The destination a Move's menu offered, chosen."""
+    memo) for the models standing where they stand (``here``: their answers): a candidate is kept only when the
+    straight plan to it is made (``plan_move(..., straight=True)``, with the same env), so it passes
+    :func:`check_destination` and its straight line is clear of solids and bases. The destination a Move's menu
+    offered, chosen."""
     if mode != "move" or target is not None:
         return False
-    got = state.ctx.move_memo.get((("moves", m.id, m.x, m.y, m.z, allowance), at))
+    got = here.get(("moves", m.id, m.x, m.y, m.z, allowance))
     return got is not None and dest in got
 
 
@@ -460,12 +468,12 @@ def move_candidates(state: State, m: Model, allowance: float) -> list[Vec]:
     compass points at full distance (each brought 40% closer if the full one is not allowed). A point within
     ``_CANDIDATE_SPACING`` of one already kept adds nothing and is skipped. Every candidate passes
     :func:`plan_move`."""
-    at = _positions(state)
+    here = _here(state)
     got: list[Vec] = _memo(
         state,
         ("moves", m.id, m.x, m.y, m.z, allowance),
-        lambda: _move_candidates(state, m, allowance, env=_env(state, m, "move", None, at)),
-        at,
+        lambda: _move_candidates(state, m, allowance, env=_env(state, m, "move", None, here)),
+        here,
     )
     return list(got)
 
@@ -680,12 +688,12 @@ def retreat_reach(state: State, m: Model, allowance: float, direction: Vec, env:
 def retreat_candidates(state: State, m: Model, allowance: float, away: Vec) -> list[Vec]:
     """Destinations directly away (and off it by up to ``retreat_angle`` either way), each as far as the
     Movement or the table allows along its line."""
-    at = _positions(state)
+    here = _here(state)
     got: list[Vec] = _memo(
         state,
         ("retreats", m.id, m.x, m.y, m.z, allowance, away),
-        lambda: _retreat_candidates(state, m, allowance, away, _env(state, m, "retreat", None, at)),
-        at,
+        lambda: _retreat_candidates(state, m, allowance, away, _env(state, m, "retreat", None, here)),
+        here,
     )
     return list(got)
 
@@ -748,12 +756,12 @@ def charge_spots(state: State, m: Model, target: Model, allowance: float, first_
     in base contact with the target on the charger's side never stops the charge) makes the charge reach; the
     cheapest is the engine's choice. When none is in reach the charger still moves towards the target, as far
     as the allowance and the table let it (``closest``: its gap to the target then)."""
-    at = _positions(state)
+    here = _here(state)
     got: ChargeSpots = _memo(
         state,
         ("charge", m.id, m.x, m.y, m.z, target.id, target.x, target.y, target.z, allowance, first_only),
-        lambda: _charge_spots(state, m, target, allowance, first_only, env=_env(state, m, "charge", None, at)),
-        at,
+        lambda: _charge_spots(state, m, target, allowance, first_only, env=_env(state, m, "charge", None, here)),
+        here,
     )
     return got
 
