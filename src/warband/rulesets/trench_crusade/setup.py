@@ -211,12 +211,20 @@ def _hidden_ground(state: State, m: Model) -> list[tuple[Vec, Vec]]:
         ground = _infiltration_ground(state, m)
         close = _near_enemies(ground, [(e.x, e.y, e.radius) for e in enemies], r, near - 1e-9)
         got = []
+        see = table.can_see
+        eyes = [(e.pos, e.radius, e.z, e.height) for e in enemies]
+        mh = m.height
         for i, (spot, (x, y), z) in enumerate(ground):
-            # the cheap distance test first for every enemy, then sight
-            if i not in close and not any(
-                table.can_see(e.pos, e.radius, e.z, e.height, (x, y), r, z, m.height) for e in enemies
-            ):
-                got.append((spot, (x, y)))
+            # the cheap distance test first for every enemy, then sight (a loop, not any(<generator>): it runs for
+            # every point of the grid and every enemy)
+            if i in close:
+                continue
+            p = (x, y)
+            for pos, er, ez, eh in eyes:
+                if see(pos, er, ez, eh, p, r, z, mh):
+                    break
+            else:
+                got.append((spot, p))
         state.ctx.memo[key] = got
     return got
 
