@@ -44,8 +44,9 @@ class Deploy(kernel_setup.Deploy[State]):
 
     def pieces(self, state: State, side: int) -> list[str]:
         """The side's models still to deploy; INFILTRATORs only once every other model of both sides is down."""
-        rest = [m for m in undeployed(state, side) if not late(m)]
-        if rest or any(not late(m) for m in undeployed(state, 1 - side)):
+        lates = _late_ids(state)
+        rest = [m for m in undeployed(state, side) if m.id not in lates]
+        if rest or any(m.id not in lates for m in undeployed(state, 1 - side)):
             return [m.id for m in rest]
         return [m.id for m in undeployed(state, side)]
 
@@ -156,6 +157,18 @@ def infiltrator(m: Model) -> bool:
     """INFILTRATOR (catalogue keyword; digest §9): it deploys after every other model, anywhere out of sight of
     the enemy and at least ``infiltrate_distance`` from it, or, where no such spot exists, in its own zone."""
     return has_kw(m, "INFILTRATOR")
+
+
+def _late_ids(state: State) -> frozenset[str]:
+    """The models that deploy last (:func:`late`): their keywords and abilities never change in a game, so the
+    set is kept in the context's memo (the standing decision asks it of every model still to deploy)."""
+    got: frozenset[str] | None = state.ctx.memo.get(_LATE_KEY)
+    if got is None:
+        got = state.ctx.memo[_LATE_KEY] = frozenset(m.id for m in state.models.values() if late(m))
+    return got
+
+
+_LATE_KEY = ("deploy-late",)
 
 
 #: Inches between the candidate spots an INFILTRATOR is offered over the whole table.
