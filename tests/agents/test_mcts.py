@@ -10,6 +10,7 @@ import pytest
 from warband.agents.base import AgentError, make_agent
 from warband.agents.heuristic import STOP_PROMPTS, HeuristicAgent
 from warband.agents.mcts import DEFAULT_ITERATIONS, DEFAULT_ROLLOUTS, RULESET_DEFAULTS, MCTSAgent
+from warband.agents.random_agent import RandomAgent
 from warband.agents.rollout import RolloutSearch, play_activations, play_rounds
 from warband.kernel import ruleset as registry
 from warband.kernel.actions import Action
@@ -108,6 +109,7 @@ def test_options_and_registration() -> None:
         "mcts:width=1e9",
         "mcts:policy_samples=0",
         "mcts:margin=-1",
+        "mcts:opponent=greedy",
     ],
 )
 def test_bad_options_raise_agent_error(spec: str) -> None:
@@ -494,3 +496,35 @@ def test_rollout_ends_judged_by_the_search_evaluation_when_asked() -> None:
     tc = searched_position(TC, 3)
     assert search.judge(tc, 0) == pytest.approx(TC.evaluate(tc.state, 0))
     assert make_agent("mcts:leaf=search,activations=2").describe().endswith("leaf=search,activations=2")
+
+
+def test_rollouts_against_a_random_opponent_play_only_its_choices_at_random() -> None:
+    # opponent=random (issue 21's ceiling: a search against the random agent as it really plays): in the rollouts
+    # the other side's choices come from a random policy, the searching side's still from the heuristic one
+    game = searched_position(TC, 3)
+    me = int(game.decision.player or 0)
+    asked: dict[str, list[int]] = {"random": [], "heuristic": []}
+    real_random, real_heuristic = RandomAgent.choose, HeuristicAgent.choose
+
+    def by_random(self: RandomAgent, g: Game) -> Action:
+        asked["random"].append(int(g.decision.player or 0))
+        return real_random(self, g)
+
+    def by_heuristic(self: HeuristicAgent, g: Game) -> Action:
+        asked["heuristic"].append(int(g.decision.player or 0))
+        return real_heuristic(self, g)
+
+    agent = make_agent("mcts:opponent=random,iterations=6,width=3,horizon=6", seed=4)
+    assert isinstance(agent, MCTSAgent) and "opponent=random" in agent.describe()
+    assert "opponent" not in make_agent("mcts").describe()
+    try:
+        RandomAgent.choose = by_random  # type: ignore[method-assign]
+        HeuristicAgent.choose = by_heuristic  # type: ignore[method-assign]
+        choice = agent.choose(game.clone())
+    finally:
+        RandomAgent.choose = real_random  # type: ignore[method-assign]
+        HeuristicAgent.choose = real_heuristic  # type: ignore[method-assign]
+    assert game.is_legal(choice)
+    assert asked["random"] and set(asked["random"]) == {1 - me}
+    # the heuristic answered the root (the ranker) and the searching side's choices in the rollouts only
+    assert set(asked["heuristic"]) == {me}

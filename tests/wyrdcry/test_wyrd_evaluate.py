@@ -139,6 +139,38 @@ def test_an_unused_rush_counts_as_the_ground_it_will_gain() -> None:
     assert evaluate(game.state, 0) > kept
 
 
+def rush_position(turn: int) -> Game:
+    """A's Captain activated far from the one enemy, a [double] in hand and both moves still to make."""
+    game = new_game()
+    to_combat(game)
+    game.state.turn = turn
+    clear_table(game, ("a1", "b4"))
+    put(game, "a1", 6.0, 4.0)
+    put(game, "b4", 30.0, 32.0)
+    set_pool(game.state, 0, wd.AbilityDice((), (wd.Group(2, 3, False),)))
+    game.apply(Action("activate", "a1"))
+    return game
+
+
+def test_a_chained_rush_is_bought_before_the_moves_it_lengthens() -> None:
+    # Rush gives +1" to each Move still to make this activation (seed 003 S 19), so it pays only before moving.
+    # The plain one-ply lookahead judges Rush by the position right after it and a Move by where it ends, so a
+    # Move always looks better first and Rush is bought after the last Move, where it gains nothing (here a free
+    # use of dice lost at the round's end anyway, digest §A2.6). Valued through the fighter's best next action
+    # (chain=ability) the Rush comes first and both Moves go 1" farther.
+    plain = rush_position(4)
+    taken = activation(plain, HeuristicAgent(seed=3))
+    assert [a.kind for a in taken if a.kind != "move" or a.point is None] == ["move", "move", "ability"]
+    chained = rush_position(4)
+    taken = activation(chained, HeuristicAgent(seed=3, chain="ability"))
+    assert taken[0] == Action("ability", "a1", option="rush 3"), [str(a) for a in taken]
+    assert sum(a.kind == "move" and a.point is not None for a in taken) == 2
+    far = gap(plain.state.models["a1"], plain.state.models["b4"])
+    assert gap(chained.state.models["a1"], chained.state.models["b4"]) < far - 1.0
+    assert HeuristicAgent(chain="ability").describe().endswith(",chain=ability")
+    assert "chain" not in HeuristicAgent().describe()
+
+
 def test_a_fighter_behind_a_wall_counts_the_way_round_it() -> None:
     # The Champion stands just behind the middle of the low wall, the Witch Hunter straight across it: a step
     # along the wall toward its end brings the fighter nearer by the way round, though not in a straight line.

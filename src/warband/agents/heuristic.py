@@ -29,6 +29,9 @@ stream) plus ``Ruleset.evaluate``, so the agent plays any ruleset. Options (stri
   searches every kind;
 * ``static`` (``on``): ``off`` ranks no destination statically: every one is played for real (slower; the
   agent as it was before units' destinations had static values);
+* ``chain`` (none by default): action kinds (joined by ``+``) valued through the same model's best next action
+  rather than by the position right after them: ``chain=ability`` judges an ability (Rush, Onslaught) that pays
+  off only through the action it improves by that action, so a Rush is bought before the moves it lengthens;
 * ``eval`` (``heuristic``): ``learned`` values positions by ``Ruleset.learned_evaluation`` (the weights fitted
   to self-play games, ``warband fit-eval``) instead of ``Ruleset.evaluate``.
 """
@@ -84,6 +87,7 @@ class HeuristicAgent(Agent):
         self.single = _kinds(opts.pop("single", "charge"))
         self.shallow = _kinds(opts.pop("shallow", ""))
         self.static = _switch("static", opts.pop("static", "on"))
+        self.chain = _kinds(opts.pop("chain", ""))
         self.eval = eval_option("heuristic", opts)
         super().__init__(seed, **opts)
         self.rng = Rng(seed)
@@ -94,7 +98,8 @@ class HeuristicAgent(Agent):
     def describe(self) -> str:
         learned = ",eval=learned" if self.eval == "learned" else ""
         static = "" if self.static else ",static=off"
-        return f"heuristic:samples={self.samples},refine={self.refine},depth={self.depth}{learned}{static}"
+        chain = f",chain={'+'.join(sorted(self.chain))}" if self.chain else ""
+        return f"heuristic:samples={self.samples},refine={self.refine},depth={self.depth}{learned}{static}{chain}"
 
     # --- the choice --------------------------------------------------------------------------------
     def choose(self, game: Game) -> Action:
@@ -155,11 +160,33 @@ class HeuristicAgent(Agent):
             c.state.rng = Rng(self._seeds[i % len(self._seeds)] if self._seeds else i)
             c.apply(action)
             rolled, searched = self._settle(c, me, root, depth, action.kind not in self.shallow)
-            total += evaluation(c, me, self.eval)
+            if action.kind in self.chain and self._same_turn(game, c):
+                total += self._next_best(c, me, depth)
+            else:
+                total += evaluation(c, me, self.eval)
             n += 1
             if not rolled or searched:
                 break  # no chance involved, or a costly nested search: one sample will do
         return total / n
+
+    @staticmethod
+    def _same_turn(game: Game, c: Game) -> bool:
+        """Whether ``c`` (played on from ``game`` after one action) asks the same side about the same model at the
+        same prompt again: the model's next action."""
+        d, e = game.decision, c.decision
+        return e.kind == "choice" and e.prompt == d.prompt and e.player == d.player and e.model == d.model
+
+    def _next_best(self, c: Game, me: int, depth: int) -> float:
+        """A chained action's value: the best of the model's next actions at ``c`` (each valued as a first action
+        is, with no further chaining), or the position as it stands where none is left."""
+        actions = c.legal_actions()
+        if not actions:
+            return evaluation(c, me, self.eval)
+        chain, self.chain = self.chain, frozenset()
+        try:
+            return max(self._value(c, a, me, self.samples, depth) for a in actions)
+        finally:
+            self.chain = chain
 
     def settle(self, c: Game, me: int, root: str) -> bool:
         """Play ``c`` on in place, as this agent's lookahead does after one of ``me``'s actions taken at a

@@ -16,7 +16,9 @@ Two searches, chosen by the ``search`` option:
   :func:`~warband.agents.rollout.play_rounds`; it wins over ``activations`` and ``horizon``), ``steps`` (0; N > 0:
   no new round of rollouts once they have answered N choices in all) and ``leaf``
   (``plain``, the default: rollout ends are judged by the evaluation; ``search``: by the ruleset's
-  ``search_evaluate`` face where it has one).
+  ``search_evaluate`` face where it has one) and ``opponent`` (``heuristic``, the default: the rollouts play the
+  other side with the heuristic policy too; ``random``: with uniformly random choices, as the ``random`` agent
+  plays).
   Measured with ``warband ladder RULESET --agents mcts --against heuristic --sprt ...`` (docs/evaluation.md).
 * ``uct``: the open-loop Monte Carlo tree search described below (it did not beat the heuristic).
 
@@ -92,6 +94,9 @@ SEARCHES = ("rollout", "uct")
 #: (``search``), or the agents' evaluation everywhere (``plain``, the default: ``search`` measured no better).
 LEAVES = ("search", "plain")
 DEFAULT_LEAF = "plain"
+#: ``search=rollout``'s model of the other side in the rollouts: the heuristic policy (the default), or uniformly
+#: random choices (``random``: a search against the ``random`` agent as it really plays, issue 21's ceiling).
+OPPONENTS = ("heuristic", "random")
 #: ``search=rollout``'s defaults in rulesets whose rules and evaluation are slow, so that a decision stays well
 #: under a second on one core (options given in the spec win). Measured: docs/evaluation.md.
 RULESET_DEFAULTS: dict[str, dict[str, float]] = {
@@ -201,6 +206,9 @@ class MCTSAgent(Agent):
         self.margin: float = _number(opts, "margin", DEFAULT_MARGIN, 0.0, float)
         self.policy_samples: int = _number(opts, "policy_samples", 1, 1, int)
         self.leaf = str(opts.pop("leaf", DEFAULT_LEAF))
+        self.opponent = str(opts.pop("opponent", "heuristic"))
+        if self.opponent not in OPPONENTS:
+            raise AgentError(f"agent 'mcts': option opponent={self.opponent!r} is not one of {', '.join(OPPONENTS)}")
         if self.leaf not in LEAVES:
             raise AgentError(f"agent 'mcts': option leaf={self.leaf!r} is not one of {', '.join(LEAVES)}")
         seconds = opts.pop("seconds", None)
@@ -252,6 +260,7 @@ class MCTSAgent(Agent):
                 + (f",activations={self.activations}" if self.activations else "")
                 + (f",rounds={self.rounds}" if self.rounds else "")
                 + (f",steps={self.steps}" if self.steps else "")
+                + (f",opponent={self.opponent}" if self.opponent != "heuristic" else "")
                 + (f",eval={self.eval}" if self.eval != "heuristic" else "")
             )
         return (
@@ -316,6 +325,7 @@ class MCTSAgent(Agent):
             self.activations,
             self.rounds,
             self.steps,
+            self.opponent,
         )
 
     def _best(self, root: Node, me: int, actions: list[Action]) -> Action:

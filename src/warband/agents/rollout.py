@@ -4,7 +4,8 @@ At a decision with several legal actions the ``heuristic`` agent ranks them (its
 others by its values; see :meth:`HeuristicAgent.ranked`). The first ``width`` become the candidates, and each
 is judged by playing it on a clone of the game and then letting a cheap heuristic policy (the ``heuristic``
 agent with ``policy_samples`` dice streams and refined destinations, 1 by default, and ``policy_depth``, for
-both sides) play on up to a **horizon**: the
+both sides; with ``opponent`` ``random`` the other side's choices are uniformly random instead, the policy of the
+``random`` agent) play on up to a **horizon**: the
 ``horizon``-th top-level decision (an activation, an action, a deployment) after the candidate, or the end of
 the game; or, with ``activations`` N > 0, until N activations have ended (the root's and those after it, see
 :func:`play_activations`); or, with ``rounds`` N > 0, until N rounds have ended (:func:`play_rounds`).
@@ -42,6 +43,7 @@ from collections.abc import Callable
 
 from warband.agents.base import evaluation
 from warband.agents.heuristic import STOP_PROMPTS, HeuristicAgent
+from warband.agents.random_agent import RandomAgent
 from warband.kernel.actions import Action, Decision
 from warband.kernel.engine import Game
 from warband.kernel.rng import Rng, derive_seed
@@ -71,8 +73,10 @@ class RolloutSearch:
         activations: int = 0,
         rounds: int = 0,
         steps: int = 0,
+        opponent: str = "heuristic",
     ) -> None:
         self.width = width
+        self.opponent = opponent
         self.margin = margin
         self.horizon = horizon
         self.policy_depth = policy_depth
@@ -158,12 +162,14 @@ class RolloutSearch:
             depth=self.policy_depth,
             eval=self.eval,
         )
+        # the other side's choices: the same heuristic policy, or uniformly random ones (opponent=random)
+        other = RandomAgent(seed=derive_seed(policy_seed, 3)) if self.opponent == "random" else policy
         answered = 0
 
         def choose(x: Game) -> Action:
             nonlocal answered
             answered += 1
-            return policy.choose(x)
+            return (policy if x.decision.player == me else other).choose(x)
 
         if self.rounds > 0:
             play_rounds(g, self.rounds, choose)
