@@ -10,6 +10,12 @@ x-sorted index, the window of ``FrozenModels.near`` walked in the state's order)
 found; built without -ffast-math and with -ffp-contract=off. A distance of ``math.hypot`` (CPython's own
 algorithm, not libm's) that lies within ``_MARGIN`` of a threshold is asked of CPython's ``math.hypot``. A piece
 whose box the base reaches is asked of the piece itself (``circle_overlaps``), like the reference.
+
+``SpotIndex.fits`` is the common case of :func:`warband.rulesets.trenches_and_turbines.paths.fits` (the reference):
+the spot check above, then a straight leg from the ground whose box stays clear of every piece's grown box
+(``paths._open_ground``) with no enemy near enough for a zone round it (``paths.enemy_zones``): it costs its
+length. Any other leg is answered :data:`ASK` and the caller asks ``paths.move_cost`` (traces, heights, zones,
+routes stay Python).
 """
 
 import math
@@ -29,6 +35,9 @@ cdef extern from *:
 SOURCE_SHA = WARBAND_SRC_SHA.decode("ascii")
 
 _py_hypot = math.hypot
+
+#: ``SpotIndex.fits``: the spot is free but the leg is not a plain one (the caller asks ``paths.move_cost``)
+ASK = object()
 
 cdef double _MARGIN = 1e-9  # libm hypot vs CPython's: at most a few ulps (~1e-14 here) apart
 
@@ -52,14 +61,22 @@ cdef class SpotIndex:
     cdef double max_radius
     cdef int nsolid
     cdef double* sbox      # 4 per solid piece
+    cdef int* sidei        # each slot's side (an int, as Model.side)
+    cdef int nopen
+    cdef double* obox      # 4 per piece of the table: its box grown by OPEN_SLACK (Context.open_boxes)
     cdef tuple solid
     cdef double width, depth, eps
 
     def __cinit__(self, list xs, list models, double max_radius, tuple solid, double width, double depth,
-                  double eps):
+                  double eps, tuple open_boxes=()):
         cdef int i
         self.n = len(models)
         self.nsolid = len(solid)
+        self.nopen = len(open_boxes)
+        self.sidei = <int*>malloc(max(self.n, 1) * sizeof(int))
+        self.obox = <double*>malloc(4 * max(self.nopen, 1) * sizeof(double))
+        if not (self.sidei and self.obox):
+            raise MemoryError()
         self.xs = <double*>malloc(max(self.n, 1) * sizeof(double))
         self.ys = <double*>malloc(max(self.n, 1) * sizeof(double))
         self.rs = <double*>malloc(max(self.n, 1) * sizeof(double))
@@ -77,6 +94,7 @@ cdef class SpotIndex:
             self.ys[i] = m.y
             self.rs[i] = m.radius
             self.order[i] = k
+            self.sidei[i] = m.side
             self.ids.append(m.id)
             self.sides.append(m.side)
             self.units.append(m.unit)
@@ -88,6 +106,12 @@ cdef class SpotIndex:
             self.sbox[4 * i + 1] = y0
             self.sbox[4 * i + 2] = x1
             self.sbox[4 * i + 3] = y1
+        for i in range(self.nopen):
+            x0, y0, x1, y1 = open_boxes[i]
+            self.obox[4 * i] = x0
+            self.obox[4 * i + 1] = y0
+            self.obox[4 * i + 2] = x1
+            self.obox[4 * i + 3] = y1
         self.width = width
         self.depth = depth
         self.eps = eps
@@ -99,11 +123,83 @@ cdef class SpotIndex:
         free(self.order)
         free(self.win)
         free(self.sbox)
+        free(self.sidei)
+        free(self.obox)
 
     def problem(self, str mid, double mr, object mside, object p, object placed, object moving, double enemy_gap,
                 object ignore_unit, object models):
         """``spots.spot_problem`` for a model ``mid`` of radius ``mr`` and side ``mside`` at ``p``: None or
         (kind, the piece or model in the way)."""
+        return self._problem(mid, mr, mside, p, placed, moving, enemy_gap, ignore_unit, models)
+
+    def fits(self, str mid, double mr, int mside, double mx, double my, double mz, object p, object placed,
+             object moving, double enemy_gap, object ignore_unit, object models, double allow):
+        """``paths.fits`` for the model ``mid`` (radius ``mr``, side ``mside``) standing at ``mx, my`` (height
+        ``mz``) going to ``p`` with ``allow`` inches and zones of ``enemy_gap`` round enemies: None (the spot is
+        taken, or the straight leg costs more than ``allow``), the leg's cost (its length: from the ground, clear
+        of every piece's box, no enemy zone within reach), or :data:`ASK` (the spot is free; ``paths.move_cost``
+        must price the leg)."""
+        cdef double px, py, lox, hix, loy, hiy, reach, dx, dy, c
+        cdef double* b
+        cdef int i, lo, hi, mid_i, k
+        if self._problem(mid, mr, mside, p, placed, moving, enemy_gap, ignore_unit, models) is not None:
+            return None
+        if mz > 0.0:  # leg_cost: only a leg from the ground may skip the trace
+            return ASK
+        px = p[0]
+        py = p[1]
+        # paths._open_ground: the leg's box against every piece's grown box
+        if mx < px:
+            lox = mx
+            hix = px
+        else:
+            lox = px
+            hix = mx
+        if my < py:
+            loy = my
+            hiy = py
+        else:
+            loy = py
+            hiy = my
+        for i in range(self.nopen):
+            b = self.obox + 4 * i
+            if b[2] < lox or b[0] > hix or b[3] < loy or b[1] > hiy:
+                continue
+            return ASK
+        # paths.enemy_zones(state, m, enemy_gap, ignore_unit, allow) is empty when every enemy on the table is
+        # farther than ``allow`` beyond the widest zone round it (its base, ``m``'s and the gap): the reference
+        # skips a zone when ``d - reach > within``, ``reach`` at most ``touch + max(gap, 0)``. A distance this
+        # loop cannot tell from that bound by more than 1e-9 (libm's hypot against CPython's, a few ulps) is left
+        # to the reference (ASK). Only models within that reach along x need a distance: the rest are farther.
+        reach = allow + mr + self.max_radius + (enemy_gap if enemy_gap > 0.0 else 0.0) + 1e-6
+        lo = 0
+        hi = self.n
+        while lo < hi:  # bisect_left(xs, mx - reach)
+            mid_i = (lo + hi) // 2
+            if self.xs[mid_i] < mx - reach:
+                lo = mid_i + 1
+            else:
+                hi = mid_i
+        k = lo
+        hi = self.n
+        while lo < hi:  # bisect_right(xs, mx + reach)
+            mid_i = (lo + hi) // 2
+            if mx + reach < self.xs[mid_i]:
+                hi = mid_i
+            else:
+                lo = mid_i + 1
+        for i in range(k, lo):
+            if self.sidei[i] == mside:
+                continue
+            dx = self.xs[i] - mx
+            dy = self.ys[i] - my
+            if hypot(dx, dy) - (self.rs[i] + mr + (enemy_gap if enemy_gap > 0.0 else 0.0)) <= allow + 1e-9:
+                return ASK
+        c = _py_hypot(px - mx, py - my)
+        return c if c <= allow + 1e-6 else None
+
+    cdef object _problem(self, str mid, double mr, object mside, object p, object placed, object moving,
+                         double enemy_gap, object ignore_unit, object models):
         cdef double px = p[0], py = p[1], eps = self.eps
         cdef double* b
         cdef double slack, reach, lo_x, hi_x, dx, dy, h, d, lim_overlap, lim_enemy, rr, qx, qy

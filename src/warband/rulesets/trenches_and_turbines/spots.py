@@ -84,15 +84,7 @@ def spot_problem(
     ):  # the same checks in C (_spot_checks.pyx)
         index = frozen.spots
         if index is None:
-            index = frozen.spots = _spot_checks.SpotIndex(
-                frozen.xs,
-                frozen.models,
-                frozen.max_radius,
-                ctx.solid,
-                ctx.table.width,
-                ctx.table.depth,
-                EPS,
-            )
+            index = frozen.spots = _new_index(state, frozen)
         return index.problem(m.id, m.radius, m.side, p, placed, moving, enemy_gap, ignore_unit, state.models)  # type: ignore[no-any-return]
     mr = m.radius
     px, py = p
@@ -142,6 +134,28 @@ def spot_problem(
     return None
 
 
+def compiled_index(state: State) -> Any:
+    """The compiled checks' index of the models of ``state`` (``_spot_checks.SpotIndex``, built when first asked),
+    or None where :func:`spot_problem` runs in Python: outside :func:`frozen_models` (or for another state),
+    without the extension, or with option ``scalable_small_only`` (the compiled checks know no climbing)."""
+    ctx = state.ctx
+    frozen = ctx.frozen
+    if frozen is None or frozen.state is not state:
+        return None
+    index = frozen.spots
+    if index is None and _spot_checks is not None and not ctx.params["scalable_small_only"]:
+        index = frozen.spots = _new_index(state, frozen)
+    return index
+
+
+def _new_index(state: State, frozen: FrozenModels) -> Any:
+    assert _spot_checks is not None
+    ctx = state.ctx
+    return _spot_checks.SpotIndex(
+        frozen.xs, frozen.models, frozen.max_radius, ctx.solid, ctx.table.width, ctx.table.depth, EPS, ctx.open_boxes
+    )
+
+
 class FrozenModels:
     """The models on the table of one state, sorted by x, so that :func:`spot_problems` looks only at those near
     a spot (speed only: the same answers, in the same order, as a walk over every model)."""
@@ -188,6 +202,9 @@ def listing_cache(state: State) -> dict[Any, Any] | None:
 
 
 _spot_checks = native.load("warband.rulesets.trenches_and_turbines._spot_checks")
+
+#: ``SpotIndex.fits``'s answer when the spot is free but the leg needs ``paths.move_cost`` (never any other value)
+ASK_MOVE_COST: Any = _spot_checks.ASK if _spot_checks is not None else object()
 
 
 #: Guards the context's index between threads: a game and its clones share one context, and the web table lists a
