@@ -67,9 +67,26 @@ _RING_DIRS = tuple(
 
 def follower_slots(lead_at: Vec, lead_r: float, r: float, spacing: float) -> list[Vec]:
     """The slots round a leader at ``lead_at`` for a follower of base radius ``r``: three rings (8, 16 and 24
-    evenly spaced), each ``spacing`` farther out, the nearest just clear of the leader's base."""
+    evenly spaced), each ``spacing`` farther out, the nearest just clear of the leader's base. The last answer is
+    kept (a move plan asks it for each follower of a unit, with the same leader's spot and bases), so callers never
+    change the list they get."""
+    k = (lead_at, lead_r, r, spacing)
+    last = _last_slots
+    if last[0] == k:
+        return last[1]
     x, y = lead_at
-    return [(x + ox, y + oy) for ox, oy in _slot_offsets(lead_r, r, spacing)]
+    slots = [(x + ox, y + oy) for ox, oy in _slot_offsets(lead_r, r, spacing)]
+    _keep_slots((k, slots))
+    return slots
+
+
+#: :func:`follower_slots`' last question and answer (one tuple: a thread reads a whole pair or the other)
+_last_slots: tuple[tuple[Vec, float, float, float] | None, list[Vec]] = (None, [])
+
+
+def _keep_slots(pair: tuple[tuple[Vec, float, float, float], list[Vec]]) -> None:
+    global _last_slots
+    _last_slots = pair
 
 
 _OFFSETS: dict[tuple[float, float, float], list[Vec]] = {}
