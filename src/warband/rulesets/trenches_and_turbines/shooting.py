@@ -148,9 +148,10 @@ def pick_target_reasons(state: State, uid: str, tuid: str, wname: str, every: bo
         attackers = list(_attackers(state, uid, wname))
         in_range = any(_in_range(m, reach, targets) is not None for m, reach in attackers)
     else:  # a menu: the attackers, each model's distance and sight kept for the other weapons and targets
-        attackers = cache.get(("attackers", uid, wname))
-        if attackers is None:
-            attackers = cache[("attackers", uid, wname)] = list(_attackers(state, uid, wname))
+        kept: list[tuple[Model, float]] | None = cache.get(("attackers", uid, wname))
+        if kept is None:
+            kept = cache[("attackers", uid, wname)] = list(_attackers(state, uid, wname))
+        attackers = kept
         gaps = _nearest_gaps(cache, state, uid, tuid, targets)
         in_range = any((d := gaps[m.id]) is not None and d <= reach for m, reach in attackers)
     out: list[Reason] = []
@@ -158,12 +159,11 @@ def pick_target_reasons(state: State, uid: str, tuid: str, wname: str, every: bo
         out.append((f"{R}/shoot/range", f"{tuid} is not within {wname} range of any model of {uid}"))
     if out and not every:
         return out
-    if cache is None:
+    fires_indirect: bool | None = None if cache is None else cache.get(("indirect", uid, wname))
+    if fires_indirect is None:
         fires_indirect = unit_fires_indirect(state, uid, wname)
-    else:
-        fires_indirect = cache.get(("indirect", uid, wname))
-        if fires_indirect is None:
-            fires_indirect = cache[("indirect", uid, wname)] = unit_fires_indirect(state, uid, wname)
+        if cache is not None:
+            cache[("indirect", uid, wname)] = fires_indirect
     if fires_indirect:
         return out
     if cache is None:
