@@ -273,7 +273,12 @@ def shoot_reasons(state: State, uid: str, a: Action, eng: list[str], every: bool
     p = state.ctx.params
     out: list[Reason] = []
     t = a.target or ""
-    if a.option not in unit_weapons(state, uid):
+    cache = listing_cache(state)
+    if cache is None:
+        names: list[str] | tuple[str, ...] = unit_weapons(state, uid)
+    else:  # a menu: every Shoot of it asks
+        names = cache.get(("weapons", uid)) or cache.setdefault(("weapons", uid), tuple(unit_weapons(state, uid)))
+    if a.option not in names:
         return [(f"{R}/shoot/weapon", f"{uid} has no ranged weapon {a.option!r}")]
     if t not in state.ctx.units or state.ctx.units[t]["side"] == state.ctx.units[uid]["side"] or not members(state, t):
         return [(f"{R}/shoot/target", f"{t} is not an enemy unit on the table")]

@@ -4,6 +4,7 @@ any portion of the other; a feature or unit the same size or larger than both bl
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -171,12 +172,39 @@ def sight(
     return _sight(state, a, t, key, compiled)
 
 
+#: Tokens of positions (:func:`_positions_token`): never reused, so a token names one set of positions for good.
+_TOKENS = itertools.count()
+
+
+def _positions_token(state: State, key: tuple[Any, ...]) -> int:
+    """A small stand-in for the positions ``key`` in the memo's keys (hashing the positions costs as much as a
+    tenth of a line of sight): the same token for equal positions while the memo keeps it, once per listing
+    (:func:`spots.listing_cache`). After the memo is emptied equal positions get a new token: the answers kept
+    under the old one went with it."""
+    cache = listing_cache(state)
+    if cache is not None and key is cache.get("positions-key"):
+        hit: int | None = cache.get("positions-token")
+        if hit is None:
+            hit = cache["positions-token"] = _token_of(state.ctx.memo, key)
+        return hit
+    return _token_of(state.ctx.memo, key)
+
+
+def _token_of(memo: dict[Any, Any], key: tuple[Any, ...]) -> int:
+    mk = ("positions", key)
+    hit: int | None = memo.get(mk)
+    if hit is None:
+        hit = memo[mk] = next(_TOKENS)
+    return hit
+
+
 def _sight(state: State, a: Model, t: Model, key: tuple[Any, ...] | None, compiled: bool | None) -> int | None:
     ctx = state.ctx
-    k = ("sight", a.id, t.id, key if key is not None else positions_key(state))
-    hit = ctx.memo.get(k, -1) if compiled is None else -1
-    if hit != -1:
-        return hit
+    if compiled is None:
+        k = ("sight", a.id, t.id, _positions_token(state, key if key is not None else positions_key(state)))
+        kept: int | None = ctx.memo.get(k, -1)
+        if kept != -1:
+            return kept
     big = max(size_rank(a), size_rank(t))
     pieces, bases = _sight_blockers(ctx, state, a, t)
     # the answer depends only on the two bases and on what may stand between them (the table never changes): a
