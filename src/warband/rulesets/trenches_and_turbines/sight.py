@@ -49,7 +49,7 @@ def _sight_blockers(ctx: Context, state: State, a: Model, t: Model) -> tuple[lis
     loy = min(a.y - a.radius, t.y - t.radius) - _SIGHT_BOX_SLACK
     hiy = max(a.y + a.radius, t.y + t.radius) + _SIGHT_BOX_SLACK
     pieces: list[_SightPiece] = []
-    for piece in ctx.sight_pieces:
+    for piece, size in _sized_pieces(ctx):
         x0, y0, x1, y1 = piece.bbox
         if x1 < lox or x0 > hix or y1 < loy or y0 > hiy:
             continue
@@ -58,16 +58,28 @@ def _sight_blockers(ctx: Context, state: State, a: Model, t: Model) -> tuple[lis
         woods = piece.id in ctx.woods_ids
         if not woods and a.z >= piece.height and t.z >= piece.height:
             continue
-        pieces.append((piece, woods, piece_size(ctx, piece)))
+        pieces.append((piece, woods, size))
     bases: list[_SightBase] = []
+    pair = (a.unit, t.unit)
     for o in state.models.values():
-        if not o.on_table or o.unit in (a.unit, t.unit):
+        if not o.on_table:
             continue
         r = o.radius
-        if o.x + r < lox or o.x - r > hix or o.y + r < loy or o.y - r > hiy:
+        ox, oy = o.x, o.y
+        if ox + r < lox or ox - r > hix or oy + r < loy or oy - r > hiy:
             continue
-        bases.append(((o.x, o.y), r, size_rank(o)))
+        if o.unit in pair:
+            continue
+        bases.append(((ox, oy), r, size_rank(o)))
     return pieces, bases
+
+
+def _sized_pieces(ctx: Context) -> tuple[tuple[TerrainPiece, int], ...]:
+    """The sight pieces with their sizes (:func:`piece_size`), once per game (kept in the memo)."""
+    hit: tuple[tuple[TerrainPiece, int], ...] | None = ctx.memo.get("sized-sight-pieces")
+    if hit is None:
+        hit = ctx.memo["sized-sight-pieces"] = tuple((p, piece_size(ctx, p)) for p in ctx.sight_pieces)
+    return hit
 
 
 def _line(

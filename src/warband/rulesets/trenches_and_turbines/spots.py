@@ -75,17 +75,10 @@ def spot_problem(
     :mod:`warband.kernel.native`); ``compiled=False`` forces it (the property test compares them)."""
     ctx = state.ctx
     frozen = ctx.frozen
-    if (
-        _spot_checks is not None
-        and compiled is not False
-        and frozen is not None
-        and frozen.state is state
-        and not ctx.params["scalable_small_only"]
-    ):  # the same checks in C (_spot_checks.pyx)
-        index = frozen.spots
-        if index is None:
-            index = frozen.spots = _new_index(state, frozen)
-        return index.problem(m.id, m.radius, m.side, p, placed, moving, enemy_gap, ignore_unit, state.models)  # type: ignore[no-any-return]
+    if compiled is not False and frozen is not None and frozen.state is state:
+        index = frozen.spots or compiled_index(state)
+        if index is not None:  # the same checks in C (_spot_checks.pyx)
+            return index.problem(m.id, m.radius, m.side, p, placed, moving, enemy_gap, ignore_unit, state.models)  # type: ignore[no-any-return]
     mr = m.radius
     px, py = p
     if not ctx.table.on_table(p, mr):
