@@ -61,17 +61,25 @@ def _sight_blockers(ctx: Context, state: State, a: Model, t: Model) -> tuple[lis
         pieces.append((piece, woods, size))
     bases: list[_SightBase] = []
     pair = (a.unit, t.unit)
-    for o in state.models.values():
-        if not o.on_table:
-            continue
-        r = o.radius
-        ox, oy = o.x, o.y
+    for ox, oy, r, unit, rank in _table_bases(state):
         if ox + r < lox or ox - r > hix or oy + r < loy or oy - r > hiy:
             continue
-        if o.unit in pair:
+        if unit in pair:
             continue
-        bases.append(((ox, oy), r, size_rank(o)))
+        bases.append(((ox, oy), r, rank))
     return pieces, bases
+
+
+def _table_bases(state: State) -> list[tuple[float, float, float, str | None, int]]:
+    """Every model on the table as (x, y, base radius, unit, size rank), in the state's order; once per listing
+    (:func:`spots.listing_cache`)."""
+    cache = listing_cache(state)
+    hit: list[tuple[float, float, float, str | None, int]] | None = None if cache is None else cache.get("table-bases")
+    if hit is None:
+        hit = [(o.x, o.y, o.radius, o.unit, size_rank(o)) for o in state.models.values() if o.on_table]
+        if cache is not None:
+            cache["table-bases"] = hit
+    return hit
 
 
 def _sized_pieces(ctx: Context) -> tuple[tuple[TerrainPiece, int], ...]:
