@@ -125,8 +125,14 @@ def _compare(state: Any, data: st.DataObject, seen: Counter[str], rounds: int = 
             gap = data.draw(st.sampled_from((1.0, 0.0, 2.0, 0.5, -1.0)))
             ignore = data.draw(st.sampled_from(["", *units]))
             route = data.draw(st.booleans())
+            others = [o for o in mates if o is not m]
+            touch = bool(others) and data.draw(st.booleans())
             for allow in [*_allowances(data.draw, state, m, gap), 30.0]:
-                for p in _destinations(data.draw, state, m, allow, gap):
+                for i, p in enumerate(_destinations(data.draw, state, m, allow, gap)):
+                    if touch:  # a mate placed touching the spot, and just off touching, either way
+                        o = others[i % len(others)]
+                        d = m.radius + o.radius + (-1e-6, -5e-7, -2e-6, 0.0)[i % 4]
+                        placed = {o.id: (p[0] + d * math.cos(i), p[1] + d * math.sin(i), 0.0)}
                     args = (state, m, p, allow, placed, moving, gap, ignore, route)
                     ref = paths.fits(*args, compiled=False)
                     fast = paths.fits(*args)

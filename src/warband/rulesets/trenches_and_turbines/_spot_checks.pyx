@@ -270,6 +270,10 @@ cdef class SpotIndex:
             o = models[pid]
             qx = q[0]
             qy = q[1]
-            if _py_hypot(px - qx, py - qy) < mr + <double>o.radius - 1e-6:
+            lim_overlap = mr + <double>o.radius - 1e-6
+            h = hypot(px - qx, py - qy)
+            if fabs(h - lim_overlap) <= _MARGIN:
+                h = _py_hypot(px - qx, py - qy)
+            if h < lim_overlap:
                 return ("overlap", pid)
         return None
