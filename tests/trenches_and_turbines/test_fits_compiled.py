@@ -21,7 +21,7 @@ from ttpos import box, position, unit
 from compiled import compiled
 from tables import COORD_24, random_pieces
 from warband.kernel.geometry.terrain import TerrainPiece
-from warband.rulesets.trenches_and_turbines import paths
+from warband.rulesets.trenches_and_turbines import paths, unit_moves
 from warband.rulesets.trenches_and_turbines import spots as spots_module
 
 FAST, needs_build = compiled("warband.rulesets.trenches_and_turbines._spot_checks")
@@ -51,7 +51,9 @@ def _as_scenario(piece: TerrainPiece) -> dict[str, Any]:
 
 
 @st.composite
-def tables(draw: st.DrawFn) -> dict[str, Any]:
+def tables(draw: st.DrawFn, formed: bool = False) -> dict[str, Any]:
+    """Random pieces and units; ``formed``: each unit's models in a line by its leader (in coherency), else
+    anywhere."""
     terrain = [_as_scenario(p) for p in draw(random_pieces(6, KINDS, heights=(1.0, 2.0, 3.0)))]
     sides = []
     at: dict[str, list[tuple[float, float]]] = {}
@@ -59,9 +61,14 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
         units = []
         for k in range(draw(st.integers(1, 3))):
             size, base = draw(st.sampled_from(SIZES))
-            n = draw(st.integers(1, 3))
+            n = draw(st.integers(1, 4 if formed else 3))
             units.append(unit(models=n, size=size, base_mm=base))
-            at[f"{side}{k + 1}"] = [(draw(COORD_24), draw(COORD_24)) for _ in range(n)]
+            if formed:
+                x, y = draw(COORD_24), draw(COORD_24)
+                step = draw(st.sampled_from((1.5, 2.0, 3.5)))
+                at[f"{side}{k + 1}"] = [(x + step * i, y) for i in range(n)]
+            else:
+                at[f"{side}{k + 1}"] = [(draw(COORD_24), draw(COORD_24)) for _ in range(n)]
         sides.append(units)
     return {"terrain": terrain, "sides": sides, "at": at}
 
@@ -186,3 +193,33 @@ def test_every_answer_of_the_compiled_check_occurs_and_matches() -> None:
             got = index.fits(m.id, m.radius, m.side, m.x, m.y, m.z, p, placed, moving, 1.0, "", state.models, allow)
             seen["ask" if got is FAST.ASK else "none" if got is None else "cost"] += 1
     assert seen == Counter({"ask": 3, "none": 2, "cost": 1})
+
+
+def _plans(state: Any, uid: str, dests: list[tuple[float, float]], allow: float) -> list[Any]:
+    with spots_module.frozen_models(state):
+        return [unit_moves.plan_unit_move(state, uid, d, allow) for d in dests]
+
+
+@needs_build
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(formed=True), st.data())
+def test_unit_move_plans_with_the_compiled_followers_equal_the_reference(
+    t: dict[str, Any], data: st.DataObject
+) -> None:
+    """A whole unit's move plan (``unit_moves.plan_unit_move``: the first followers placed by
+    ``SpotIndex.place_followers``, the rest in Python) is the plan of the Python reference (no extension)."""
+    game = _game(t)
+    if game is None:
+        return
+    state = game.state
+    uid = data.draw(st.sampled_from(sorted({m.unit for m in state.models.values() if m.on_table})))
+    lead = next(m for m in state.models.values() if m.unit == uid and m.on_table)
+    allow = data.draw(st.sampled_from((2.0, 3.0, 6.0, 10.0)))
+    dests = [(data.draw(COORD_24), data.draw(COORD_24)) for _ in range(3)]
+    dests += [
+        (lead.x + allow * math.cos(k * math.pi / 4), lead.y + allow * math.sin(k * math.pi / 4)) for k in range(8)
+    ]
+    fast = _plans(state, uid, dests, allow)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(spots_module, "_spot_checks", None)
+        assert _plans(state, uid, dests, allow) == fast

@@ -139,15 +139,48 @@ cdef class SpotIndex:
         taken, or the straight leg costs more than ``allow``), the leg's cost (its length: from the ground, clear
         of every piece's box, no enemy zone within reach), or :data:`ASK` (the spot is free; ``paths.move_cost``
         must price the leg)."""
-        cdef double px, py, lox, hix, loy, hiy, reach, dx, dy, c
+        return self._fits(mid, mr, mside, mx, my, mz, p[0], p[1], p, placed, moving, enemy_gap, ignore_unit, models,
+                          allow)
+
+    def place_followers(self, list followers, double dest_x, double dest_y, double lead_x, double lead_y,
+                        object placed, object moving, object stragglers, double enemy_gap, object models,
+                        double allow):
+        """``unit_moves._place_leader_and_followers`` for its first followers (in order) whose place in the
+        formation (where they stand moved as the leader moves from ``lead_x, lead_y`` to ``dest_x, dest_y``,
+        computed as the reference does) is free and reached by a
+        plain straight leg (:meth:`fits` answers its cost): each goes into ``placed`` at that place, on the ground
+        (the leg's box clear of every piece's grown box: no platform holds its end). Stops at the first follower
+        that is a straggler (in ``stragglers``) or whose place needs more (taken, too far, or :data:`ASK`) and
+        returns how many were placed: the caller places the rest (``unit_moves._follower_spot``)."""
+        cdef int k = 0
+        cdef double mx, my, wx, wy
+        for m in followers:
+            mid = m.id
+            if mid in stragglers:
+                return k
+            mx = m.x
+            my = m.y
+            wx = mx + dest_x - lead_x  # (m.x + dest[0]) - lead.x, as _follower_spot
+            wy = my + dest_y - lead_y
+            want = (wx, wy)
+            got = self._fits(mid, m.radius, m.side, mx, my, m.z, wx, wy, want, placed, moving, enemy_gap, "", models,
+                             allow)
+            if got is None or got is ASK:
+                return k
+            placed[mid] = (wx, wy, 0.0)
+            k += 1
+        return k
+
+    cdef object _fits(self, str mid, double mr, int mside, double mx, double my, double mz, double px, double py,
+                      object p, object placed, object moving, double enemy_gap, object ignore_unit, object models,
+                      double allow):
+        cdef double lox, hix, loy, hiy, reach, dx, dy, c
         cdef double* b
         cdef int i, lo, hi, mid_i, k
         if self._problem(mid, mr, mside, p, placed, moving, enemy_gap, ignore_unit, models) is not None:
             return None
         if mz > 0.0:  # leg_cost: only a leg from the ground may skip the trace
             return ASK
-        px = p[0]
-        py = p[1]
         # paths._open_ground: the leg's box against every piece's grown box
         if mx < px:
             lox = mx

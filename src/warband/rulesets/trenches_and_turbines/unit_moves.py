@@ -24,7 +24,7 @@ from warband.rulesets.trenches_and_turbines.coherency import follower_slots, out
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import R, ustate
 from warband.rulesets.trenches_and_turbines.paths import fits, route, route_toward, settle, toward
-from warband.rulesets.trenches_and_turbines.spots import Placement, spot_problems
+from warband.rulesets.trenches_and_turbines.spots import Placement, compiled_index, spot_problems
 from warband.rulesets.trenches_and_turbines.units import leader_of, members
 
 
@@ -110,9 +110,15 @@ def _place_leader_and_followers(
     (:func:`_follower_spot`), else where ``fallback`` sends it (a Move: toward the leader; a flee: its own way to
     the edge). ``before``: the models out of coherency before the move. Fills ``placed`` in order."""
     placed[lead.id] = (dest[0], dest[1], state.ctx.table.surface_height(dest))
-    for m in ms:
-        if m.id == lead.id:
-            continue
+    followers = [m for m in ms if m.id != lead.id]
+    index = compiled_index(state)
+    if index is not None:  # the first followers whose place in the formation is plainly free, in C
+        egap = float(state.ctx.params["move_enemy_clearance"])
+        done = index.place_followers(
+            followers, dest[0], dest[1], lead.x, lead.y, placed, moving, before, egap, state.models, allow
+        )
+        followers = followers[done:]
+    for m in followers:
         spot = _follower_spot(state, m, lead, dest, allow, placed, moving, m.id in before)
         if spot is None:
             spot = fallback(m)
