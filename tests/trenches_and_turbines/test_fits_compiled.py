@@ -207,7 +207,8 @@ def test_unit_move_plans_with_the_compiled_followers_equal_the_reference(
     t: dict[str, Any], data: st.DataObject
 ) -> None:
     """A whole unit's move plan (``unit_moves.plan_unit_move``: the first followers placed by
-    ``SpotIndex.place_followers``, the rest in Python) is the plan of the Python reference (no extension)."""
+    ``SpotIndex.place_followers``, the slots round the leader searched by ``SpotIndex.first_slot``, the rest in
+    Python) is the plan of the Python reference (no extension)."""
     game = _game(t)
     if game is None:
         return

@@ -171,6 +171,50 @@ cdef class SpotIndex:
             k += 1
         return k
 
+    def first_slot(self, object m, list slots, double wx, double wy, int start, object placed, object moving,
+                   double enemy_gap, object models, double allow):
+        """``unit_moves._follower_spot``'s search of the slots round the leader for the follower ``m`` whose place
+        in the formation is ``wx, wy``: the slots nearest that place first (``math.hypot``, CPython's; a stable
+        order, equally near slots in their ring order), from the ``start``-th of that order, the first that
+        :meth:`fits` does not refuse: (its rank in the order, its index in ``slots``, the cost or :data:`ASK`),
+        or ``(-1, -1, None)``. On :data:`ASK` the caller prices the leg and, if that refuses, asks again from
+        the next rank."""
+        cdef int n = len(slots), k, r, j
+        cdef double a
+        cdef double* away = <double*>malloc(max(n, 1) * sizeof(double))
+        cdef int* order = <int*>malloc(max(n, 1) * sizeof(int))
+        if not (away and order):
+            free(away)
+            free(order)
+            raise MemoryError()
+        try:
+            for k in range(n):
+                s = slots[k]
+                away[k] = _py_hypot(<double>s[0] - wx, <double>s[1] - wy)
+                j = k
+                a = away[k]
+                while j > 0 and away[order[j - 1]] > a:  # insertion: a stable sort by distance
+                    order[j] = order[j - 1]
+                    j -= 1
+                order[j] = k
+            mid = m.id
+            mr = m.radius
+            mside = m.side
+            mx = m.x
+            my = m.y
+            mz = m.z
+            for r in range(start, n):
+                k = order[r]
+                s = slots[k]
+                got = self._fits(mid, mr, mside, mx, my, mz, s[0], s[1], s, placed, moving, enemy_gap, "", models,
+                                 allow)
+                if got is not None:
+                    return (r, k, got)
+            return (-1, -1, None)
+        finally:
+            free(away)
+            free(order)
+
     cdef object _fits(self, str mid, double mr, int mside, double mx, double my, double mz, double px, double py,
                       object p, object placed, object moving, double enemy_gap, object ignore_unit, object models,
                       double allow):
