@@ -67,10 +67,13 @@ cdef class SpotIndex:
     cdef tuple solid
     cdef double width, depth, eps
 
-    def __cinit__(self, list xs, list models, double max_radius, tuple solid, double width, double depth,
-                  double eps, tuple open_boxes=()):
-        cdef int i
-        self.n = len(models)
+    def __cinit__(self, list every, tuple solid, double width, double depth, double eps, tuple open_boxes=()):
+        """``every``: the state's models in its order (``state.models.values()``); those on the table are kept,
+        sorted by x and then by that order, as ``FrozenModels.index`` sorts them."""
+        cdef int i, j, k, t
+        cdef double x, r
+        on = [(k, m) for k, m in enumerate(every) if m.on_table]
+        self.n = len(on)
         self.nsolid = len(solid)
         self.nopen = len(open_boxes)
         self.sidei = <int*>malloc(max(self.n, 1) * sizeof(int))
@@ -85,20 +88,34 @@ cdef class SpotIndex:
         self.sbox = <double*>malloc(4 * max(self.nsolid, 1) * sizeof(double))
         if not (self.xs and self.ys and self.rs and self.order and self.win and self.sbox):
             raise MemoryError()
+        # a stable insertion sort by x of the models on the table (``win`` as scratch: their places in ``on``),
+        # so equal x keep the state's order
+        for t in range(self.n):
+            x = on[t][1].x
+            self.xs[t] = x
+            j = t
+            while j > 0 and self.xs[self.win[j - 1]] > x:
+                self.win[j] = self.win[j - 1]
+                j -= 1
+            self.win[j] = t
+        xs_sorted = [self.xs[self.win[t]] for t in range(self.n)]
         self.ids = []
         self.sides = []
         self.units = []
+        self.max_radius = 0.0
         for i in range(self.n):
-            k, m = models[i]
-            self.xs[i] = xs[i]
+            k, m = on[self.win[i]]
+            self.xs[i] = xs_sorted[i]
             self.ys[i] = m.y
-            self.rs[i] = m.radius
+            r = m.radius
+            self.rs[i] = r
+            if i == 0 or r > self.max_radius:
+                self.max_radius = r
             self.order[i] = k
             self.sidei[i] = m.side
             self.ids.append(m.id)
             self.sides.append(m.side)
             self.units.append(m.unit)
-        self.max_radius = max_radius
         self.solid = solid
         for i in range(self.nsolid):
             x0, y0, x1, y1 = solid[i].bbox

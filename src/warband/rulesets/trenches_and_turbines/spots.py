@@ -138,16 +138,15 @@ def compiled_index(state: State) -> Any:
         return None
     index = frozen.spots
     if index is None and _spot_checks is not None and not ctx.params["scalable_small_only"]:
-        index = frozen.spots = _new_index(state, frozen)
+        index = frozen.spots = _new_index(state)
     return index
 
 
-def _new_index(state: State, frozen: FrozenModels) -> Any:
+def _new_index(state: State) -> Any:
     assert _spot_checks is not None
     ctx = state.ctx
-    frozen.index()
     return _spot_checks.SpotIndex(
-        frozen.xs, frozen.models, frozen.max_radius, ctx.solid, ctx.table.width, ctx.table.depth, EPS, ctx.open_boxes
+        list(state.models.values()), ctx.solid, ctx.table.width, ctx.table.depth, EPS, ctx.open_boxes
     )
 
 
