@@ -15,7 +15,10 @@ whose box the base reaches is asked of the piece itself (``circle_overlaps``), l
 the spot check above, then a straight leg from the ground whose box stays clear of every piece's grown box
 (``paths._open_ground``) with no enemy near enough for a zone round it (``paths.enemy_zones``): it costs its
 length. Any other leg is answered :data:`ASK` and the caller asks ``paths.move_cost`` (traces, heights, zones,
-routes stay Python).
+routes stay Python). ``SpotIndex.place_followers`` and ``SpotIndex.first_slot`` run that check for the followers of
+a unit move (``unit_moves._place_leader_and_followers`` and ``_follower_spot``, their reference): each follower's
+place in the formation, then the slots round the leader nearest it first, handing back to Python where the leg
+needs ``move_cost``.
 """
 
 import math
