@@ -34,8 +34,9 @@ KINDS = ("blocking", "impassable", "platform", "obstacle", "difficult")
 def _compiled(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The compiled module in use whatever WARBAND_PURE says (each check forces one path or the other)."""
     monkeypatch.setattr(spots_module, "_spot_checks", FAST)
-    if FAST is not None:
-        monkeypatch.setattr(paths, "ASK_MOVE_COST", FAST.ASK)
+    if FAST is not None:  # the answer that hands a leg back (the modules took it at import: None under PURE)
+        for module in (spots_module, paths, unit_moves):
+            monkeypatch.setattr(module, "ASK_MOVE_COST", FAST.ASK)
     yield
 
 
