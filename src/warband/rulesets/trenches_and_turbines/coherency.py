@@ -23,7 +23,13 @@ def out_of_coherency(state: State, uid: str, where: Placement | None = None) -> 
     lead = leader_of(state, uid)
     if len(ms) < 2 or lead is None:
         return []
-    pos = {m.id: (where[m.id][:2] if where and m.id in where else (m.x, m.y)) for m in ms}
+    if where:
+        pos: dict[str, Vec] = {}
+        for m in ms:
+            at = where.get(m.id)
+            pos[m.id] = (m.x, m.y) if at is None else (at[0], at[1])
+    else:
+        pos = {m.id: (m.x, m.y) for m in ms}
     cmd = float(lead.data["command"])
     chain = float(state.ctx.params["coherency_chain"])
     out = []
