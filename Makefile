@@ -32,7 +32,7 @@ PURE_TESTS := tests/trench_crusade/test_straight_moves.py tests/trench_crusade/t
 	tests/trenches_and_turbines/test_sight_lines.py tests/trenches_and_turbines/test_tt_shoot_fight.py \
 	tests/kernel/test_can_see_compiled.py tests/kernel/test_geometry.py tests/trenches_and_turbines/test_spot_checks.py \
 	tests/trenches_and_turbines/test_tt_actions.py tests/trench_crusade/test_threat_pairs.py \
-	tests/trench_crusade/test_evaluate_points.py tests/kernel/test_routes_compiled.py
+	tests/trench_crusade/test_evaluate_points.py tests/kernel/test_routes_compiled.py tests/trenches_and_turbines/test_fits_compiled.py
 test: install
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 	WARBAND_PURE=1 $(BIN)/python -m pytest -n 2 -p no:randomly $(PURE_TESTS)

@@ -29,7 +29,7 @@ ACTIONS = ("move", "charge", "prone", "stand", "shoot", "fight", "shift", "shed"
 
 
 def menu(state: State, uid: str, only_legal: bool = True) -> list[Action]:
-    tries = list(candidates(state, uid))
+    tries = candidates(state, uid)
     eng = engaged_units(state, uid)
     with frozen_models(state):  # only checks follow: nothing moves
         out = [a for a in tries if not only_legal or not action_reasons(state, uid, a, eng, every=False)]
@@ -38,17 +38,30 @@ def menu(state: State, uid: str, only_legal: bool = True) -> list[Action]:
 
 
 def candidates(state: State, uid: str) -> list[Action]:
+    """Every action the unit might take, in the menu's order: the universal ones for each enemy unit and ranged
+    weapon, then the scenario's. The universal part depends only on the unit, the enemy units on the table and
+    the weapons, so it is built once per game for each of them (kept in the memo; actions are values, never
+    changed, so menus may share them)."""
     side = state.ctx.units[uid]["side"]
     enemies = units_of(state, 1 - side)
+    weapons = unit_weapons(state, uid)
+    k = ("menu-tries", uid, tuple(enemies), tuple(weapons))
+    memo = state.ctx.memo
+    fixed: tuple[Action, ...] | None = memo.get(k)
+    if fixed is None:
+        fixed = memo[k] = tuple(_universal(uid, enemies, weapons))
+    return [*fixed, *missions.candidates(state, uid)]
+
+
+def _universal(uid: str, enemies: list[str], weapons: list[str]) -> list[Action]:
     out = [Action("move", uid), Action("shed", uid), Action("prone", uid), Action("stand", uid)]
     for e in enemies:
         out.append(Action("charge", uid, e, option="walking"))
         out.append(Action("charge", uid, e, option="running"))
-    for w in unit_weapons(state, uid):
+    for w in weapons:
         out.extend(Action("shoot", uid, e, option=w) for e in enemies)
     out.extend(Action("fight", uid, e) for e in enemies)
     out.extend([Action("shift", uid), Action("overwatch", uid)])
-    out.extend(missions.candidates(state, uid))
     return out
 
 

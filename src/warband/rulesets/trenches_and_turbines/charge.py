@@ -22,7 +22,7 @@ from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import R, TTAuto, set_unit, ustate
 from warband.rulesets.trenches_and_turbines.fight import FightGo
 from warband.rulesets.trenches_and_turbines.paths import DIRECTIONS, move_cost, route, route_toward, settle, toward
-from warband.rulesets.trenches_and_turbines.spots import Placement, spot_problems
+from warband.rulesets.trenches_and_turbines.spots import Placement, listing_cache, spot_problems
 from warband.rulesets.trenches_and_turbines.unit_moves import move_allow, place_unit
 from warband.rulesets.trenches_and_turbines.units import leader_of, members, unit_gap
 from warband.rulesets.trenches_and_turbines.vehicles import pivot_goal, vehicle_facing_after, vehicle_problems
@@ -52,7 +52,13 @@ def charge_reasons(state: State, uid: str, a: Action, eng: list[str]) -> list[Re
             )
         if int(state.vars["left"]) < int(p["running_charge_actions"]):
             out.append((f"{R}/charge/running-actions", "a running charge uses both actions"))
-    reach = charge_distance(state, uid, a.option)
+    cache = listing_cache(state)
+    if cache is None:
+        reach = charge_distance(state, uid, a.option)
+    else:  # a menu: every enemy unit's charge asks the same reach
+        reach = cache.get(("charge-distance", uid, a.option), -1.0)
+        if reach < 0.0:
+            reach = cache[("charge-distance", uid, a.option)] = charge_distance(state, uid, a.option)
     if unit_gap(state, uid, t) > reach + 1e-9:
         out.append((f"{R}/charge/range", f'{t} is beyond the {reach:g}" charge move'))
     return out

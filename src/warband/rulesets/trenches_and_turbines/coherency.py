@@ -23,7 +23,13 @@ def out_of_coherency(state: State, uid: str, where: Placement | None = None) -> 
     lead = leader_of(state, uid)
     if len(ms) < 2 or lead is None:
         return []
-    pos = {m.id: (where[m.id][:2] if where and m.id in where else (m.x, m.y)) for m in ms}
+    if where:
+        pos: dict[str, Vec] = {}
+        for m in ms:
+            at = where.get(m.id)
+            pos[m.id] = (m.x, m.y) if at is None else (at[0], at[1])
+    else:
+        pos = {m.id: (m.x, m.y) for m in ms}
     cmd = float(lead.data["command"])
     chain = float(state.ctx.params["coherency_chain"])
     out = []
@@ -67,9 +73,26 @@ _RING_DIRS = tuple(
 
 def follower_slots(lead_at: Vec, lead_r: float, r: float, spacing: float) -> list[Vec]:
     """The slots round a leader at ``lead_at`` for a follower of base radius ``r``: three rings (8, 16 and 24
-    evenly spaced), each ``spacing`` farther out, the nearest just clear of the leader's base."""
+    evenly spaced), each ``spacing`` farther out, the nearest just clear of the leader's base. The last answer is
+    kept (a move plan asks it for each follower of a unit, with the same leader's spot and bases), so callers never
+    change the list they get."""
+    k = (lead_at, lead_r, r, spacing)
+    last = _last_slots
+    if last[0] == k:
+        return last[1]
     x, y = lead_at
-    return [(x + ox, y + oy) for ox, oy in _slot_offsets(lead_r, r, spacing)]
+    slots = [(x + ox, y + oy) for ox, oy in _slot_offsets(lead_r, r, spacing)]
+    _keep_slots((k, slots))
+    return slots
+
+
+#: :func:`follower_slots`' last question and answer (one tuple: a thread reads a whole pair or the other)
+_last_slots: tuple[tuple[Vec, float, float, float] | None, list[Vec]] = (None, [])
+
+
+def _keep_slots(pair: tuple[tuple[Vec, float, float, float], list[Vec]]) -> None:
+    global _last_slots
+    _last_slots = pair
 
 
 _OFFSETS: dict[tuple[float, float, float], list[Vec]] = {}

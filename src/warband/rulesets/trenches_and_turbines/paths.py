@@ -13,7 +13,14 @@ from warband.kernel.geometry.distance import Vec, segment_point_distance
 from warband.kernel.space import walk_path
 from warband.kernel.state import Model
 from warband.rulesets.trenches_and_turbines.context import Context, State
-from warband.rulesets.trenches_and_turbines.spots import Placement, climbable_data, spot_problem, spot_problems
+from warband.rulesets.trenches_and_turbines.spots import (
+    ASK_MOVE_COST,
+    Placement,
+    climbable_data,
+    compiled_index,
+    spot_problem,
+    spot_problems,
+)
 
 #: Sixteen evenly spaced unit directions (the rings of spots round a point).
 DIRECTIONS = tuple((math.cos(k * math.pi / 8), math.sin(k * math.pi / 8)) for k in range(16))
@@ -154,10 +161,31 @@ def fits(
     egap: float,
     ignore_unit: str = "",
     route: bool = False,
+    compiled: bool | None = None,
 ) -> float | None:
-    if spot_problem(state, m, p, placed, moving, egap, ignore_unit) is not None:
+    """What moving ``m`` to ``p`` costs if it may end there (:func:`spots.spot_problem`) and the cost is within
+    ``allow`` (:func:`move_cost`), else None. Inside :func:`spots.frozen_models` the spot check and a plain leg
+    (from the ground, clear of every piece's box, no enemy near enough for a zone) run in C
+    (``_spot_checks.SpotIndex.fits``); this function is the reference and the fallback; ``compiled=False``
+    forces it (the property test compares them)."""
+    if compiled is not False:
+        frozen = state.ctx.frozen
+        index = frozen.spots if frozen is not None and frozen.state is state else None
+        if index is None:
+            index = compiled_index(state)
+        if index is not None:
+            got = index.fits(
+                m.id, m.radius, m.side, m.x, m.y, m.z, p, placed, moving, egap, ignore_unit, state.models, allow
+            )
+            if got is not ASK_MOVE_COST:
+                return got  # type: ignore[no-any-return]
+            return _within(move_cost(state, m, p, allow, egap, ignore_unit, route), allow)
+    if spot_problem(state, m, p, placed, moving, egap, ignore_unit, compiled) is not None:
         return None
-    c = move_cost(state, m, p, allow, egap, ignore_unit, route)
+    return _within(move_cost(state, m, p, allow, egap, ignore_unit, route), allow)
+
+
+def _within(c: float | None, allow: float) -> float | None:
     return c if c is not None and c <= allow + 1e-6 else None
 
 

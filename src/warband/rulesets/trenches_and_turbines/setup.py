@@ -139,7 +139,10 @@ class Deploy(setup.Deploy[State]):
 
     def spots(self, state: State, piece: str, first: bool = False) -> list[Vec]:
         zone = state.ctx.zones[state.vars["zone_of"][state.ctx.units[piece]["side"]]]
-        coarse = setup.zone_grid(zone, 8, 2)
+        k = ("coarse-grid", id(zone))  # the zones live as long as the context that holds this memo
+        coarse: list[Vec] | None = state.ctx.memo.get(k)
+        if coarse is None:  # the same grid for every unit deployed in the zone (read only)
+            coarse = state.ctx.memo[k] = setup.zone_grid(zone, 8, 2)
         with frozen_models(state):  # only checks follow: nothing moves
             return setup.deploy_spots(coarse, zone, lambda q: isinstance(deploy_plan(state, piece, q), dict), first)
 

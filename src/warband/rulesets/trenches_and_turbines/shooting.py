@@ -6,6 +6,7 @@ checks). The dice are :mod:`attacks`; line of sight :mod:`sight`; the target's r
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -147,16 +148,23 @@ def pick_target_reasons(state: State, uid: str, tuid: str, wname: str, every: bo
         attackers = list(_attackers(state, uid, wname))
         in_range = any(_in_range(m, reach, targets) is not None for m, reach in attackers)
     else:  # a menu: the attackers, each model's distance and sight kept for the other weapons and targets
-        attackers = cache.get(("attackers", uid, wname)) or cache.setdefault(
-            ("attackers", uid, wname), list(_attackers(state, uid, wname))
-        )
-        in_range = any(
-            (d := _nearest_gap(cache, m, tuid, targets)) is not None and d <= reach for m, reach in attackers
-        )
+        kept: list[tuple[Model, float]] | None = cache.get(("attackers", uid, wname))
+        if kept is None:
+            kept = cache[("attackers", uid, wname)] = list(_attackers(state, uid, wname))
+        attackers = kept
+        gaps = _nearest_gaps(cache, state, uid, tuid, targets)
+        in_range = any((d := gaps[m.id]) is not None and d <= reach for m, reach in attackers)
     out: list[Reason] = []
     if not in_range:
         out.append((f"{R}/shoot/range", f"{tuid} is not within {wname} range of any model of {uid}"))
-    if unit_fires_indirect(state, uid, wname) or (out and not every):
+    if out and not every:
+        return out
+    fires_indirect: bool | None = None if cache is None else cache.get(("indirect", uid, wname))
+    if fires_indirect is None:
+        fires_indirect = unit_fires_indirect(state, uid, wname)
+        if cache is not None:
+            cache[("indirect", uid, wname)] = fires_indirect
+    if fires_indirect:
         return out
     if cache is None:
         sees = any(_sees_any(state, m, targets, key) for m, _ in attackers)
@@ -167,14 +175,29 @@ def pick_target_reasons(state: State, uid: str, tuid: str, wname: str, every: bo
     return out
 
 
-def _nearest_gap(cache: dict[Any, Any], m: Model, tuid: str, targets: list[Model]) -> float | None:
-    """:func:`_in_range`'s distance from ``m`` to the nearest model of ``tuid`` (None: none on the table), kept
-    in a listing's ``cache`` (:func:`spots.listing_cache`)."""
-    k = ("nearest-gap", m.id, tuid)
-    d: float | None = cache.get(k, -1.0)
-    if d == -1.0:  # never a distance (those are at least 0)
-        d = cache[k] = min((gap(m, t) for t in targets), default=None)
-    return d
+def _nearest_gaps(
+    cache: dict[Any, Any], state: State, uid: str, tuid: str, targets: list[Model]
+) -> dict[str, float | None]:
+    """:func:`_in_range`'s distance from each model of ``uid`` to the nearest model of ``tuid`` (None: none on the
+    table), by model id, once per pair of units in a listing's ``cache`` (:func:`spots.listing_cache`): the
+    kernel's ``gap`` written out, the least in the targets' order as ``min`` takes it."""
+    k = ("nearest-gaps", uid, tuid)
+    hit: dict[str, float | None] | None = cache.get(k)
+    if hit is not None:
+        return hit
+    hit = cache[k] = {}
+    hypot = math.hypot
+    for m in members(state, uid):
+        mx, my, mr = m.x, m.y, m.radius
+        best: float | None = None
+        for t in targets:
+            d = hypot(mx - t.x, my - t.y) - mr - t.radius
+            if d <= 0.0:
+                d = 0.0
+            if best is None or d < best:
+                best = d
+        hit[m.id] = best
+    return hit
 
 
 def _sees_any_kept(
@@ -250,7 +273,12 @@ def shoot_reasons(state: State, uid: str, a: Action, eng: list[str], every: bool
     p = state.ctx.params
     out: list[Reason] = []
     t = a.target or ""
-    if a.option not in unit_weapons(state, uid):
+    cache = listing_cache(state)
+    if cache is None:
+        names: list[str] | tuple[str, ...] = unit_weapons(state, uid)
+    else:  # a menu: every Shoot of it asks
+        names = cache.get(("weapons", uid)) or cache.setdefault(("weapons", uid), tuple(unit_weapons(state, uid)))
+    if a.option not in names:
         return [(f"{R}/shoot/weapon", f"{uid} has no ranged weapon {a.option!r}")]
     if t not in state.ctx.units or state.ctx.units[t]["side"] == state.ctx.units[uid]["side"] or not members(state, t):
         return [(f"{R}/shoot/target", f"{t} is not an enemy unit on the table")]

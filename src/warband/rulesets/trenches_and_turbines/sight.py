@@ -4,6 +4,7 @@ any portion of the other; a feature or unit the same size or larger than both bl
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -48,7 +49,7 @@ def _sight_blockers(ctx: Context, state: State, a: Model, t: Model) -> tuple[lis
     loy = min(a.y - a.radius, t.y - t.radius) - _SIGHT_BOX_SLACK
     hiy = max(a.y + a.radius, t.y + t.radius) + _SIGHT_BOX_SLACK
     pieces: list[_SightPiece] = []
-    for piece in ctx.sight_pieces:
+    for piece, size in _sized_pieces(ctx):
         x0, y0, x1, y1 = piece.bbox
         if x1 < lox or x0 > hix or y1 < loy or y0 > hiy:
             continue
@@ -57,16 +58,36 @@ def _sight_blockers(ctx: Context, state: State, a: Model, t: Model) -> tuple[lis
         woods = piece.id in ctx.woods_ids
         if not woods and a.z >= piece.height and t.z >= piece.height:
             continue
-        pieces.append((piece, woods, piece_size(ctx, piece)))
+        pieces.append((piece, woods, size))
     bases: list[_SightBase] = []
-    for o in state.models.values():
-        if not o.on_table or o.unit in (a.unit, t.unit):
+    pair = (a.unit, t.unit)
+    for ox, oy, r, unit, rank in _table_bases(state):
+        if ox + r < lox or ox - r > hix or oy + r < loy or oy - r > hiy:
             continue
-        r = o.radius
-        if o.x + r < lox or o.x - r > hix or o.y + r < loy or o.y - r > hiy:
+        if unit in pair:
             continue
-        bases.append(((o.x, o.y), r, size_rank(o)))
+        bases.append(((ox, oy), r, rank))
     return pieces, bases
+
+
+def _table_bases(state: State) -> list[tuple[float, float, float, str | None, int]]:
+    """Every model on the table as (x, y, base radius, unit, size rank), in the state's order; once per listing
+    (:func:`spots.listing_cache`)."""
+    cache = listing_cache(state)
+    hit: list[tuple[float, float, float, str | None, int]] | None = None if cache is None else cache.get("table-bases")
+    if hit is None:
+        hit = [(o.x, o.y, o.radius, o.unit, size_rank(o)) for o in state.models.values() if o.on_table]
+        if cache is not None:
+            cache["table-bases"] = hit
+    return hit
+
+
+def _sized_pieces(ctx: Context) -> tuple[tuple[TerrainPiece, int], ...]:
+    """The sight pieces with their sizes (:func:`piece_size`), once per game (kept in the memo)."""
+    hit: tuple[tuple[TerrainPiece, int], ...] | None = ctx.memo.get("sized-sight-pieces")
+    if hit is None:
+        hit = ctx.memo["sized-sight-pieces"] = tuple((p, piece_size(ctx, p)) for p in ctx.sight_pieces)
+    return hit
 
 
 def _line(
@@ -171,12 +192,39 @@ def sight(
     return _sight(state, a, t, key, compiled)
 
 
+#: Tokens of positions (:func:`_positions_token`): never reused, so a token names one set of positions for good.
+_TOKENS = itertools.count()
+
+
+def _positions_token(state: State, key: tuple[Any, ...]) -> int:
+    """A small stand-in for the positions ``key`` in the memo's keys (hashing the positions costs as much as a
+    tenth of a line of sight): the same token for equal positions while the memo keeps it, once per listing
+    (:func:`spots.listing_cache`). After the memo is emptied equal positions get a new token: the answers kept
+    under the old one went with it."""
+    cache = listing_cache(state)
+    if cache is not None and key is cache.get("positions-key"):
+        hit: int | None = cache.get("positions-token")
+        if hit is None:
+            hit = cache["positions-token"] = _token_of(state.ctx.memo, key)
+        return hit
+    return _token_of(state.ctx.memo, key)
+
+
+def _token_of(memo: dict[Any, Any], key: tuple[Any, ...]) -> int:
+    mk = ("positions", key)
+    hit: int | None = memo.get(mk)
+    if hit is None:
+        hit = memo[mk] = next(_TOKENS)
+    return hit
+
+
 def _sight(state: State, a: Model, t: Model, key: tuple[Any, ...] | None, compiled: bool | None) -> int | None:
     ctx = state.ctx
-    k = ("sight", a.id, t.id, key if key is not None else positions_key(state))
-    hit = ctx.memo.get(k, -1) if compiled is None else -1
-    if hit != -1:
-        return hit
+    if compiled is None:
+        k = ("sight", a.id, t.id, _positions_token(state, key if key is not None else positions_key(state)))
+        kept: int | None = ctx.memo.get(k, -1)
+        if kept != -1:
+            return kept
     big = max(size_rank(a), size_rank(t))
     pieces, bases = _sight_blockers(ctx, state, a, t)
     # the answer depends only on the two bases and on what may stand between them (the table never changes): a

@@ -75,25 +75,10 @@ def spot_problem(
     :mod:`warband.kernel.native`); ``compiled=False`` forces it (the property test compares them)."""
     ctx = state.ctx
     frozen = ctx.frozen
-    if (
-        _spot_checks is not None
-        and compiled is not False
-        and frozen is not None
-        and frozen.state is state
-        and not ctx.params["scalable_small_only"]
-    ):  # the same checks in C (_spot_checks.pyx)
-        index = frozen.spots
-        if index is None:
-            index = frozen.spots = _spot_checks.SpotIndex(
-                frozen.xs,
-                frozen.models,
-                frozen.max_radius,
-                ctx.solid,
-                ctx.table.width,
-                ctx.table.depth,
-                EPS,
-            )
-        return index.problem(m.id, m.radius, m.side, p, placed, moving, enemy_gap, ignore_unit, state.models)  # type: ignore[no-any-return]
+    if compiled is not False and frozen is not None and frozen.state is state:
+        index = frozen.spots or compiled_index(state)
+        if index is not None:  # the same checks in C (_spot_checks.pyx)
+            return index.problem(m.id, m.radius, m.side, p, placed, moving, enemy_gap, ignore_unit, state.models)  # type: ignore[no-any-return]
     mr = m.radius
     px, py = p
     if not ctx.table.on_table(p, mr):
@@ -116,7 +101,8 @@ def spot_problem(
     slack = (enemy_gap if enemy_gap > 0.0 else 0.0) + 1.0
     frozen = ctx.frozen
     if frozen is not None and frozen.state is state:
-        others: Iterable[Model] = frozen.near(px, mr + frozen.max_radius + slack)
+        index = frozen.index()
+        others: Iterable[Model] = index.near(px, mr + index.max_radius + slack)
     else:
         others = state.models.values()
     for o in others:
@@ -142,11 +128,33 @@ def spot_problem(
     return None
 
 
+def compiled_index(state: State) -> Any:
+    """The compiled checks' index of the models of ``state`` (``_spot_checks.SpotIndex``, built when first asked),
+    or None where :func:`spot_problem` runs in Python: outside :func:`frozen_models` (or for another state),
+    without the extension, or with option ``scalable_small_only`` (the compiled checks know no climbing)."""
+    ctx = state.ctx
+    frozen = ctx.frozen
+    if frozen is None or frozen.state is not state:
+        return None
+    index = frozen.spots
+    if index is None and _spot_checks is not None and not ctx.params["scalable_small_only"]:
+        index = frozen.spots = _new_index(state)
+    return index
+
+
+def _new_index(state: State) -> Any:
+    assert _spot_checks is not None
+    ctx = state.ctx
+    return _spot_checks.SpotIndex(
+        list(state.models.values()), ctx.solid, ctx.table.width, ctx.table.depth, EPS, ctx.open_boxes
+    )
+
+
 class FrozenModels:
     """The models on the table of one state, sorted by x, so that :func:`spot_problems` looks only at those near
     a spot (speed only: the same answers, in the same order, as a walk over every model)."""
 
-    __slots__ = ("before", "cache", "max_radius", "members", "models", "open", "spots", "state", "xs")
+    __slots__ = ("before", "cache", "indexed", "max_radius", "members", "models", "open", "spots", "state", "xs")
 
     def __init__(self, state: State, before: FrozenModels | None = None) -> None:
         self.state = state
@@ -158,13 +166,25 @@ class FrozenModels:
         self.cache: dict[Any, Any] = {}
         #: each unit's models on the table, by unit id (:func:`units.members`)
         self.members: dict[str, list[Model]] = {}
-        on = [(m.x, i, m) for i, m in enumerate(state.models.values()) if m.on_table]
-        on.sort(key=lambda e: (e[0], e[1]))
-        self.xs = [e[0] for e in on]
-        self.models = [(e[1], e[2]) for e in on]
-        self.max_radius = max((e[2].radius for e in on), default=0.0)
+        #: the models on the table sorted by x (``xs``: their x, ``models``: (the state's order, model)) and the
+        #: widest base, built when a spot is first asked (:meth:`index`): a menu's listing may ask none
+        self.indexed = False
+        self.xs: list[float] = []
+        self.models: list[tuple[int, Model]] = []
+        self.max_radius = 0.0
         #: the same models as the C arrays of the compiled checks (``_spot_checks.SpotIndex``), built when first asked
         self.spots: Any = None
+
+    def index(self) -> FrozenModels:
+        """This index with its models sorted by x (built on the first call)."""
+        if not self.indexed:
+            on = [(m.x, i, m) for i, m in enumerate(self.state.models.values()) if m.on_table]
+            on.sort(key=_x_then_order)
+            self.xs = [e[0] for e in on]
+            self.models = [(e[1], e[2]) for e in on]
+            self.max_radius = max((e[2].radius for e in on), default=0.0)
+            self.indexed = True
+        return self
 
     def near(self, x: float, reach: float) -> list[Model]:
         """The models whose centre is within ``reach`` of ``x`` along x, in the state's order."""
@@ -178,6 +198,7 @@ class FrozenModels:
 
 
 _first = operator.itemgetter(0)
+_x_then_order = operator.itemgetter(0, 1)
 
 
 def listing_cache(state: State) -> dict[Any, Any] | None:
@@ -188,6 +209,9 @@ def listing_cache(state: State) -> dict[Any, Any] | None:
 
 
 _spot_checks = native.load("warband.rulesets.trenches_and_turbines._spot_checks")
+
+#: ``SpotIndex.fits``'s answer when the spot is free but the leg needs ``paths.move_cost`` (never any other value)
+ASK_MOVE_COST: Any = _spot_checks.ASK if _spot_checks is not None else object()
 
 
 #: Guards the context's index between threads: a game and its clones share one context, and the web table lists a

@@ -23,8 +23,8 @@ from warband.kernel.state import Model
 from warband.rulesets.trenches_and_turbines.coherency import follower_slots, out_of_coherency, out_of_coherency_now
 from warband.rulesets.trenches_and_turbines.context import State
 from warband.rulesets.trenches_and_turbines.core import R, ustate
-from warband.rulesets.trenches_and_turbines.paths import fits, route, route_toward, settle, toward
-from warband.rulesets.trenches_and_turbines.spots import Placement, spot_problems
+from warband.rulesets.trenches_and_turbines.paths import fits, move_cost, route, route_toward, settle, toward
+from warband.rulesets.trenches_and_turbines.spots import ASK_MOVE_COST, Placement, compiled_index, spot_problems
 from warband.rulesets.trenches_and_turbines.units import leader_of, members
 
 
@@ -110,9 +110,15 @@ def _place_leader_and_followers(
     (:func:`_follower_spot`), else where ``fallback`` sends it (a Move: toward the leader; a flee: its own way to
     the edge). ``before``: the models out of coherency before the move. Fills ``placed`` in order."""
     placed[lead.id] = (dest[0], dest[1], state.ctx.table.surface_height(dest))
-    for m in ms:
-        if m.id == lead.id:
-            continue
+    followers = [m for m in ms if m.id != lead.id]
+    index = compiled_index(state)
+    if index is not None:  # the first followers whose place in the formation is plainly free, in C
+        egap = float(state.ctx.params["move_enemy_clearance"])
+        done = index.place_followers(
+            followers, dest[0], dest[1], lead.x, lead.y, placed, moving, before, egap, state.models, allow
+        )
+        followers = followers[done:]
+    for m in followers:
         spot = _follower_spot(state, m, lead, dest, allow, placed, moving, m.id in before)
         if spot is None:
             spot = fallback(m)
@@ -146,6 +152,18 @@ def _follower_spot(
     spacing = float(state.ctx.params["deploy_spacing"])
     slots = follower_slots(dest, lead.radius, m.radius, spacing)
     wx, wy = want
+    index = compiled_index(state)
+    if index is not None:  # the same search in C (_spot_checks.SpotIndex.first_slot); a leg it cannot price here
+        start = 0
+        while True:
+            rank, k, got = index.first_slot(m, slots, wx, wy, start, placed, moving, egap, state.models, allow)
+            if rank < 0:
+                return None
+            if got is not ASK_MOVE_COST:
+                return slots[int(k)]
+            if _within_allow(move_cost(state, m, slots[int(k)], allow, egap, "", rank < ROUTED_SLOTS), allow):
+                return slots[int(k)]
+            start = rank + 1
     hypot = math.hypot
     away = [hypot(sx - wx, sy - wy) for sx, sy in slots]
     # nearest first; a stable sort, so equally near slots keep the ring order
@@ -154,6 +172,11 @@ def _follower_spot(
         if fits(state, m, s, allow, placed, moving, egap, route=i < ROUTED_SLOTS) is not None:
             return s
     return None
+
+
+def _within_allow(c: float | None, allow: float) -> bool:
+    """``paths.fits``' last test: a cost was found and it is within ``allow``."""
+    return c is not None and c <= allow + 1e-6
 
 
 def own_edge_y(state: State, uid: str) -> float:

@@ -81,7 +81,12 @@ def unit_gap(state: State, uid: str, other: str) -> float:
     for a in members(state, uid):
         ax, ay, ar = a.x, a.y, a.radius
         for b in theirs:
-            d = hypot(ax - b.x, ay - b.y) - ar - b.radius
+            dx = ax - b.x
+            # no nearer than this along x alone (hypot is never below |dx|; 1e-9 covers its last bit): skipped
+            # when it cannot beat the best (speed only: the same answer)
+            if (dx if dx >= 0.0 else -dx) - ar - b.radius >= best + 1e-9:
+                continue
+            d = hypot(dx, ay - b.y) - ar - b.radius
             if d <= 0.0:
                 d = 0.0
             if d < best:
@@ -102,7 +107,10 @@ def engaged_units(state: State, uid: str) -> list[str]:
             continue
         ex, ey, er = e.x, e.y, e.radius
         for m in mine:  # the kernel's gap(m, e) <= tol, written out (asked of every enemy for every menu)
-            d = hypot(m.x - ex, m.y - ey) - m.radius - er
+            dx = m.x - ex
+            if (dx if dx >= 0.0 else -dx) - m.radius - er > tol + 1e-9:
+                continue  # farther than ``tol`` along x alone (hypot is never below |dx|): not in contact
+            d = hypot(dx, m.y - ey) - m.radius - er
             if (d if d > 0.0 else 0.0) <= tol:
                 out.append(str(e.unit))
                 break
