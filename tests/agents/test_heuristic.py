@@ -157,3 +157,59 @@ def test_beats_random_agent() -> None:
         result = play_out(new_game(seed), agents)
         wins += result.winner == side
     assert wins >= 5
+
+
+class _PerSampleAgent(HeuristicAgent):
+    """The reference for :meth:`HeuristicAgent._value`: every sample clones the game and applies the action
+    itself (what the agent did before it shared the position right after an action that draws no die)."""
+
+    def _value(self, game: Game, action: Action, me: int, samples: int, depth: int) -> float:
+        root = game.decision.prompt
+        if action.kind in self.single:
+            samples = 1
+        total = 0.0
+        n = 0
+        for i in range(samples):
+            c = game.clone()
+            c.state.rng = Rng(self._seeds[i % len(self._seeds)] if self._seeds else i)
+            c.apply(action)
+            rolled, searched = self._settle(c, me, root, depth, action.kind not in self.shallow)
+            total += self.evaluate_here(c, me)
+            n += 1
+            if not rolled or searched:
+                break
+        return total / n
+
+    def evaluate_here(self, c: Game, me: int) -> float:
+        return float(c.ruleset.evaluate(c.state, me))
+
+
+def test_shared_position_after_an_action_gives_the_same_values() -> None:
+    """Applying an action once for all the dice streams (when applying it drew no die) values every action as
+    playing it out per stream does, and the agents choose the same: checked at every decision of a seeded game,
+    whose actions include shots and fights (chance right after the action) and moves (none)."""
+    game = new_game(23)
+    agents = [HeuristicAgent(seed=1), HeuristicAgent(seed=2)]
+    refs = [_PerSampleAgent(seed=1), _PerSampleAgent(seed=2)]
+    compared = 0
+    for _ in range(120):
+        d = game.decision
+        if d.kind == "over":
+            break
+        if d.kind == "chance":
+            game.roll()
+            continue
+        side = int(d.player or 0)
+        actions = game.legal_actions()
+        if len(actions) > 1 and not any(a.point is not None for a in actions) and d.prompt != "activate":
+            agent, ref = agents[side], refs[side]
+            agent._seeds = ref._seeds = tuple(Rng(compared).next64() for _ in range(agent.samples))
+            for a in actions:
+                assert agent._value(game, a, side, agent.samples, agent.depth) == ref._value(
+                    game, a, side, agent.samples, agent.depth
+                ), str(a)
+                compared += 1
+        choice = agents[side].choose(game)
+        assert refs[side].choose(game.clone()) == choice
+        game.apply(choice)
+    assert compared > 20

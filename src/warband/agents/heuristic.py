@@ -155,10 +155,21 @@ class HeuristicAgent(Agent):
             samples = 1
         total = 0.0
         n = 0
+        # the game right after ``action`` where applying it drew nothing from the stream and a die is to be rolled
+        # next: every sample starts from there (the same position whatever the stream), so the action is applied
+        # once rather than once per sample; the last sample plays on the shared copy itself
+        after: Game | None = None
         for i in range(samples):
-            c = game.clone()
-            c.state.rng = Rng(self._seeds[i % len(self._seeds)] if self._seeds else i)
-            c.apply(action)
+            rng = Rng(self._seeds[i % len(self._seeds)] if self._seeds else i)
+            if after is not None:
+                c = after if i == samples - 1 else after.clone()
+                c.state.rng = rng
+            else:
+                c = game.clone()
+                c.state.rng = rng
+                c.apply(action)
+                if samples > 1 and c.decision.kind == "chance" and c.state.rng is rng and rng.counter == 0:
+                    after, c = c, c.clone()
             rolled, searched = self._settle(c, me, root, depth, action.kind not in self.shallow)
             if action.kind in self.chain and self._same_turn(game, c):
                 total += self._next_best(c, me, depth)
