@@ -150,10 +150,10 @@ class Game:
         reasons = self.why_illegal(action)
         if reasons:
             raise IllegalActionError(str(action), reasons, self.state.state_id)
-        key = self.decision.key()
+        d = self.decision  # its key is logged (only a recording game builds it: a lookahead's clone logs nothing)
         events = self.ruleset.apply(self.state, action)
         if self.log is not None:
-            self.log.append({"n": self.state.state_id, "d": key, "a": action.to_json()})
+            self.log.append({"n": self.state.state_id, "d": d.key(), "a": action.to_json()})
         self.state.state_id += 1
         return events
 
