@@ -213,3 +213,31 @@ def test_shared_position_after_an_action_gives_the_same_values() -> None:
         assert refs[side].choose(game.clone()) == choice
         game.apply(choice)
     assert compared > 20
+
+
+@pytest.mark.parametrize("kind", ["heuristic", "learned"])
+def test_static_ranking_leaves_the_game_as_it_was(kind: str) -> None:
+    """Destinations are ranked by standing the model at each point of the game itself (no probe clone): every
+    model is back where it was, on or off the table, afterwards, at each destination prompt of a seeded game
+    (by the ruleset's ``evaluate_points`` and, with the learned evaluation, by the agent's own loop)."""
+    game = new_game(29)
+    agents = [HeuristicAgent(seed=3, eval=kind), HeuristicAgent(seed=4, eval=kind)]
+    ranked = 0
+    for _ in range(150):
+        d = game.decision
+        if d.kind == "over":
+            break
+        if d.kind == "chance":
+            game.roll()
+            continue
+        actions = game.legal_actions()
+        agent = agents[int(d.player or 0)]
+        if any(a.point is not None for a in actions):
+            before = game.state.to_json()
+            pointed = [a for a in actions if a.point is not None]
+            found = agent._static_rank(game, [a for a in pointed if a.model == pointed[0].model], int(d.player or 0))
+            assert found is not None
+            assert game.state.to_json() == before
+            ranked += 1
+        game.apply(agent.choose(game))
+    assert ranked > 5

@@ -8,7 +8,7 @@ model) or ends. The average of ``game.ruleset.evaluate(state, side)`` over the s
 the best value wins, ties going to the earlier action in the legal order.
 
 Destinations (any choice whose actions carry a point) are ranked statically first: the model is put at each
-candidate point of one probe clone and the position evaluated, with no rules run; only the best few are then
+candidate point (and put back) and the position evaluated, with no rules run; only the best few are then
 applied for real (so terrain hazards, falls and heights count). Where a destination names no model but a unit (a
 formation move), the ruleset's ``evaluate_destinations`` hook, if it has one, gives the static values (the unit
 stood where the move's plan puts it); without one every destination is played for real. Choosing which model to
@@ -286,32 +286,35 @@ class HeuristicAgent(Agent):
     def _static_rank(
         self, game: Game, pointed: Sequence[Action], me: int, others: Sequence[Action] = ()
     ) -> tuple[list[tuple[float, Action]], list[float] | None] | None:
-        """Each point action valued by standing its model there in a probe clone (no rules run), best first, and
+        """Each point action valued by standing its model there (no rules run; put back after), best first, and
         the values of ``others`` (the same decision's actions without a point) where the ruleset gives them
         statically too (else None). Actions that name no model of the state (a unit's destinations) are valued
         by the ruleset's ``evaluate_destinations`` hook, ``others`` with them. None when neither applies (or the
         ``static`` option is off): the caller plays every destination for real."""
         if not self.static:
             return None
-        probe = game.clone()
-        m = probe.state.models.get(pointed[0].model or "")
+        m = game.state.models.get(pointed[0].model or "")
         if m is None:
-            return self._hook_rank(probe, pointed, me, others)
+            return self._hook_rank(game.clone(), pointed, me, others)
+        # the model is stood at each point in the game itself and put back where it was (no rule runs, nothing
+        # else changes): cheaper than standing it in a probe clone of the whole game
         x, y, on_table = m.x, m.y, m.on_table
         m.on_table = True
         scored: list[tuple[float, int, Action]] = []
-        # a ruleset may value all the points at once (incrementally: only the moved model's terms change);
-        # it must give the same values as the loop below
-        at_points = getattr(probe.ruleset, "evaluate_points", None) if self.eval == "heuristic" else None
-        if at_points is not None:
-            values = at_points(probe.state, me, m.id, [a.point for a in pointed])
-            scored = [(v, i, a) for i, (v, a) in enumerate(zip(values, pointed, strict=True))]
-        else:
-            for i, a in enumerate(pointed):
-                assert a.point is not None
-                m.x, m.y = a.point
-                scored.append((evaluation(probe, me, self.eval), i, a))
-        m.x, m.y, m.on_table = x, y, on_table
+        try:
+            # a ruleset may value all the points at once (incrementally: only the moved model's terms change);
+            # it must give the same values as the loop below
+            at_points = getattr(game.ruleset, "evaluate_points", None) if self.eval == "heuristic" else None
+            if at_points is not None:
+                values = at_points(game.state, me, m.id, [a.point for a in pointed])
+                scored = [(v, i, a) for i, (v, a) in enumerate(zip(values, pointed, strict=True))]
+            else:
+                for i, a in enumerate(pointed):
+                    assert a.point is not None
+                    m.x, m.y = a.point
+                    scored.append((evaluation(game, me, self.eval), i, a))
+        finally:
+            m.x, m.y, m.on_table = x, y, on_table
         scored.sort(key=lambda t: (-t[0], t[1]))
         return [(v, a) for v, _, a in scored], None
 
