@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from tc import box, position, trooper
 
 from compiled import compiled
-from warband.rulesets.trench_crusade import space
+from warband.rulesets.trench_crusade import charge_spots, space
 
 FAST, needs_build = compiled("warband.rulesets.trench_crusade._straight_moves")
 
@@ -188,8 +188,8 @@ def _charges(state: Any, allowances: tuple[float, ...]) -> Iterator[tuple[Any, A
 
 def _same_charge(state: Any, m: Any, t: Any, allowance: float) -> Any:
     for first_only in (False, True):
-        fast = space._charge_spots(state, m, t, allowance, first_only, compiled=True)
-        ref = space._charge_spots(state, m, t, allowance, first_only, compiled=False)
+        fast = charge_spots._charge_spots(state, m, t, allowance, first_only, compiled=True)
+        ref = charge_spots._charge_spots(state, m, t, allowance, first_only, compiled=False)
         assert _bits(list(fast.spots)) == _bits(list(ref.spots)), (m.id, t.id, allowance, first_only)
         assert (fast.reached, fast.closest) == (ref.reached, ref.closest)
     return ref
@@ -294,7 +294,7 @@ def test_the_charge_ring_is_three_gaps_in_each_of_24_directions(
         for g in (0.01, rng / 2, rng - 0.05):
             d = t.radius + m.radius + g
             want.append((t.x + math.cos(facing + turn) * d, t.y + math.sin(facing + turn) * d))
-    assert _bits(space._ring(m, t, rng)) == _bits(want)
+    assert _bits(charge_spots._ring(m, t, rng)) == _bits(want)
 
 
 def test_a_kept_env_answers_for_where_the_models_stood_when_it_was_made() -> None:

@@ -24,7 +24,7 @@ EXTENSIONS = {
     "warband.kernel.geometry._can_see": "line of sight between models (kernel.geometry.sight.Sight.can_see)",
     "warband.kernel.geometry._routes": "route legs clear of solids and bases (kernel.geometry.paths.shortest_path)",
     "warband.rulesets.trench_crusade._straight_moves": (
-        "Trench Crusade move candidates and a Charge's ring (space._move_candidates, space._charge_spots)"
+        "Trench Crusade move candidates and a Charge's ring (space._move_candidates, charge_spots._charge_spots)"
     ),
     "warband.rulesets.trench_crusade._threat_pairs": "Trench Crusade evaluation's attacker-target pairs (evaluate)",
     "warband.rulesets.trenches_and_turbines._sight_lines": "Trenches and Turbines lines of sight (sight.sight)",

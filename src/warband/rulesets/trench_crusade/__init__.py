@@ -15,7 +15,8 @@ Where things are (the rulebook's parts first; each module imports only those abo
 * ``keywords.py``   the keywords of models and weapons, and where each is played
 * ``morale.py``     the Morale phase: checks, Shaken, fleeing
 * ``scenario.py``   objectives, victory points, the end of the game and each model's fate
-* ``space.py``      where a model can move: checked moves, paths, candidates, retreat lines, charge spots
+* ``space.py``      where a model can move: checked moves, paths, candidates, retreat lines
+* ``charge_spots.py`` where a Charge ends: the spots round the target it reaches, else as close as it gets
 * ``sight.py``      engagement, line of sight, cover and elevation
 * ``core.py``       the state type, step bases, model helpers and the Success Roll
 * ``rolls.py``      Success Roll and Injury Roll arithmetic (shared with the odds)

@@ -12,7 +12,7 @@ a footprint, the reach). Where such a value is within ``_MARGIN`` of the thresho
 a rule path is rare and long (quick_ok refused, a jump between platforms), the candidate is handed to the Python
 reference (``ask``), so the answer is always the reference's.
 
-The same loop object answers a Charge's ring in ``space._charge_spots`` (seed 000 Charge; digest §7): built with no
+The same loop object answers a Charge's ring in ``charge_spots._charge_spots`` (seed 000 Charge; digest §7): built with no
 engagement circles (a Charge may end within 1" of enemies), ``charge_ring`` is ``check_destination`` of each ring
 point and ``charge_straight`` the straight ``_plan_move`` to one, with its cost and end height; that cost is kept
 (it orders the spots), so its line length is CPython's ``math.hypot``, and the whole sum is the reference's.

@@ -58,6 +58,7 @@ from warband.kernel.steps import ModelDecision, OneDie, push
 from warband.rulesets.trench_crusade import abilities
 from warband.rulesets.trench_crusade.attacks import detonate
 from warband.rulesets.trench_crusade.catalogue import load_catalogue
+from warband.rulesets.trench_crusade.charge_spots import charge_end_z, charge_spots
 from warband.rulesets.trench_crusade.core import (
     SACRAMENT_GIFTS,
     AfterSuccess,
@@ -77,7 +78,7 @@ from warband.rulesets.trench_crusade.mines import demine_reasons, disarm, set_of
 from warband.rulesets.trench_crusade.modelled import Effect
 from warband.rulesets.trench_crusade.movement import Destination
 from warband.rulesets.trench_crusade.sight import engaged_with, standing_enemies, visible
-from warband.rulesets.trench_crusade.space import away_direction, charge_end_z, charge_spots
+from warband.rulesets.trench_crusade.space import away_direction
 from warband.rulesets.trench_crusade.swallow import (
     devour,
     devour_reasons,

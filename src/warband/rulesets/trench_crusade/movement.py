@@ -20,6 +20,7 @@ from warband.kernel.space import gap_at
 from warband.kernel.state import Model
 from warband.kernel.steps import pop, push, top
 from warband.rulesets.trench_crusade import abilities, attacks
+from warband.rulesets.trench_crusade.charge_spots import charge_end_z, charge_spots, ends_in_reach
 from warband.rulesets.trench_crusade.core import (
     AfterSuccess,
     R,
@@ -43,9 +44,6 @@ from warband.rulesets.trench_crusade.sight import engaged_with
 from warband.rulesets.trench_crusade.space import (
     MovePlan,
     away_direction,
-    charge_end_z,
-    charge_spots,
-    ends_in_reach,
     move_candidates,
     plan_move,
     retreat_angle_ok,

@@ -8,10 +8,10 @@ from warband.kernel.actions import Action
 from warband.kernel.space import gap
 from warband.rulesets.trench_crusade import rolls as tcr
 from warband.rulesets.trench_crusade.attacks import attack_dice, attack_preview
+from warband.rulesets.trench_crusade.charge_spots import charge_spots
 from warband.rulesets.trench_crusade.core import State, charge_allowance, model_dice, weapon_named
 from warband.rulesets.trench_crusade.keywords import heavy_applies
 from warband.rulesets.trench_crusade.odds import success_odds
-from warband.rulesets.trench_crusade.space import charge_spots
 
 _GLYPH = {
     "difficult": "~",
