@@ -17,7 +17,7 @@ from warband.kernel.events import ActionTaken, Activated, Event, Note, StatusCha
 from warband.kernel.space import gap
 from warband.kernel.state import Model
 from warband.rulesets.trench_crusade import abilities, ability_actions
-from warband.rulesets.trench_crusade.actions import CHECKS, MOVES, do_action, shoot_refusals
+from warband.rulesets.trench_crusade.actions import CHECKS, MOVES, do_action, target_open, weapon_may_shoot
 from warband.rulesets.trench_crusade.core import (
     R,
     State,
@@ -396,14 +396,26 @@ def _legal_iter(state: State, m: Model, eng: list[Model], skip: tuple[str, ...] 
             named: dict[str, dict[str, Any]] = {}
             for w in ranged:
                 named.setdefault(w["name"], w)  # weapon_named: the first of the name
+            # _legal_rest of a Shoot: _check_shoot with its weapon and enemy (on the table) found, not within 1"
+            # of an enemy (no ``eng`` here): shoot_refusals' weapon tests, asked once per weapon name, and its
+            # target's (not hidden, in sight), asked once per enemy in some weapon's range
+            may: dict[str, bool] = {}
+            open_: dict[str, bool] = {}
             for w in ranged:
                 first = named[w["name"]]
+                ok = may.get(w["name"])
+                if ok is None:
+                    ok = may[w["name"]] = weapon_may_shoot(state, m, first)
+                if not ok:
+                    continue
                 reach = float(first["range"] or 0.0)
                 for e, g in zip(enemies, gaps, strict=True):
                     if g > reach + 1e-9:
                         continue
-                    # _legal_rest of a Shoot: _check_shoot with its weapon and enemy (on the table) found
-                    if not shoot_refusals(state, m, first, e, eng):
+                    seen = open_.get(e.id)
+                    if seen is None:
+                        seen = open_[e.id] = target_open(state, m, e)
+                    if seen:
                         yield Action("shoot", m.id, e.id, option=w["name"])
     yield from (a for a in _fight_tries(state, m, eng, True, shut, enemies) if _legal_open(state, m, a, eng))
     if "ability" not in shut:
