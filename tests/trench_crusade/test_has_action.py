@@ -55,3 +55,20 @@ def test_shoot_tests_split_by_weapon_and_target_agree_with_shoot_refusals() -> N
                     split = in_range and may and actions.target_open(state, m, t)
                     assert split == (not actions.shoot_refusals(state, m, w, t, [])), (state.turn, m.id, t.id)
     assert len(weapon_answers) > 100 and 0 < weapon_answers.count(False) < len(weapon_answers)
+
+
+def test_enemy_gaps_in_one_pass_equal_the_three_lookups() -> None:
+    """The menu's one pass over the models (:func:`activation._enemy_gaps`) gives the enemies on the table, the
+    gap to each and the engaged ones (within 1", seed 000) exactly as ``standing_enemies``, ``gap`` and
+    ``engaged_with`` do, for every model at every step of seeded random games."""
+    engaged = 0
+    for state in random_game_states(7, 1, 0, 2):
+        for m in state.models.values():
+            if not m.on_table:
+                continue
+            enemies, gaps, eng = activation._enemy_gaps(state, m)
+            assert enemies == standing_enemies(state, m)
+            assert gaps == [gap(m, e) for e in enemies]
+            assert eng == engaged_with(state, m)
+            engaged += bool(eng)
+    assert engaged > 10
