@@ -180,52 +180,67 @@ def reasons(state: State, m: Model, a: Action) -> list[Reason]:
 
 def legal_tries(state: State, m: Model) -> list[Action]:
     """``[a for a in tries(state, m) if not reasons(state, m, a)]``, each ability looked up once, not once per
-    action (:func:`_named`: the first ability of the action's name)."""
+    action (:func:`_named`: the first ability of the action's name), and its refusals that name no target
+    (:func:`_own_refusals`) asked once, not once per target."""
     out = []
     first: dict[str, tuple[str, Effect]] = {}
     for ab, fx, name in _actions_of(m):
         first.setdefault(name, (ab, fx))
     for _, fx, name in _actions_of(m):
         named = first[name]
+        if _own_refusals(state, m, name, *named):
+            continue
         if fx.target == "self":
             a = Action("ability", m.id, option=name)
-            if not _refusals(state, m, a, *named):
+            if not _target_refusals(state, m, a, *named):
                 out.append(a)
         else:
             for t in state.models.values():
                 if t.on_table and _kind_ok(m, t, fx):
                     a = Action("ability", m.id, t.id, option=name)
-                    if not _refusals(state, m, a, *named):
+                    if not _target_refusals(state, m, a, *named):
                         out.append(a)
     return out
 
 
 def _refusals(state: State, m: Model, a: Action, ab: str, fx: Effect) -> list[Reason]:
     """:func:`reasons` once the ability ``a`` names is found: ``ab`` and its action ``fx``."""
+    return _own_refusals(state, m, a.option, ab, fx) or _target_refusals(state, m, a, ab, fx)
+
+
+def _own_refusals(state: State, m: Model, option: str | None, ab: str, fx: Effect) -> list[Reason]:
+    """The refusals of :func:`_refusals` that name no target (the same for every target of the ability action
+    ``option``): already taken, the outcome's own conditions, a GOETIC or PUTRESCERE cost."""
     rule = f"{R}/ability/{ab}"
     if f"ability:{ab}" in acts(state):
-        return [(rule, f"{a.option} was already taken this activation")]
+        return [(rule, f"{option} was already taken this activation")]
     if fx.outcome == "fortify" and engaged_with(state, m):
-        return [(rule, f'{a.option} is not for a model within 1" of an enemy')]
+        return [(rule, f'{option} is not for a model within 1" of an enemy')]
     if fx.outcome == "hide" and not touching_cover(state, m):
-        return [(rule, f"{a.option} needs {m.id} touching terrain that blocks sight")]
+        return [(rule, f"{option} needs {m.id} touching terrain that blocks sight")]
     if fx.outcome == "command" and m.flags.get("commanded_turn") == state.turn:
-        return [(rule, f"{a.option} is once a turn")]
+        return [(rule, f"{option} is once a turn")]
     if fx.goetic or fx.putrescere:
         marker, need, pool = payers(state, m, fx)
         have = sum(x.token(marker) for x in pool)
         if have < need:
             cost = f"GOETIC ({need})" if fx.goetic else f"PUTRESCERE ({need})"
-            return [(rule, f"{a.option} costs {cost}: {need} {marker.title()} markers to spend, {have} to be had")]
+            return [(rule, f"{option} costs {cost}: {need} {marker.title()} markers to spend, {have} to be had")]
     if fx.outcome == "free_retreat":
         if not engaged_with(state, m):
-            return [(rule, f'{a.option} is a Retreat: only for a model within 1" of an enemy')]
+            return [(rule, f'{option} is a Retreat: only for a model within 1" of an enemy')]
         if any(k in acts(state) for k in ("move", "charge", "retreat")):
-            return [(rule, f"{a.option} is a Retreat: only one of Move, Charge or Retreat")]
+            return [(rule, f"{option} is a Retreat: only one of Move, Charge or Retreat")]
     if fx.outcome == "vomit" and (why := vomit_reasons(m)):
         return why
-    if fx.outcome == "demine" and (why := demine_reasons(state, m, str(a.option))):
+    if fx.outcome == "demine" and (why := demine_reasons(state, m, str(option))):
         return why
+    return []
+
+
+def _target_refusals(state: State, m: Model, a: Action, ab: str, fx: Effect) -> list[Reason]:
+    """The refusals of :func:`_refusals` about the target of ``a`` (none for an ability on the model itself)."""
+    rule = f"{R}/ability/{ab}"
     if fx.target == "self":
         return [] if a.target in (None, m.id) else [(rule, f"{a.option} has no target")]
     t = state.models.get(a.target or "")

@@ -135,6 +135,30 @@ def shoot_refusals(state: State, m: Model, w: dict[str, Any], t: Model, eng: lis
     return out
 
 
+def weapon_may_shoot(state: State, m: Model, w: dict[str, Any]) -> bool:
+    """The refusals of :func:`shoot_refusals` that depend on the weapon ``w`` and the activation alone, for a
+    model not within 1" of an enemy: none applies (not CONSUMABLE and used up, not ONE MODE and fought with, an
+    ASSAULT weapon after a Charge or (seed 000) a Fight, no HEAVY weapon after a move; seed 000 Shoot, digest
+    §9). ``not shoot_refusals(state, m, w, t, [])`` is this and :func:`target_open` and the range test."""
+    if consumed(m, w):
+        return False
+    done = state.vars.get("acts", ())
+    if wkw(w, "ONE MODE") and f"fought:{w['name']}" in done:
+        return False
+    if not wkw(w, "ASSAULT"):
+        if "charge" in done:
+            return False
+        if "fight" in done and state.ctx.params["shoot_restriction"] == "000":
+            return False
+    return not (heavy_applies(m, w) and any(k in done for k in (*MOVES, "dash")))
+
+
+def target_open(state: State, m: Model, t: Model) -> bool:
+    """The refusals of :func:`shoot_refusals` that depend on the enemy ``t`` alone: it is not hidden (Hide) and
+    ``m`` sees it (seed 000 Shoot: 'in line of sight')."""
+    return not abilities.hidden(t) and visible(state.ctx, m, t)
+
+
 def _check_fight(state: State, m: Model, a: Action, eng: list[Model]) -> list[Reason]:
     """Seed 000 Fight: a Melee Attack with a melee weapon at an enemy within 1" (and in sight, digest §5); seed
     000: not after Shooting without ASSAULT. Whip of God (effect ``attack_friends``): a friend within 1" too."""

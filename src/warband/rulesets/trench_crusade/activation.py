@@ -7,6 +7,7 @@ at most once, and only one of Move, Charge or Retreat (:func:`action_reasons`). 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -17,7 +18,7 @@ from warband.kernel.events import ActionTaken, Activated, Event, Note, StatusCha
 from warband.kernel.space import gap
 from warband.kernel.state import Model
 from warband.rulesets.trench_crusade import abilities, ability_actions
-from warband.rulesets.trench_crusade.actions import CHECKS, MOVES, do_action, shoot_refusals
+from warband.rulesets.trench_crusade.actions import CHECKS, MOVES, do_action, target_open, weapon_may_shoot
 from warband.rulesets.trench_crusade.core import (
     R,
     State,
@@ -350,8 +351,13 @@ def _whipped(state: State, m: Model) -> list[Model]:
 def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
     """Every legal action for the active model, in a fixed order (``only_legal=False``: every action the
     model might try, legal or not, for explanations)."""
-    eng = engaged_with(state, m)
-    out = _legal_tries(state, m, eng) if only_legal else list(_tries(state, m, eng, False))
+    if only_legal:
+        # the legal menu, [a for a in _tries(state, m, eng, True) if _legal_open(state, m, a, eng)]: see _legal_iter
+        enemies, gaps, eng = _enemy_gaps(state, m)
+        out = list(_legal_iter(state, m, eng, (), enemies, gaps))
+    else:
+        eng = engaged_with(state, m)
+        out = list(_tries(state, m, eng, False))
     other = may_switch(state, m)
     if other is not None:
         out.append(Action("switch", m.id, other.id))
@@ -359,13 +365,37 @@ def menu(state: State, m: Model, only_legal: bool = True) -> list[Action]:
     return out
 
 
-def _legal_tries(state: State, m: Model, eng: list[Model]) -> list[Action]:
-    """``[a for a in _tries(state, m, eng, True) if _legal_open(state, m, a, eng)]``, the legal menu: see
-    :func:`_legal_iter`."""
-    return list(_legal_iter(state, m, eng))
+def _enemy_gaps(state: State, m: Model) -> tuple[list[Model], list[float], list[Model]]:
+    """In one pass over the models: the enemies on the table (``standing_enemies``), the gap to each (``gap``,
+    clamped at 0) and those within the engagement range (``engaged_with``), the same floats and orders: the
+    engagement test is ``enemies_within``'s, on the unclamped gap (the range is never negative, params.toml)."""
+    side, x, y, r = m.side, m.x, m.y, m.radius
+    dist = state.ctx.params["engagement_range"]
+    if dist < 0.0:  # not a legal parameter; enemies_within's other branch
+        return standing_enemies(state, m), [gap(m, e) for e in standing_enemies(state, m)], engaged_with(state, m)
+    lim = dist + 1e-9
+    hypot = math.hypot
+    enemies: list[Model] = []
+    gaps: list[float] = []
+    eng: list[Model] = []
+    for e in state.models.values():
+        if e.on_table and e.side != side:
+            d = hypot(x - e.x, y - e.y) - r - e.radius
+            enemies.append(e)
+            gaps.append(d if d > 0.0 else 0.0)
+            if d <= lim:
+                eng.append(e)
+    return enemies, gaps, eng
 
 
-def _legal_iter(state: State, m: Model, eng: list[Model], skip: tuple[str, ...] = ()) -> Iterator[Action]:
+def _legal_iter(
+    state: State,
+    m: Model,
+    eng: list[Model],
+    skip: tuple[str, ...] = (),
+    standing: list[Model] | None = None,
+    standing_gaps: list[float] | None = None,
+) -> Iterator[Action]:
     """The legal actions of :func:`_tries` (``only_legal``) in its order, with the range test of every Charge and
     Shoot (most of them: one per weapon and enemy) made from each enemy's gap, measured once, before the action
     is built; the other tests are :func:`_legal_open`'s (:func:`_legal_rest`). Kinds in ``skip`` are left out
@@ -378,11 +408,13 @@ def _legal_iter(state: State, m: Model, eng: list[Model], skip: tuple[str, ...] 
             a = Action(kind, m.id)
             if _legal_rest(state, m, a, eng):
                 yield a
-    enemies = [] if eng else standing_enemies(state, m)  # _check_charge, _check_shoot: not within 1" of an enemy
+    # _check_charge, _check_shoot: not within 1" of an enemy. ``standing`` and ``standing_gaps``: the enemies
+    # on the table and their gaps when the caller has them (:func:`_enemy_gaps`)
+    enemies = [] if eng else standing_enemies(state, m) if standing is None else standing
     charge = "charge" not in shut
     shoot = "shoot" not in shut
     if enemies and (charge or shoot):
-        gaps = [gap(m, e) for e in enemies]
+        gaps = [gap(m, e) for e in enemies] if standing_gaps is None else standing_gaps
         if charge:
             reach = float(state.ctx.params["charge_range"])
             for e, g in zip(enemies, gaps, strict=True):
@@ -396,14 +428,26 @@ def _legal_iter(state: State, m: Model, eng: list[Model], skip: tuple[str, ...] 
             named: dict[str, dict[str, Any]] = {}
             for w in ranged:
                 named.setdefault(w["name"], w)  # weapon_named: the first of the name
+            # _legal_rest of a Shoot: _check_shoot with its weapon and enemy (on the table) found, not within 1"
+            # of an enemy (no ``eng`` here): shoot_refusals' weapon tests, asked once per weapon name, and its
+            # target's (not hidden, in sight), asked once per enemy in some weapon's range
+            may: dict[str, bool] = {}
+            open_: dict[str, bool] = {}
             for w in ranged:
                 first = named[w["name"]]
+                ok = may.get(w["name"])
+                if ok is None:
+                    ok = may[w["name"]] = weapon_may_shoot(state, m, first)
+                if not ok:
+                    continue
                 reach = float(first["range"] or 0.0)
                 for e, g in zip(enemies, gaps, strict=True):
                     if g > reach + 1e-9:
                         continue
-                    # _legal_rest of a Shoot: _check_shoot with its weapon and enemy (on the table) found
-                    if not shoot_refusals(state, m, first, e, eng):
+                    seen = open_.get(e.id)
+                    if seen is None:
+                        seen = open_[e.id] = target_open(state, m, e)
+                    if seen:
                         yield Action("shoot", m.id, e.id, option=w["name"])
     yield from (a for a in _fight_tries(state, m, eng, True, shut, enemies) if _legal_open(state, m, a, eng))
     if "ability" not in shut:
