@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ttpos import box, position, unit
+from ttpos import box, position, random_units, unit
 
 from compiled import compiled
 from tables import COORD_24, random_pieces
@@ -26,7 +26,6 @@ from warband.rulesets.trenches_and_turbines import spots as spots_module
 
 FAST, needs_build = compiled("warband.rulesets.trenches_and_turbines._spot_checks")
 
-SIZES = (("S", 25), ("M", 32), ("L", 50), ("XL", 80))
 KINDS = ("blocking", "impassable", "platform", "obstacle", "difficult")
 
 
@@ -56,21 +55,7 @@ def tables(draw: st.DrawFn, formed: bool = False) -> dict[str, Any]:
     """Random pieces and units; ``formed``: each unit's models in a line by its leader (in coherency), else
     anywhere."""
     terrain = [_as_scenario(p) for p in draw(random_pieces(6, KINDS, heights=(1.0, 2.0, 3.0)))]
-    sides = []
-    at: dict[str, list[tuple[float, float]]] = {}
-    for side in "ab":
-        units = []
-        for k in range(draw(st.integers(1, 3))):
-            size, base = draw(st.sampled_from(SIZES))
-            n = draw(st.integers(1, 4 if formed else 3))
-            units.append(unit(models=n, size=size, base_mm=base))
-            if formed:
-                x, y = draw(COORD_24), draw(COORD_24)
-                step = draw(st.sampled_from((1.5, 2.0, 3.5)))
-                at[f"{side}{k + 1}"] = [(x + step * i, y) for i in range(n)]
-            else:
-                at[f"{side}{k + 1}"] = [(draw(COORD_24), draw(COORD_24)) for _ in range(n)]
-        sides.append(units)
+    sides, at = random_units(draw, COORD_24, formed)
     return {"terrain": terrain, "sides": sides, "at": at}
 
 

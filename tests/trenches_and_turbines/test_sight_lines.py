@@ -11,14 +11,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ttpos import box, position, unit
+from ttpos import box, position, random_units, unit
 
 from compiled import compiled
 from warband.rulesets.trenches_and_turbines import sight as sight_module
 
 FAST, needs_build = compiled("warband.rulesets.trenches_and_turbines._sight_lines")
-
-SIZES = (("S", 25), ("M", 32), ("L", 50), ("XL", 80))
 
 
 @pytest.fixture(autouse=True)
@@ -45,16 +43,7 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
         terrain.append(box(f"t{i}", kind, x0, y0, min(48.0, x0 + w), min(48.0, y0 + d), height, draw(st.booleans())))
         if draw(st.integers(0, 3)) == 0:
             woods.append(f"t{i}")
-    sides = []
-    at: dict[str, list[tuple[float, float]]] = {}
-    for side in "ab":
-        units = []
-        for k in range(draw(st.integers(1, 3))):
-            size, base = draw(st.sampled_from(SIZES))
-            n = draw(st.integers(1, 3))
-            units.append(unit(models=n, size=size, base_mm=base))
-            at[f"{side}{k + 1}"] = [(draw(coord), draw(coord)) for _ in range(n)]
-        sides.append(units)
+    sides, at = random_units(draw, coord)
     return {
         "terrain": terrain,
         "woods": woods,

@@ -14,14 +14,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ttpos import box, position, unit
+from ttpos import box, position, random_units, unit
 
 from compiled import compiled
 from warband.rulesets.trenches_and_turbines import spots as spots_module
 
 FAST, needs_build = compiled("warband.rulesets.trenches_and_turbines._spot_checks")
-
-SIZES = (("S", 25), ("M", 32), ("L", 50), ("XL", 80))
 
 
 @pytest.fixture(autouse=True)
@@ -42,16 +40,7 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
         w, d = draw(st.floats(0.2, 10.0)), draw(st.floats(0.2, 10.0))
         kind = draw(st.sampled_from(("blocking", "impassable", "platform", "obstacle")))
         terrain.append(box(f"t{i}", kind, x0, y0, min(48.0, x0 + w), min(48.0, y0 + d), 2.0))
-    sides = []
-    at: dict[str, list[tuple[float, float]]] = {}
-    for side in "ab":
-        units = []
-        for k in range(draw(st.integers(1, 3))):
-            size, base = draw(st.sampled_from(SIZES))
-            n = draw(st.integers(1, 3))
-            units.append(unit(models=n, size=size, base_mm=base))
-            at[f"{side}{k + 1}"] = [(draw(coord), draw(coord)) for _ in range(n)]
-        sides.append(units)
+    sides, at = random_units(draw, coord)
     return {"terrain": terrain, "sides": sides, "at": at}
 
 

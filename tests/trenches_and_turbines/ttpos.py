@@ -148,3 +148,33 @@ def set_unit(game: Game, uid: str, **changes: Any) -> None:
     u = game.state.vars["u"]
     game.state.vars["u"] = {**u, uid: {**u[uid], **changes}}
     game.state.state_id += 1
+
+
+#: Unit sizes and their base diameters in mm, as the property tests draw them.
+SIZES = (("S", 25), ("M", 32), ("L", 50), ("XL", 80))
+
+
+def random_units(
+    draw: Any, coord: Any, formed: bool = False
+) -> tuple[list[list[dict[str, Any]]], dict[str, list[tuple[float, float]]]]:
+    """Both sides' units for a hypothesis table (``draw``: the composite's draw, ``coord``: the coordinate strategy):
+    one to three units a side of one to three models (four when ``formed``) of a random size; ``formed`` puts each
+    unit's models in a line by its leader (in coherency), else anywhere. Returns (sides, where each unit stands)."""
+    from hypothesis import strategies as st
+
+    sides = []
+    at: dict[str, list[tuple[float, float]]] = {}
+    for side in "ab":
+        units = []
+        for k in range(draw(st.integers(1, 3))):
+            size, base = draw(st.sampled_from(SIZES))
+            n = draw(st.integers(1, 4 if formed else 3))
+            units.append(unit(models=n, size=size, base_mm=base))
+            if formed:
+                x, y = draw(coord), draw(coord)
+                step = draw(st.sampled_from((1.5, 2.0, 3.5)))
+                at[f"{side}{k + 1}"] = [(x + step * i, y) for i in range(n)]
+            else:
+                at[f"{side}{k + 1}"] = [(draw(coord), draw(coord)) for _ in range(n)]
+        sides.append(units)
+    return sides, at
