@@ -3,6 +3,7 @@ stronger than the random agent."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from warband.agents.heuristic import HeuristicAgent
 from warband.agents.play import play_out
 from warband.agents.random_agent import RandomAgent
 from warband.kernel import ruleset as registry
-from warband.kernel.actions import Action
+from warband.kernel.actions import Action, Decision
 from warband.kernel.engine import Game
 from warband.kernel.rng import Rng, derive_seed
 from warband.kernel.ruleset import Ruleset
@@ -184,6 +185,19 @@ class _PerSampleAgent(HeuristicAgent):
         return float(c.ruleset.evaluate(c.state, me))
 
 
+def choices(game: Game, steps: int) -> Iterator[Decision]:
+    """Each choice decision ``game`` reaches within ``steps`` steps, the dice rolled on the way; the caller applies
+    one action at each before asking for the next."""
+    for _ in range(steps):
+        d = game.decision
+        if d.kind == "over":
+            return
+        if d.kind == "chance":
+            game.roll()
+            continue
+        yield d
+
+
 def test_shared_position_after_an_action_gives_the_same_values() -> None:
     """Applying an action once for all the dice streams (when applying it drew no die) values every action as
     playing it out per stream does, and the agents choose the same: checked at every decision of a seeded game,
@@ -192,13 +206,7 @@ def test_shared_position_after_an_action_gives_the_same_values() -> None:
     agents = [HeuristicAgent(seed=1), HeuristicAgent(seed=2)]
     refs = [_PerSampleAgent(seed=1), _PerSampleAgent(seed=2)]
     compared = 0
-    for _ in range(120):
-        d = game.decision
-        if d.kind == "over":
-            break
-        if d.kind == "chance":
-            game.roll()
-            continue
+    for d in choices(game, 120):
         side = int(d.player or 0)
         actions = game.legal_actions()
         if len(actions) > 1 and not any(a.point is not None for a in actions) and d.prompt != "activate":
@@ -223,13 +231,7 @@ def test_static_ranking_leaves_the_game_as_it_was(kind: str) -> None:
     game = new_game(29)
     agents = [HeuristicAgent(seed=3, eval=kind), HeuristicAgent(seed=4, eval=kind)]
     ranked = 0
-    for _ in range(150):
-        d = game.decision
-        if d.kind == "over":
-            break
-        if d.kind == "chance":
-            game.roll()
-            continue
+    for d in choices(game, 150):
         actions = game.legal_actions()
         agent = agents[int(d.player or 0)]
         if any(a.point is not None for a in actions):
