@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ttpos import box, position, random_units, unit
+from ttpos import box, position, random_units, table_game, unit
 
 from compiled import compiled
 from tables import COORD_24, random_pieces
@@ -57,13 +57,6 @@ def tables(draw: st.DrawFn, formed: bool = False) -> dict[str, Any]:
     terrain = [_as_scenario(p) for p in draw(random_pieces(6, KINDS, heights=(1.0, 2.0, 3.0)))]
     sides, at = random_units(draw, COORD_24, formed)
     return {"terrain": terrain, "sides": sides, "at": at}
-
-
-def _game(t: dict[str, Any]) -> Any:
-    try:
-        return position(t["sides"][0], t["sides"][1], t["at"], active=None, terrain=t["terrain"])
-    except Exception:  # a table the scenario loader refuses: nothing to compare
-        return None
 
 
 def _allowances(draw: st.DrawFn, state: Any, m: Any, gap: float) -> list[float]:
@@ -140,7 +133,7 @@ def _compare(state: Any, data: st.DataObject, seen: Counter[str], rounds: int = 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables(), st.data())
 def test_compiled_fits_equals_the_reference(t: dict[str, Any], data: st.DataObject) -> None:
-    game = _game(t)
+    game = table_game(t)
     if game is not None:
         _compare(game.state, data, Counter())
 
@@ -195,7 +188,7 @@ def test_unit_move_plans_with_the_compiled_followers_equal_the_reference(
     """A whole unit's move plan (``unit_moves.plan_unit_move``: the first followers placed by
     ``SpotIndex.place_followers``, the slots round the leader searched by ``SpotIndex.first_slot``, the rest in
     Python) is the plan of the Python reference (no extension)."""
-    game = _game(t)
+    game = table_game(t)
     if game is None:
         return
     state = game.state

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ttpos import box, position, random_units, unit
+from ttpos import box, position, random_units, table_game, unit
 
 from compiled import compiled
 from warband.rulesets.trenches_and_turbines import spots as spots_module
@@ -42,13 +42,6 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
         terrain.append(box(f"t{i}", kind, x0, y0, min(48.0, x0 + w), min(48.0, y0 + d), 2.0))
     sides, at = random_units(draw, coord)
     return {"terrain": terrain, "sides": sides, "at": at}
-
-
-def _game(t: dict[str, Any]) -> Any:
-    try:
-        return position(t["sides"][0], t["sides"][1], t["at"], active=None, terrain=t["terrain"])
-    except Exception:  # a table the scenario loader refuses: nothing to compare
-        return None
 
 
 #: gaps between bases around the thresholds (touching less 1e-6, 1" less 1e-6), on either side of them
@@ -99,7 +92,7 @@ def _compare(state: Any, data: st.DataObject, rounds: int = 6) -> int:
 @settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow])
 @given(tables(), st.data())
 def test_compiled_spot_checks_equal_the_reference(t: dict[str, Any], data: st.DataObject) -> None:
-    game = _game(t)
+    game = table_game(t)
     if game is not None:
         _compare(game.state, data)
 
@@ -111,7 +104,7 @@ def test_distances_near_a_threshold_taken_from_cpython_give_the_same_answers(
     t: dict[str, Any], data: st.DataObject
 ) -> None:
     """With the margin widened, every distance to another base is CPython's."""
-    game = _game(t)
+    game = table_game(t)
     if game is None:
         return
     FAST.set_margin(1e9)
