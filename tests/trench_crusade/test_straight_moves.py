@@ -78,6 +78,14 @@ def _game(t: dict[str, Any]) -> Any:
         return None
 
 
+def _moves(state: Any, allowance: float) -> Iterator[tuple[Any, float]]:
+    """Each model on the table with the table's drawn allowance and then its own Movement."""
+    for m in state.models.values():
+        if m.on_table:
+            for a in (allowance, float(m.data["movement"])):
+                yield m, a
+
+
 @needs_build
 @settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow])
 @given(tables())
@@ -86,13 +94,10 @@ def test_compiled_candidates_equal_the_reference(t: dict[str, Any]) -> None:
     if game is None:
         return
     state = game.state
-    for m in state.models.values():
-        if not m.on_table:
-            continue
-        for allowance in (t["allowance"], float(m.data["movement"])):
-            fast = space._move_candidates(state, m, allowance, compiled=True)
-            ref = space._move_candidates(state, m, allowance, compiled=False)
-            assert _bits(fast) == _bits(ref), (m.id, allowance)
+    for m, allowance in _moves(state, t["allowance"]):
+        fast = space._move_candidates(state, m, allowance, compiled=True)
+        ref = space._move_candidates(state, m, allowance, compiled=False)
+        assert _bits(fast) == _bits(ref), (m.id, allowance)
 
 
 @needs_build
@@ -261,20 +266,15 @@ def test_the_plan_of_a_listed_candidate_is_the_plan_made_from_nothing(t: dict[st
     if game is None:
         return
     state = game.state
-    for m in state.models.values():
-        if not m.on_table:
-            continue
-        for allowance in (t["allowance"], float(m.data["movement"])):
-            state.ctx.move_memo.clear()
-            listed = space.move_candidates(state, m, allowance)
-            others = [(o.x, o.y) for o in state.models.values() if o is not m and o.on_table]
-            compass = [(m.x + c * allowance, m.y + s * allowance) for c, s in space._COMPASS]
-            for p in [*listed, *others, *compass]:
-                assert space._listed(state, m, p, allowance, "move", None, space._here(state)) == (p in listed)
-                fresh = space._plan_move(
-                    state, m, p, allowance, "move", None, False, space.MoveEnv(state, m, "move"), True
-                )
-                assert _plan_bits(space.plan_move(state, m, p, allowance)) == _plan_bits(fresh), (m.id, p)
+    for m, allowance in _moves(state, t["allowance"]):
+        state.ctx.move_memo.clear()
+        listed = space.move_candidates(state, m, allowance)
+        others = [(o.x, o.y) for o in state.models.values() if o is not m and o.on_table]
+        compass = [(m.x + c * allowance, m.y + s * allowance) for c, s in space._COMPASS]
+        for p in [*listed, *others, *compass]:
+            assert space._listed(state, m, p, allowance, "move", None, space._here(state)) == (p in listed)
+            fresh = space._plan_move(state, m, p, allowance, "move", None, False, space.MoveEnv(state, m, "move"), True)
+            assert _plan_bits(space.plan_move(state, m, p, allowance)) == _plan_bits(fresh), (m.id, p)
 
 
 @settings(max_examples=60)
